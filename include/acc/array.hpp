@@ -1,0 +1,380 @@
+//! @file acc::array (owning) and acc::view (over user memory): what compute constructs capture.
+#pragma once
+
+#include <acc/detail/capture.hpp>
+#include <acc/detail/config.hpp>
+#include <acc/detail/present_table.hpp>
+#include <acc/error.hpp>
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <new>
+#include <source_location>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+#if defined(ACC_BOUNDS_CHECK) && defined(__CUDACC__)
+#  include <cstdio>
+#endif
+
+namespace acc {
+
+template <class T, std::size_t Rank = 1>
+class view;
+template <class T, std::size_t Rank = 1>
+class array;
+
+namespace detail {
+
+template <class... I>
+inline constexpr bool all_integral_v = ((std::is_integral_v<I> && !std::is_same_v<I, bool>) && ...);
+
+/// Element types the CUDA backend reads through the read-only data cache (__ldg): const
+/// views of these return values, so that kernels get `ld.global.nc` loads.
+template <class T>
+inline constexpr bool read_only_load_v =
+    std::is_const_v<T> && std::is_arithmetic_v<T> && !std::is_same_v<std::remove_cv_t<T>, bool> &&
+    !std::is_same_v<std::remove_cv_t<T>, long double> && (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8);
+
+#if defined(ACC_BOUNDS_CHECK)
+/// An index outside its extent: on the host an acc::error, on a GPU a message and a trap
+/// (kernels cannot throw). Define ACC_BOUNDS_CHECK in every translation unit or in none, as NDEBUG.
+ACC_DETAIL_HD inline void index_error(const char* label, std::size_t dim, long long index, std::size_t extent) {
+#  if defined(__CUDA_ARCH__)
+  printf("acc: index %lld is outside extent %llu of dimension %llu of %s%s%s\n", index, (unsigned long long)extent,
+         (unsigned long long)dim, label ? "'" : "an unlabelled array", label ? label : "", label ? "'" : "");
+  __trap();
+#  else
+  throw error("acc: index " + std::to_string(index) + " is outside extent " + std::to_string(extent) +
+              " of dimension " + std::to_string(dim) + " of " +
+              (label ? "'" + std::string(label) + "'" : std::string("an unlabelled array")));
+#  endif
+}
+#endif
+
+/// Host storage of an acc::array, shared by its copies (they are handles, as captures must be
+/// cheap). The last owner's release also drops the storage's present entries.
+struct array_owner {
+  std::atomic<long> refs{1};
+  std::string label;
+  void* storage = nullptr;
+  std::size_t bytes = 0;
+  std::size_t align = 0;
+};
+
+/// Page-aligned when a page or more, so that pinning one array's pages never collides with
+/// another's (cudaHostRegister works on whole pages).
+inline array_owner* make_array_owner(std::size_t bytes, std::string label) {
+  auto owner = std::make_unique<array_owner>();
+  owner->label = std::move(label);
+  owner->bytes = bytes;
+  owner->align = bytes >= 4096 ? 4096 : 64;
+  if (bytes) owner->storage = ::operator new(bytes, std::align_val_t(owner->align));
+  return owner.release();
+}
+
+inline void release_array_owner(array_owner* owner) noexcept {
+  if (!owner || owner->refs.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+  forget_host_range(owner->storage, owner->bytes);
+  if (owner->storage) ::operator delete(owner->storage, std::align_val_t(owner->align));
+  delete owner;
+}
+
+inline std::size_t checked_extent_product(const std::size_t* ext, std::size_t rank, std::size_t elem,
+                                          const char* what) {
+  std::size_t n = 1;
+  for (std::size_t d = 0; d < rank; ++d) {
+    if (ext[d] != 0 && n > SIZE_MAX / elem / ext[d])
+      throw bad_clause(std::string("acc::") + what + ": the extents' product overflows std::size_t bytes");
+    n *= ext[d];
+  }
+  return n;
+}
+
+}  // namespace detail
+
+/// A rank-1 to rank-3 row-major view of memory the caller owns; copying it is cheap, and it
+/// is what compute constructs capture (OpenACC 3.3 §2.6.2: captured arrays get implicit data).
+/// - Inside a construct running on a GPU, v(i, j) reads the device copy; on the host, the
+///   host memory; `acc::view<const T>` is read-only and uses read-only loads on the GPU.
+/// - The label, if given, names the view in errors; it must outlive the view (a literal).
+/// e.g. acc::view<double, 2> m(p, ni, nj); acc::parallel_loop(acc::collapse(ni, nj), ACC_LAMBDA(int i, int j) { m(i, j) = 0; });
+template <class T, std::size_t Rank>
+class view {
+  static_assert(Rank >= 1 && Rank <= 3, "acc::view: the rank must be 1, 2 or 3; write acc::view<T, 2> for a matrix");
+  static_assert(std::is_trivially_copyable_v<T>,
+                "acc::view: the element type must be trivially copyable, as it is copied to the device "
+                "byte by byte; use plain structs of numbers");
+
+public:
+  using element_type = T;
+  using value_type = std::remove_cv_t<T>;
+  /// Elements of const arithmetic views are returned by value (read-only loads on the GPU).
+  using reference = std::conditional_t<detail::read_only_load_v<T>, value_type, T&>;
+  using size_type = std::size_t;
+
+  static constexpr std::size_t rank() noexcept { return Rank; }
+
+  view() = default;
+
+  /// A view of `extents...` elements at `p` (host memory; in device code, device memory), row-major.
+  template <class... N>
+  ACC_DETAIL_HD view(T* p, N... extents) noexcept : host_(p), dev_(p), ext_{static_cast<std::size_t>(extents)...} {
+    static_assert(sizeof...(N) == Rank && detail::all_integral_v<N...>,
+                  "acc::view: give one integer extent per dimension after the pointer, e.g. "
+                  "acc::view<double, 2> m(p, ni, nj)");
+  }
+
+  /// As above, named `label` in errors (a string that outlives the view, e.g. a literal).
+  template <class... N>
+  ACC_DETAIL_HD view(const char* label, T* p, N... extents) noexcept
+      : host_(p), dev_(p), ext_{static_cast<std::size_t>(extents)...}, label_(label) {
+    static_assert(sizeof...(N) == Rank && detail::all_integral_v<N...>,
+                  "acc::view: give one integer extent per dimension after the pointer, e.g. "
+                  "acc::view<double, 2> m(\"m\", p, ni, nj)");
+  }
+
+  /// The capture hook (style.md §4): inside a compute construct's copy of its body, tells the
+  /// construct which data it uses. Elsewhere, and on the device, a plain copy.
+  ACC_DETAIL_HD view(const view& o) : host_(o.host_), dev_(o.dev_), label_(o.label_) {
+    for (std::size_t d = 0; d < Rank; ++d) ext_[d] = o.ext_[d];
+#if !defined(__CUDA_ARCH__)
+    if (detail::capture_scope* s = detail::this_thread().capture) s->items.push_back({this, &set_device, span()});
+#endif
+  }
+
+  /// A read-only view of the same elements.
+  template <class U>
+    requires(std::is_same_v<const U, T> && !std::is_same_v<U, T>)
+  ACC_DETAIL_HD view(const view<U, Rank>& o)
+      : host_(o.host_), dev_(o.dev_), label_(o.label_) {
+    for (std::size_t d = 0; d < Rank; ++d) ext_[d] = o.ext_[d];
+#if !defined(__CUDA_ARCH__)
+    if (detail::capture_scope* s = detail::this_thread().capture) s->items.push_back({this, &set_device, span()});
+#endif
+  }
+
+  view& operator=(const view&) = default;
+  ~view() = default;
+
+  /// Element (i[, j[, k]]), row-major; the device copy inside a GPU construct, else host memory.
+  template <class... I>
+  ACC_DETAIL_HD reference operator()(I... i) const {
+    static_assert(sizeof...(I) == Rank, "acc::view: index with one integer per dimension: v(i) for rank 1, "
+                                        "v(i, j) for rank 2, v(i, j, k) for rank 3");
+    static_assert(detail::all_integral_v<I...>, "acc::view: indices must be integers");
+    return load(offset(i...));
+  }
+
+  /// Element i of a rank-1 view.
+  template <class I>
+  ACC_DETAIL_HD reference operator[](I i) const {
+    static_assert(Rank == 1, "acc::view: v[i] is for rank 1; write v(i, j) for rank 2");
+    static_assert(detail::all_integral_v<I>, "acc::view: indices must be integers");
+    return load(offset(i));
+  }
+
+  ACC_DETAIL_HD std::size_t size() const noexcept {
+    std::size_t n = 1;
+    for (std::size_t d = 0; d < Rank; ++d) n *= ext_[d];
+    return n;
+  }
+  ACC_DETAIL_HD bool empty() const noexcept { return size() == 0; }
+  ACC_DETAIL_HD std::size_t extent(std::size_t d) const noexcept { return d < Rank ? ext_[d] : 1; }
+  /// The host memory (also inside kernels: device addresses come from acc::deviceptr).
+  ACC_DETAIL_HD T* data() const noexcept { return host_; }
+  /// Host iteration, e.g. std::fill(v.begin(), v.end(), 0.0).
+  T* begin() const noexcept { return host_; }
+  T* end() const noexcept { return host_ + size(); }
+  const char* label() const noexcept { return label_ ? label_ : ""; }
+
+private:
+  template <class, std::size_t>
+  friend class view;
+  template <class, std::size_t>
+  friend class array;
+
+  detail::host_span span() const noexcept { return {host_, size() * sizeof(T), label_, std::is_const_v<T>}; }
+
+  static void set_device(void* image, void* device) noexcept {
+    static_cast<view*>(image)->dev_ = static_cast<T*>(device);
+  }
+
+  template <class... I>
+  ACC_DETAIL_HD std::size_t offset(I... i) const {
+    const std::size_t idx[] = {static_cast<std::size_t>(i)...};
+#if defined(ACC_BOUNDS_CHECK)
+    // A negative index wraps to a huge size_t, so one comparison per dimension catches both ends.
+    for (std::size_t d = 0; d < Rank; ++d)
+      if (idx[d] >= ext_[d]) detail::index_error(label_, d, static_cast<long long>(idx[d]), ext_[d]);
+#endif
+    std::size_t k = idx[0];
+    for (std::size_t d = 1; d < Rank; ++d) k = k * ext_[d] + idx[d];
+    return k;
+  }
+
+  ACC_DETAIL_HD reference load(std::size_t k) const {
+#if defined(__CUDA_ARCH__)
+    if constexpr (detail::read_only_load_v<T>)
+      return __ldg(dev_ + k);
+    else
+      return dev_[k];
+#else
+    return host_[k];
+#endif
+  }
+
+  T* host_ = nullptr;
+  // Set in a construct's copy of the body when it runs on a GPU. Starts as the given pointer,
+  // so a view made inside a kernel (over device memory) indexes that memory.
+  T* dev_ = nullptr;
+  std::size_t ext_[Rank] = {};
+  const char* label_ = nullptr;
+};
+
+/// A rank-1 to rank-3 row-major array with host storage and a device copy made on demand
+/// (OpenACC 3.3 §2.6: data clauses, implicit data). Copies are handles to the same elements,
+/// cheap enough to capture; the last one frees them. Elements start value-initialised.
+/// e.g. acc::array<double> t("temperature", n); acc::parallel_loop(n, ACC_LAMBDA(int i) { t(i) = 1; });
+template <class T, std::size_t Rank>
+class array {
+  static_assert(!std::is_const_v<T>,
+                "acc::array: the element type must not be const, as the array owns and fills its elements; "
+                "capture an acc::view<const T> of it for read-only use");
+  static_assert(std::is_trivially_copyable_v<T>,
+                "acc::array: the element type must be trivially copyable, as it is copied to the device "
+                "byte by byte; use plain structs of numbers");
+
+public:
+  using element_type = T;
+  using value_type = T;
+  using reference = T&;
+  using size_type = std::size_t;
+
+  static constexpr std::size_t rank() noexcept { return Rank; }
+
+  array() = default;
+
+  /// An array of `extents...` value-initialised elements.
+  template <class... N>
+    requires(sizeof...(N) > 0 && detail::all_integral_v<N...>)
+  explicit array(N... extents) : array(std::string_view{}, extents...) {}
+
+  /// As above, named `label` in errors and in Nsight (acc::array<double> t("temperature", n)).
+  template <class... N>
+  array(std::string_view label, N... extents) {
+    static_assert(sizeof...(N) == Rank && detail::all_integral_v<N...>,
+                  "acc::array: give one integer extent per dimension, e.g. acc::array<double, 2> m(ni, nj)");
+    const std::size_t ext[] = {static_cast<std::size_t>(extents)...};
+    const std::size_t n = detail::checked_extent_product(ext, Rank, sizeof(T), "array");
+    owner_ = detail::make_array_owner(n * sizeof(T), std::string(label));
+    T* p = static_cast<T*>(owner_->storage);
+    if (n) std::uninitialized_value_construct_n(p, n);
+    v_.host_ = p;
+    for (std::size_t d = 0; d < Rank; ++d) v_.ext_[d] = ext[d];
+    v_.label_ = owner_->label.empty() ? nullptr : owner_->label.c_str();
+  }
+  template <class... N>
+  array(const char* label, N... extents) : array(std::string_view(label), extents...) {}
+
+  /// Another handle to the same elements (the capture hook runs in the view member's copy).
+  ACC_DETAIL_HD array(const array& o) : v_(o.v_), owner_(o.owner_) {
+#if !defined(__CUDA_ARCH__)
+    if (owner_) owner_->refs.fetch_add(1, std::memory_order_relaxed);
+#endif
+  }
+  ACC_DETAIL_HD array(array&& o) noexcept : v_(o.v_), owner_(o.owner_) {
+#if !defined(__CUDA_ARCH__)
+    o.owner_ = nullptr;
+    o.v_ = view<T, Rank>();
+#endif
+  }
+  array& operator=(array o) noexcept {
+    std::swap(v_, o.v_);
+    std::swap(owner_, o.owner_);
+    return *this;
+  }
+  ACC_DETAIL_HD ~array() {
+#if !defined(__CUDA_ARCH__)
+    detail::release_array_owner(owner_);
+#endif
+  }
+
+  friend void swap(array& a, array& b) noexcept {
+    std::swap(a.v_, b.v_);
+    std::swap(a.owner_, b.owner_);
+  }
+
+  template <class... I>
+  ACC_DETAIL_HD T& operator()(I... i) const {
+    static_assert(sizeof...(I) == Rank, "acc::array: index with one integer per dimension: a(i) for rank 1, "
+                                        "a(i, j) for rank 2, a(i, j, k) for rank 3");
+    return v_(i...);
+  }
+  template <class I>
+  ACC_DETAIL_HD T& operator[](I i) const {
+    static_assert(Rank == 1, "acc::array: a[i] is for rank 1; write a(i, j) for rank 2");
+    return v_[i];
+  }
+
+  ACC_DETAIL_HD std::size_t size() const noexcept { return v_.size(); }
+  ACC_DETAIL_HD bool empty() const noexcept { return v_.empty(); }
+  ACC_DETAIL_HD std::size_t extent(std::size_t d) const noexcept { return v_.extent(d); }
+  /// The host storage.
+  ACC_DETAIL_HD T* data() const noexcept { return v_.data(); }
+  T* begin() const noexcept { return v_.begin(); }
+  T* end() const noexcept { return v_.end(); }
+  const char* label() const noexcept { return v_.label(); }
+
+  /// A view of the same elements (which does not keep them alive).
+  operator view<T, Rank>() const noexcept { return v_; }
+  operator view<const T, Rank>() const noexcept { return v_; }
+
+private:
+  view<T, Rank> v_;
+  detail::array_owner* owner_ = nullptr;
+};
+
+/// A contiguous part of an array or view, OpenACC's subarray `a[lo:len]` (OpenACC 3.3 §2.7.1):
+/// elements [lo, lo + len) of rank 1, rows [lo, lo + len) of ranks 2 and 3. Usable in every
+/// data clause and update; a section of present data maps into the existing device copy.
+template <class T>
+struct section_t {
+  T* p;
+  std::size_t count;  // elements
+  const char* label;
+};
+
+namespace detail {
+template <class T, std::size_t Rank>
+section_t<T> make_section(const view<T, Rank>& v, std::size_t lo, std::size_t len, std::source_location where) {
+  const std::size_t n = v.extent(0);
+  if (lo > n || len > n - lo)
+    fail<bad_clause>(call_site{"section", where},
+                     "[" + std::to_string(lo) + ":" + std::to_string(len) + "] is outside " +
+                         (*v.label() ? "'" + std::string(v.label()) + "'" : std::string("the array")) +
+                         ", whose extent is " + std::to_string(n) + (Rank > 1 ? " rows" : ""));
+  const std::size_t row = n ? v.size() / n : 0;
+  return {v.data() + lo * row, len * row, *v.label() ? v.label() : nullptr};
+}
+}  // namespace detail
+
+/// The section [lo, lo + len) of a view (rows for rank 2 and 3), or acc::bad_clause if it
+/// does not lie inside it. e.g. acc::update_self(acc::section(a, 0, 10));
+template <class T, std::size_t Rank>
+section_t<T> section(const view<T, Rank>& v, std::size_t lo, std::size_t len,
+                     std::source_location where = std::source_location::current()) {
+  return detail::make_section(v, lo, len, where);
+}
+
+/// The section [lo, lo + len) of an array (rows for rank 2 and 3); see above.
+template <class T, std::size_t Rank>
+section_t<T> section(const array<T, Rank>& a, std::size_t lo, std::size_t len,
+                     std::source_location where = std::source_location::current()) {
+  return detail::make_section(static_cast<view<T, Rank>>(a), lo, len, where);
+}
+
+}  // namespace acc

@@ -1,0 +1,64 @@
+//! @file Async queues: waiting and testing (OpenACC 3.3 §2.16, §3.2.11-3.2.14).
+#pragma once
+
+#include <acc/clauses.hpp>
+#include <acc/detail/runtime_state.hpp>
+#include <acc/error.hpp>
+#include <acc/runtime.hpp>
+
+#include <source_location>
+#include <string>
+
+namespace acc {
+namespace detail {
+
+/// The GPU whose queues a wait refers to, or -1 when constructs run on the host, where
+/// every construct is already complete when it returns.
+inline int queue_device() {
+  return current_target() == target::nvidia ? current_nvidia_num() : -1;
+}
+
+inline void check_queue(int q, const call_site& site) {
+  if (q < 0 && q != queue_noval && q != queue_sync)
+    fail<bad_clause>(site, std::to_string(q) + " is not a queue; use a number >= 0 or acc::async_noval");
+}
+
+}  // namespace detail
+
+/// Blocks until everything queued on q is done (`acc_wait`). A queue never used is done.
+inline void wait(int q, std::source_location where = std::source_location::current()) {
+  const detail::call_site site{"wait", where};
+  detail::check_queue(q, site);
+  if (int d = detail::queue_device(); d >= 0) detail::cuda_ops().wait(d, q, site);
+}
+
+/// Blocks until each of the queues is done (`#pragma acc wait(q1, q2, ...)`).
+template <class... Queues>
+void wait(int q1, int q2, Queues... more) {
+  for (int q : {q1, q2, static_cast<int>(more)...}) wait(q);
+}
+
+/// Blocks until every queue of the current device is done (`acc_wait_all`).
+inline void wait_all(std::source_location where = std::source_location::current()) {
+  const detail::call_site site{"wait_all", where};
+  if (int d = detail::queue_device(); d >= 0) detail::cuda_ops().wait_all(d, site);
+}
+
+/// Whether everything queued on q is done, without blocking (`acc_async_test`).
+inline bool async_test(int q, std::source_location where = std::source_location::current()) {
+  const detail::call_site site{"async_test", where};
+  detail::check_queue(q, site);
+  if (int d = detail::queue_device(); d >= 0) return detail::cuda_ops().test(d, q, site);
+  return true;
+}
+
+/// Work queued on `waiting` from now on starts only after what is queued on `waited` now is
+/// done; the host does not block (`acc_wait_async(waited, waiting)`).
+inline void wait_async(int waited, int waiting, std::source_location where = std::source_location::current()) {
+  const detail::call_site site{"wait_async", where};
+  detail::check_queue(waited, site);
+  detail::check_queue(waiting, site);
+  if (int d = detail::queue_device(); d >= 0) detail::cuda_ops().wait_async(d, waited, waiting, site);
+}
+
+}  // namespace acc

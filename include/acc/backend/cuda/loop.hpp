@@ -1,0 +1,97 @@
+//! @file CUDA backend of parallel_loop: one grid-stride kernel per rank.
+#pragma once
+
+#include <acc/backend/cuda/launch.hpp>
+#include <acc/extent.hpp>
+
+#include <cstdint>
+
+namespace acc::detail::cuda {
+
+// Count is the type of the flat iteration counter: 32 bits whenever the loop is short enough
+// (cheaper index arithmetic), else 64. Gang = block, vector = thread; the body sees Index.
+
+template <class Count, class Index, class Body>
+__global__ void loop_1d(Index lo, Count n, Body body) {
+  const Count stride = Count(gridDim.x) * blockDim.x;
+  for (Count t = Count(blockIdx.x) * blockDim.x + threadIdx.x; t < n; t += stride) body(index_at(lo, t));
+}
+
+// Collapsed loops: one division per thread to find its first (i, j), then the grid stride is
+// added as a mixed-radix number (q, r) = (stride / n1, stride % n1), so the loop itself
+// divides nothing.
+template <class Count, class Index, class Body>
+__global__ void loop_2d(Count n0, Count n1, Count q, Count r, Body body) {
+  const Count t = Count(blockIdx.x) * blockDim.x + threadIdx.x;
+  Count i = t / n1, j = t - i * n1;
+  while (i < n0) {
+    body(static_cast<Index>(i), static_cast<Index>(j));
+    i += q;
+    j += r;
+    if (j >= n1) {
+      j -= n1;
+      ++i;
+    }
+  }
+}
+
+template <class Count, class Index, class Body>
+__global__ void loop_3d(Count n0, Count n1, Count n2, Count q, Count r1, Count r2, Body body) {
+  const Count t = Count(blockIdx.x) * blockDim.x + threadIdx.x;
+  const Count n12 = n1 * n2;
+  Count i = t / n12, rest = t - i * n12;
+  Count j = rest / n2, k = rest - j * n2;
+  while (i < n0) {
+    body(static_cast<Index>(i), static_cast<Index>(j), static_cast<Index>(k));
+    i += q;
+    j += r1;
+    k += r2;
+    if (k >= n2) {
+      k -= n2;
+      ++j;
+    }
+    if (j >= n1) {
+      j -= n1;
+      ++i;
+    }
+  }
+}
+
+template <class Count, class Index, std::size_t Rank, class Body>
+void launch_loop(const index_space<Index, Rank>& s, std::uint64_t total, const launch_spec& spec, int device,
+                 cudaStream_t stream, const Body& body, const call_site& site) {
+  if constexpr (Rank == 1) {
+    auto kernel = &loop_1d<Count, Index, Body>;
+    const auto cfg = plan_loop(spec, limits_of_kernel<loop_policy>(kernel, device, site), total, device, site);
+    launch(kernel, cfg, 0, stream, site, s.lo[0], Count(total), body);
+  } else if constexpr (Rank == 2) {
+    auto kernel = &loop_2d<Count, Index, Body>;
+    const auto cfg = plan_loop(spec, limits_of_kernel<loop_policy>(kernel, device, site), total, device, site);
+    const Count n1 = Count(s.count[1]), stride = Count(cfg.grid) * cfg.block;
+    launch(kernel, cfg, 0, stream, site, Count(s.count[0]), n1, stride / n1, stride % n1, body);
+  } else {
+    auto kernel = &loop_3d<Count, Index, Body>;
+    const auto cfg = plan_loop(spec, limits_of_kernel<loop_policy>(kernel, device, site), total, device, site);
+    const Count n1 = Count(s.count[1]), n2 = Count(s.count[2]), n12 = n1 * n2;
+    const Count stride = Count(cfg.grid) * cfg.block, rest = stride % n12;
+    launch(kernel, cfg, 0, stream, site, Count(s.count[0]), n1, n2, stride / n12, rest / n2, rest % n2, body);
+  }
+}
+
+/// Runs a parallel_loop on `device`. `total` is the number of iterations (> 0).
+template <class Index, std::size_t Rank, class Body>
+void run_loop(const index_space<Index, Rank>& s, std::uint64_t total, const launch_spec& spec, int device,
+              const Body& body, const call_site& site) {
+  register_ops();
+  use_device(device, site);
+  cudaStream_t stream = queue_stream(device, spec.queue, site);
+  // A 32-bit counter suffices while every value it takes, up to twice the trip count plus a
+  // block, stays below 2^32; grids never exceed the trip count, so 2^31 - 1024 is safe.
+  if (total <= (std::uint64_t(1) << 31) - 1024)
+    launch_loop<std::uint32_t>(s, total, spec, device, stream, body, site);
+  else
+    launch_loop<std::uint64_t>(s, total, spec, device, stream, body, site);
+  finish_launch(stream, spec.queue, site);
+}
+
+}  // namespace acc::detail::cuda

@@ -1,0 +1,113 @@
+//! @file The CUDA side of the data environment: device allocations, transfers, pinned host ranges.
+#pragma once
+
+#include <acc/backend/cuda/check.hpp>
+#include <acc/backend/cuda/runtime.hpp>
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <string>
+
+namespace acc::detail::cuda {
+
+/// Host ranges at least this large are page-locked while present (cudaHostRegister), so that
+/// update_device / update_self from pageable memory run at pinned bandwidth. Registration
+/// costs about as much as one pageable copy of the range, so it pays from the second transfer
+/// on; below 1 MiB the DMA setup dominates and pageable copies are as fast.
+inline constexpr std::size_t pin_min_bytes = std::size_t(1) << 20;
+
+/// cudaMemGetInfo of `device`; zeros if it cannot be read (only used for messages and tests).
+inline void mem_info(int device, std::size_t* free, std::size_t* total) noexcept {
+  *free = *total = 0;
+  int current = -1;
+  if (cudaGetDevice(&current) == cudaSuccess && (current == device || cudaSetDevice(device) == cudaSuccess) &&
+      cudaMemGetInfo(free, total) == cudaSuccess)
+    return;
+  (void)cudaGetLastError();
+}
+
+/// Stream-ordered allocation from the device's default pool: async constructs allocate and
+/// free on their queue without a device-wide synchronisation (cudaMalloc/cudaFree would
+/// serialise every queue). The pool keeps no memory across synchronisations (its release
+/// threshold stays 0), so memory in use returns to its starting value once data is deleted.
+inline void* alloc(int device, std::size_t bytes, int queue, const std::string& what, const call_site& site) {
+  use_device(device, site);
+  cudaStream_t stream = queue_stream(device, queue, site);
+  void* p = nullptr;
+  const cudaError_t e = cudaMallocAsync(&p, bytes, stream);
+  if (e == cudaErrorMemoryAllocation) {
+    (void)cudaGetLastError();
+    std::size_t free = 0, total = 0;
+    mem_info(device, &free, &total);
+    fail<device_error>(site, "cannot allocate " + std::to_string(bytes) + " bytes for " + what + " on device " +
+                                 std::to_string(device) + ": " + std::to_string(free) + " of " +
+                                 std::to_string(total) + " bytes are free");
+  }
+  ACC_DETAIL_CUDA_CHECK(e, site);
+  // A synchronous data action returns with memory any queue may use.
+  if (queue == queue_sync) ACC_DETAIL_CUDA_CHECK(cudaStreamSynchronize(stream), site);
+  return p;
+}
+
+/// Frees once `queue` reaches this point (work queued before keeps its memory); synchronous
+/// for queue_sync, so that freed memory is returned to the device before the caller goes on.
+inline void release(int device, void* p, int queue) noexcept {
+  if (!p) return;
+  int current = -1;
+  if (cudaGetDevice(&current) != cudaSuccess || (current != device && cudaSetDevice(device) != cudaSuccess)) {
+    (void)cudaGetLastError();
+    return;
+  }
+  cudaStream_t stream = cudaStreamPerThread;
+  if (queue != queue_sync) {
+    try {
+      if (cudaStream_t s = existing_queue(device, queue)) stream = s;
+    } catch (...) {  // a failed mutex lock: free in order with the calling thread instead
+    }
+  }
+  if (cudaFreeAsync(p, stream) != cudaSuccess || (queue == queue_sync && cudaStreamSynchronize(stream) != cudaSuccess))
+    (void)cudaGetLastError();
+}
+
+inline void copy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, int device, int queue,
+                 const call_site& site) {
+  use_device(device, site);
+  cudaStream_t stream = queue_stream(device, queue, site);
+  ACC_DETAIL_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, kind, stream), site);
+  if (queue == queue_sync) ACC_DETAIL_CUDA_CHECK(cudaStreamSynchronize(stream), site);
+}
+
+/// Host -> device on `queue`. From pageable memory CUDA stages the copy itself (and returns
+/// once the host buffer may be reused); present ranges of pin_min_bytes or more are pinned.
+inline void to_device(int device, void* dst, const void* src, std::size_t bytes, int queue, const call_site& site) {
+  copy(dst, src, bytes, cudaMemcpyHostToDevice, device, queue, site);
+}
+
+/// Device -> host on `queue`; into pageable memory this blocks until the copy is done.
+inline void to_host(int device, void* dst, const void* src, std::size_t bytes, int queue, const call_site& site) {
+  copy(dst, src, bytes, cudaMemcpyDeviceToHost, device, queue, site);
+}
+
+inline bool pin(const void* host, std::size_t bytes) noexcept {
+  if (bytes < pin_min_bytes) return false;
+  // Memory CUDA already knows (cudaMallocHost, managed, registered by the user) stays as it is.
+  cudaPointerAttributes a{};
+  if (cudaPointerGetAttributes(&a, host) != cudaSuccess || a.type != cudaMemoryTypeUnregistered) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  // Fails when a page of the range is already registered (a neighbour's entry): then the
+  // copies stay pageable, which is slower but correct.
+  if (cudaHostRegister(const_cast<void*>(host), bytes, cudaHostRegisterDefault) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  return true;
+}
+
+inline void unpin(const void* host) noexcept {
+  if (cudaHostUnregister(const_cast<void*>(host)) != cudaSuccess) (void)cudaGetLastError();
+}
+
+}  // namespace acc::detail::cuda

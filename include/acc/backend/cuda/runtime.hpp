@@ -1,0 +1,133 @@
+//! @file The CUDA side of the runtime: device count, async queues as streams, waits.
+#pragma once
+
+#include <acc/backend/cuda/check.hpp>
+#include <acc/detail/runtime_state.hpp>
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <string>
+
+namespace acc::detail::cuda {
+
+/// Any failure to count devices (no driver: error 35, no device: error 100, a broken
+/// install) means "no GPU": the program then runs on the host, as OpenACC's host fallback.
+inline int device_count() noexcept {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  return n;
+}
+
+/// Makes `device` current for this thread; cheap when it already is.
+inline void use_device(int device, const call_site& site) {
+  int current = -1;
+  ACC_DETAIL_CUDA_CHECK(cudaGetDevice(&current), site);
+  if (current != device) ACC_DETAIL_CUDA_CHECK(cudaSetDevice(device), site);
+}
+
+/// The stream behind an OpenACC queue on `device` (current). The synchronous queue is the
+/// per-thread default stream, so host threads do not serialise each other; every other queue
+/// is a non-blocking stream of its own, created on first use, so queues never wait for one
+/// another unless told to (wait_async).
+inline cudaStream_t queue_stream(int device, int queue, const call_site& site) {
+  if (queue == queue_sync) return cudaStreamPerThread;
+  // Streams are never destroyed, so a thread may remember the last one it looked up; a
+  // stream of async launches then skips the lock and the map (bench/launch).
+  struct last_queue {
+    int device = -1, queue = 0;
+    cudaStream_t stream = nullptr;
+  };
+  static thread_local last_queue last;
+  if (last.device == device && last.queue == queue) return last.stream;
+  auto& s = state();
+  std::lock_guard lock(s.queue_mutex);
+  void*& slot = s.queues[{device, queue}];
+  if (!slot) {
+    cudaStream_t stream = nullptr;
+    ACC_DETAIL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), site);
+    slot = stream;
+  }
+  last = {device, queue, static_cast<cudaStream_t>(slot)};
+  return last.stream;
+}
+
+/// The stream of a queue that already exists, or nullptr: waiting on a queue that was never
+/// used has nothing to wait for and must not create it.
+inline cudaStream_t existing_queue(int device, int queue) {
+  if (queue == queue_sync) return cudaStreamPerThread;
+  auto& s = state();
+  std::lock_guard lock(s.queue_mutex);
+  auto it = s.queues.find({device, queue});
+  return it == s.queues.end() ? nullptr : static_cast<cudaStream_t>(it->second);
+}
+
+inline void wait(int device, int queue, const call_site& site) {
+  if (cudaStream_t st = existing_queue(device, queue)) {
+    use_device(device, site);
+    ACC_DETAIL_CUDA_CHECK(cudaStreamSynchronize(st), site);
+  }
+}
+
+inline void wait_all(int device, const call_site& site) {
+  use_device(device, site);
+  auto& s = state();
+  std::lock_guard lock(s.queue_mutex);
+  for (auto& [key, stream] : s.queues)
+    if (key.first == device) ACC_DETAIL_CUDA_CHECK(cudaStreamSynchronize(static_cast<cudaStream_t>(stream)), site);
+}
+
+inline bool test(int device, int queue, const call_site& site) {
+  cudaStream_t st = existing_queue(device, queue);
+  if (!st) return true;
+  use_device(device, site);
+  cudaError_t e = cudaStreamQuery(st);
+  if (e == cudaErrorNotReady) return false;
+  ACC_DETAIL_CUDA_CHECK(e, site);
+  return true;
+}
+
+/// Queue `waiting` will not run further work until what is queued now on `waited` is done;
+/// the host does not block (OpenACC `wait(waited) async(waiting)`).
+inline void wait_async(int device, int waited, int waiting, const call_site& site) {
+  cudaStream_t from = existing_queue(device, waited);
+  if (!from || waited == waiting) return;
+  use_device(device, site);
+  cudaStream_t to = queue_stream(device, waiting, site);
+  cudaEvent_t done = nullptr;
+  ACC_DETAIL_CUDA_CHECK(cudaEventCreateWithFlags(&done, cudaEventDisableTiming), site);
+  cudaError_t e = cudaEventRecord(done, from);
+  if (e == cudaSuccess) e = cudaStreamWaitEvent(to, done, 0);
+  // Destroying right away is allowed: CUDA releases the event once the wait has consumed it.
+  (void)cudaEventDestroy(done);
+  ACC_DETAIL_CUDA_CHECK(e, site);
+}
+
+// Device memory, defined in backend/cuda/memory.hpp (included at the end of this file).
+inline void* alloc(int device, std::size_t bytes, int queue, const std::string& what, const call_site& site);
+inline void release(int device, void* p, int queue) noexcept;
+inline void to_device(int device, void* dst, const void* src, std::size_t bytes, int queue, const call_site& site);
+inline void to_host(int device, void* dst, const void* src, std::size_t bytes, int queue, const call_site& site);
+inline bool pin(const void* host, std::size_t bytes) noexcept;
+inline void unpin(const void* host) noexcept;
+inline void mem_info(int device, std::size_t* free, std::size_t* total) noexcept;
+
+inline constexpr device_ops ops{&device_count, &wait,      &wait_all, &test, &wait_async, &alloc,   &release,
+                                &to_device,    &to_host,   &pin,      &unpin, &mem_info};
+
+/// Registers the table before main() in any program with an nvcc-compiled acc TU;
+/// register_ops() is also called on every CUDA path in case another TU's static
+/// initialisation asks first.
+inline void register_ops() noexcept {
+  const device_ops* expected = nullptr;
+  state().cuda.compare_exchange_strong(expected, &ops, std::memory_order_acq_rel);
+}
+
+inline const bool ops_registered = (register_ops(), true);
+
+}  // namespace acc::detail::cuda
+
+#include <acc/backend/cuda/memory.hpp>

@@ -1,0 +1,40 @@
+//! @file Clause objects of the compute constructs (OpenACC 3.3 §2.5.x): plain values.
+#pragma once
+
+#include <acc/detail/runtime_state.hpp>
+
+#include <cstddef>
+
+namespace acc {
+
+/// OpenACC's acc_async_noval: the queue `async` names when given no number.
+inline constexpr int async_noval = detail::queue_noval;
+/// OpenACC's acc_async_sync: `async(acc::async_sync)` is the same as no async clause.
+inline constexpr int async_sync = detail::queue_sync;
+
+struct num_gangs_t { int value; };
+struct num_workers_t { int value; };
+struct vector_length_t { int value; };
+struct async_t { int queue; };
+struct if_t { bool value; };
+struct device_num_t { int value; };
+struct default_present_t {};
+
+/// Number of gangs (CUDA blocks). OpenACC 3.3 §2.5.10.
+constexpr num_gangs_t num_gangs(int n) noexcept { return {n}; }
+/// Workers per gang (threadIdx.y). OpenACC 3.3 §2.5.11.
+constexpr num_workers_t num_workers(int n) noexcept { return {n}; }
+/// Vector lanes per worker (threadIdx.x); need not be a multiple of 32. OpenACC 3.3 §2.5.12.
+constexpr vector_length_t vector_length(int n) noexcept { return {n}; }
+/// Runs the construct on queue q without waiting for it; acc::wait(q) waits. Queues are
+/// ordered within themselves and independent of one another. OpenACC 3.3 §2.16.1.
+constexpr async_t async(int q = async_noval) noexcept { return {q}; }
+/// if_(false) runs the construct on the host. OpenACC 3.3 §2.5.6.
+constexpr if_t if_(bool on_device) noexcept { return {on_device}; }
+/// Runs the construct on device n of the current device type.
+constexpr device_num_t device_num(int n) noexcept { return {n}; }
+/// Every array the construct captures must already be present (OpenACC `default(present)`);
+/// otherwise acc::not_present_error.
+inline constexpr default_present_t default_present{};
+
+}  // namespace acc

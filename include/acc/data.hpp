@@ -1,0 +1,514 @@
+//! @file The data environment: data clauses, acc::data regions, enter/exit data, updates (OpenACC 3.3 §2.6-§2.7, §2.14).
+#pragma once
+
+#include <acc/array.hpp>
+#include <acc/clauses.hpp>
+#include <acc/detail/present_table.hpp>
+#include <acc/error.hpp>
+#include <acc/runtime.hpp>
+
+#include <array>
+#include <cstddef>
+#include <exception>
+#include <source_location>
+#include <type_traits>
+
+namespace acc {
+
+/// A data clause naming one host range: acc::copy(a), acc::create(p, n), ... (OpenACC 3.3 §2.7).
+template <detail::data_kind Kind>
+struct data_clause_t {
+  detail::host_span span;
+};
+
+/// exit_data gives back every dynamic reference, not one (OpenACC 3.3 §2.14.7 `finalize`).
+struct finalize_t {};
+/// e.g. acc::exit_data(acc::delete_(a), acc::finalize);
+inline constexpr finalize_t finalize{};
+
+namespace detail {
+
+template <class X>
+struct data_traits {
+  static constexpr bool valid = false;
+};
+template <class T, std::size_t R>
+struct data_traits<view<T, R>> {
+  static constexpr bool valid = true;
+  static host_span span(const view<T, R>& v) noexcept {
+    return {v.data(), v.size() * sizeof(T), *v.label() ? v.label() : nullptr, std::is_const_v<T>};
+  }
+};
+template <class T, std::size_t R>
+struct data_traits<array<T, R>> {
+  static constexpr bool valid = true;
+  static host_span span(const array<T, R>& a) noexcept {
+    return {a.data(), a.size() * sizeof(T), *a.label() ? a.label() : nullptr, false};
+  }
+};
+template <class T>
+struct data_traits<section_t<T>> {
+  static constexpr bool valid = true;
+  static host_span span(const section_t<T>& s) noexcept { return {s.p, s.count * sizeof(T), s.label, std::is_const_v<T>}; }
+};
+
+/// An acc::array, acc::view or acc::section: what clauses, updates and is_present take.
+template <class X>
+inline constexpr bool is_data_v = data_traits<std::remove_cvref_t<X>>::valid;
+
+template <class X>
+host_span span_of(const X& x) noexcept {
+  return data_traits<std::remove_cvref_t<X>>::span(x);
+}
+
+template <class T>
+host_span span_of(T* p, std::size_t count) noexcept {
+  return {p, count * sizeof(T), nullptr, std::is_const_v<T>};
+}
+
+template <class...>
+inline constexpr bool invalid_data_args = false;
+
+template <class C>
+struct clause_kind {
+  static constexpr bool is_data = false;
+};
+template <data_kind K>
+struct clause_kind<data_clause_t<K>> {
+  static constexpr bool is_data = true;
+  static constexpr data_kind kind = K;
+};
+
+template <class C, data_kind... K>
+constexpr bool is_one_of() {
+  if constexpr (clause_kind<C>::is_data)
+    return ((clause_kind<C>::kind == K) || ...);
+  else
+    return false;
+}
+
+/// One clause of a construct, and whether its entry took a reference to give back at exit.
+struct data_action {
+  data_kind kind{};
+  host_span span;
+  bool taken = false;
+};
+
+/// if_, async and finalize of a data construct, folded.
+struct data_spec {
+  bool if_ = true;
+  int queue = queue_sync;
+  bool finalize = false;
+};
+
+template <class C>
+void fold_data_clause(data_spec& s, data_action*& out, const C& c) {
+  if constexpr (clause_kind<C>::is_data)
+    *out++ = data_action{clause_kind<C>::kind, c.span};
+  else if constexpr (std::is_same_v<C, if_t>)
+    s.if_ = s.if_ && c.value;
+  else if constexpr (std::is_same_v<C, async_t>)
+    s.queue = c.queue;
+  else if constexpr (std::is_same_v<C, finalize_t>)
+    s.finalize = true;
+}
+
+template <class... C>
+inline constexpr std::size_t data_clause_count = (std::size_t(0) + ... + std::size_t(clause_kind<C>::is_data));
+
+inline void check_data_queue(int q, const call_site& site) {
+  if (q < 0 && q != queue_sync && q != queue_noval)
+    fail<bad_clause>(site, "async(" + std::to_string(q) + ") is not a queue; use a queue number >= 0 or acc::async_noval");
+}
+
+/// Enters a clause list in order (structured or dynamic); if one fails, what the earlier ones
+/// took is given back (without copying out) before the error propagates, so nothing leaks.
+inline void enter_actions(data_action* a, std::size_t n, int device, ref_counter counter, int queue,
+                          const call_site& site) {
+  std::size_t i = 0;
+  try {
+    for (; i < n; ++i) a[i].taken = enter_action(device, a[i].kind, a[i].span, counter, queue, site);
+  } catch (...) {
+    while (i-- > 0)
+      if (a[i].taken) {
+        try {
+          exit_action(device, data_kind::delete_, a[i].span, counter, false, queue, site);
+        } catch (...) {  // the first error is the one to report
+        }
+      }
+    throw;
+  }
+}
+
+/// Exits a region's clauses in reverse order. Every clause is exited even when one fails; the
+/// first failure is rethrown unless an exception is already propagating.
+inline void exit_region(data_action* a, std::size_t n, int device, bool rethrow, const call_site& site) {
+  std::exception_ptr first;
+  for (std::size_t i = n; i-- > 0;) {
+    if (!a[i].taken) continue;
+    try {
+      exit_action(device, a[i].kind, a[i].span, ref_counter::structured, false, queue_sync, site);
+    } catch (...) {
+      if (!first) first = std::current_exception();
+    }
+  }
+  if (first && rethrow) std::rethrow_exception(first);
+}
+
+template <class... C>
+constexpr bool check_data_region_args() {
+  if constexpr ((is_data_v<C> || ...)) {
+    static_assert(invalid_data_args<C...>,
+                  "acc::data: an array or view was passed without a data clause; write acc::copy(a), "
+                  "acc::copyin(a), acc::copyout(a), acc::create(a), acc::present(a) or acc::no_create(a)");
+    return false;
+  } else if constexpr ((is_one_of<C, data_kind::delete_>() || ...)) {
+    static_assert(invalid_data_args<C...>,
+                  "acc::data: delete_ is an acc::exit_data clause; a data region deletes its data when it ends");
+    return false;
+  } else if constexpr (!((clause_kind<C>::is_data || std::is_same_v<C, if_t>) && ...)) {
+    static_assert(invalid_data_args<C...>,
+                  "acc::data: every argument must be a data clause (acc::copy, copyin, copyout, create, present, "
+                  "no_create, deviceptr) or acc::if_");
+    return false;
+  } else {
+    return true;
+  }
+}
+
+template <class... C>
+constexpr bool check_enter_data_args() {
+  if constexpr ((is_data_v<C> || ...)) {
+    static_assert(invalid_data_args<C...>,
+                  "acc::enter_data: an array or view was passed without a data clause; "
+                  "write acc::enter_data(acc::copyin(a)) or acc::enter_data(acc::create(a))");
+    return false;
+  } else if constexpr (((is_one_of<C, data_kind::copyout, data_kind::delete_>()) || ...)) {
+    static_assert(invalid_data_args<C...>,
+                  "acc::enter_data: copyout and delete_ are acc::exit_data clauses; enter_data takes copyin and create");
+    return false;
+  } else if constexpr (!((is_one_of<C, data_kind::copyin, data_kind::create>() || std::is_same_v<C, if_t> ||
+                          std::is_same_v<C, async_t>) &&
+                         ...)) {
+    static_assert(invalid_data_args<C...>,
+                  "acc::enter_data: takes acc::copyin, acc::create, acc::async and acc::if_; copy, present, "
+                  "no_create and deviceptr belong in an acc::data region");
+    return false;
+  } else {
+    return true;
+  }
+}
+
+template <class... C>
+constexpr bool check_exit_data_args() {
+  if constexpr ((is_data_v<C> || ...)) {
+    static_assert(invalid_data_args<C...>,
+                  "acc::exit_data: an array or view was passed without a data clause; "
+                  "write acc::exit_data(acc::copyout(a)) or acc::exit_data(acc::delete_(a))");
+    return false;
+  } else if constexpr (((is_one_of<C, data_kind::copyin, data_kind::create>()) || ...)) {
+    static_assert(invalid_data_args<C...>,
+                  "acc::exit_data: copyin and create are acc::enter_data clauses; exit_data takes copyout and delete_");
+    return false;
+  } else if constexpr (!((is_one_of<C, data_kind::copyout, data_kind::delete_>() || std::is_same_v<C, if_t> ||
+                          std::is_same_v<C, async_t> || std::is_same_v<C, finalize_t>) &&
+                         ...)) {
+    static_assert(invalid_data_args<C...>,
+                  "acc::exit_data: takes acc::copyout, acc::delete_, acc::finalize, acc::async and acc::if_");
+    return false;
+  } else {
+    return true;
+  }
+}
+
+template <class X>
+void update(const X& x, bool to_device, int queue, const call_site& site) {
+  check_data_queue(queue, site);
+  update_action(data_device(), span_of(x), to_device, queue, site);
+}
+
+}  // namespace detail
+
+// Each clause takes an acc::array, acc::view or acc::section, or a pointer and an element count.
+
+/// Copies in at entry and out at exit when not already present (OpenACC 3.3 §2.7.7 `copy`).
+/// e.g. acc::data region{acc::copy(a)};
+template <class X>
+data_clause_t<detail::data_kind::copy> copy(const X& x) noexcept {
+  static_assert(detail::is_data_v<X>, "acc::copy: takes an acc::array, acc::view or acc::section; for memory you "
+                                      "own write acc::copy(ptr, count)");
+  return {detail::span_of(x)};
+}
+/// `copy` of `count` elements at `p`. e.g. acc::data region{acc::copy(v.data(), v.size())};
+template <class T>
+data_clause_t<detail::data_kind::copy> copy(T* p, std::size_t count) noexcept {
+  static_assert(!std::is_void_v<T>, "acc::copy: a void pointer has no element size; pass a typed pointer");
+  return {detail::span_of(p, count)};
+}
+
+/// Copies in at entry when not already present; no copy out (OpenACC 3.3 §2.7.8 `copyin`).
+/// e.g. acc::enter_data(acc::copyin(a));
+template <class X>
+data_clause_t<detail::data_kind::copyin> copyin(const X& x) noexcept {
+  static_assert(detail::is_data_v<X>, "acc::copyin: takes an acc::array, acc::view or acc::section; for memory you "
+                                      "own write acc::copyin(ptr, count)");
+  return {detail::span_of(x)};
+}
+/// `copyin` of `count` elements at `p`.
+template <class T>
+data_clause_t<detail::data_kind::copyin> copyin(T* p, std::size_t count) noexcept {
+  static_assert(!std::is_void_v<T>, "acc::copyin: a void pointer has no element size; pass a typed pointer");
+  return {detail::span_of(p, count)};
+}
+
+/// Allocates at entry, copies out when the last reference goes (OpenACC 3.3 §2.7.9 `copyout`).
+/// e.g. acc::exit_data(acc::copyout(a));
+template <class X>
+data_clause_t<detail::data_kind::copyout> copyout(const X& x) noexcept {
+  static_assert(detail::is_data_v<X>, "acc::copyout: takes an acc::array, acc::view or acc::section; for memory "
+                                      "you own write acc::copyout(ptr, count)");
+  return {detail::span_of(x)};
+}
+/// `copyout` of `count` elements at `p`.
+template <class T>
+data_clause_t<detail::data_kind::copyout> copyout(T* p, std::size_t count) noexcept {
+  static_assert(!std::is_void_v<T>, "acc::copyout: a void pointer has no element size; pass a typed pointer");
+  return {detail::span_of(p, count)};
+}
+
+/// Allocates without copying (OpenACC 3.3 §2.7.10 `create`). e.g. acc::data region{acc::create(tmp)};
+template <class X>
+data_clause_t<detail::data_kind::create> create(const X& x) noexcept {
+  static_assert(detail::is_data_v<X>, "acc::create: takes an acc::array, acc::view or acc::section; for memory you "
+                                      "own write acc::create(ptr, count)");
+  return {detail::span_of(x)};
+}
+/// `create` of `count` elements at `p`.
+template <class T>
+data_clause_t<detail::data_kind::create> create(T* p, std::size_t count) noexcept {
+  static_assert(!std::is_void_v<T>, "acc::create: a void pointer has no element size; pass a typed pointer");
+  return {detail::span_of(p, count)};
+}
+
+/// Requires the data to be present already, else acc::not_present_error (OpenACC 3.3 §2.7.6).
+/// e.g. acc::data region{acc::present(a)};
+template <class X>
+data_clause_t<detail::data_kind::present> present(const X& x) noexcept {
+  static_assert(detail::is_data_v<X>, "acc::present: takes an acc::array, acc::view or acc::section; for memory "
+                                      "you own write acc::present(ptr, count)");
+  return {detail::span_of(x)};
+}
+/// `present` of `count` elements at `p`.
+template <class T>
+data_clause_t<detail::data_kind::present> present(T* p, std::size_t count) noexcept {
+  static_assert(!std::is_void_v<T>, "acc::present: a void pointer has no element size; pass a typed pointer");
+  return {detail::span_of(p, count)};
+}
+
+/// Uses the device copy if present, else nothing is allocated and constructs that capture
+/// the data copy it for themselves (OpenACC 3.3 §2.7.11 `no_create`).
+template <class X>
+data_clause_t<detail::data_kind::no_create> no_create(const X& x) noexcept {
+  static_assert(detail::is_data_v<X>, "acc::no_create: takes an acc::array, acc::view or acc::section; for memory "
+                                      "you own write acc::no_create(ptr, count)");
+  return {detail::span_of(x)};
+}
+/// `no_create` of `count` elements at `p`.
+template <class T>
+data_clause_t<detail::data_kind::no_create> no_create(T* p, std::size_t count) noexcept {
+  static_assert(!std::is_void_v<T>, "acc::no_create: a void pointer has no element size; pass a typed pointer");
+  return {detail::span_of(p, count)};
+}
+
+/// Declares `count` elements at `p` to be device memory already (cudaMalloc'd, or from
+/// acc::deviceptr(x)): views over it are used as they are (OpenACC 3.3 §2.7.4 `deviceptr`).
+/// e.g. acc::data region{acc::deviceptr(d, n)}; acc::view<double> v(d, n);
+template <class T>
+data_clause_t<detail::data_kind::deviceptr> deviceptr(T* p, std::size_t count) noexcept {
+  static_assert(!std::is_void_v<T>, "acc::deviceptr: a void pointer has no element size; pass a typed pointer");
+  return {detail::span_of(p, count)};
+}
+
+/// exit_data: gives back a reference without copying out (OpenACC 3.3 §2.7.12 `delete`).
+/// e.g. acc::exit_data(acc::delete_(a));
+template <class X>
+data_clause_t<detail::data_kind::delete_> delete_(const X& x) noexcept {
+  static_assert(detail::is_data_v<X>, "acc::delete_: takes an acc::array, acc::view or acc::section; for memory "
+                                      "you own write acc::delete_(ptr, count)");
+  return {detail::span_of(x)};
+}
+/// `delete_` of `count` elements at `p`.
+template <class T>
+data_clause_t<detail::data_kind::delete_> delete_(T* p, std::size_t count) noexcept {
+  static_assert(!std::is_void_v<T>, "acc::delete_: a void pointer has no element size; pass a typed pointer");
+  return {detail::span_of(p, count)};
+}
+
+/// A structured data region (OpenACC 3.3 §2.6.5 `data` construct): its clauses take effect
+/// when it is constructed and end, in reverse order, when it is destroyed. Regions nest, and
+/// data already present is only counted, never copied again (§2.6.7 reference counts).
+/// - Entry failures (present of absent data, out of memory) throw and leave nothing behind.
+/// - A copy-out failure at scope exit throws from the destructor unless already unwinding.
+/// e.g. { acc::data region{acc::copy(t), acc::create(tmp)}; ...kernels...; } // t copied out here
+template <class... Clauses>
+class data {
+public:
+  explicit data(const Clauses&... clauses, std::source_location where = std::source_location::current())
+      : site_{"data", where} {
+    if constexpr (detail::check_data_region_args<Clauses...>()) {
+      detail::data_spec spec;
+      detail::data_action* out = actions_.data();
+      (detail::fold_data_clause(spec, out, clauses), ...);
+      if (!spec.if_) return;
+      device_ = detail::data_device();
+      detail::enter_actions(actions_.data(), actions_.size(), device_, detail::ref_counter::structured,
+                            detail::queue_sync, site_);
+      active_ = true;
+      uncaught_ = std::uncaught_exceptions();
+    }
+  }
+  data(const data&) = delete;
+  data& operator=(const data&) = delete;
+  ~data() noexcept(false) {
+    if (active_)
+      detail::exit_region(actions_.data(), actions_.size(), device_, std::uncaught_exceptions() <= uncaught_, site_);
+  }
+
+private:
+  std::array<detail::data_action, detail::data_clause_count<Clauses...>> actions_{};
+  detail::call_site site_;
+  int device_ = -1;
+  int uncaught_ = 0;
+  bool active_ = false;
+};
+
+template <class... Clauses>
+data(Clauses...) -> data<Clauses...>;
+
+/// Unstructured entry (OpenACC 3.3 §2.14.6 `enter data`): copyin / create with a dynamic
+/// reference, kept until the matching acc::exit_data. Optional acc::async(q), acc::if_.
+/// e.g. acc::enter_data(acc::copyin(a), acc::create(b));
+/// (a class only so that the call site can follow the clause pack; call it as a function)
+template <class... Clauses>
+struct enter_data {
+  explicit enter_data(const Clauses&... clauses, std::source_location where = std::source_location::current()) {
+    if constexpr (detail::check_enter_data_args<Clauses...>()) {
+      const detail::call_site site{"enter_data", where};
+      std::array<detail::data_action, detail::data_clause_count<Clauses...>> actions{};
+      detail::data_spec spec;
+      detail::data_action* out = actions.data();
+      (detail::fold_data_clause(spec, out, clauses), ...);
+      detail::check_data_queue(spec.queue, site);
+      if (!spec.if_) return;
+      detail::enter_actions(actions.data(), actions.size(), detail::data_device(), detail::ref_counter::dynamic,
+                            spec.queue, site);
+    }
+  }
+};
+
+template <class... Clauses>
+enter_data(Clauses...) -> enter_data<Clauses...>;
+
+/// Unstructured exit (OpenACC 3.3 §2.14.7 `exit data`): copyout / delete_ give back one dynamic
+/// reference (all of them with acc::finalize); data is copied out and freed when no reference
+/// is left. Data never entered: acc::not_present_error. Optional acc::async(q), acc::if_.
+/// e.g. acc::exit_data(acc::copyout(a), acc::delete_(b));
+template <class... Clauses>
+struct exit_data {
+  explicit exit_data(const Clauses&... clauses, std::source_location where = std::source_location::current()) {
+    if constexpr (detail::check_exit_data_args<Clauses...>()) {
+      const detail::call_site site{"exit_data", where};
+      std::array<detail::data_action, detail::data_clause_count<Clauses...>> actions{};
+      detail::data_spec spec;
+      detail::data_action* out = actions.data();
+      (detail::fold_data_clause(spec, out, clauses), ...);
+      detail::check_data_queue(spec.queue, site);
+      if (!spec.if_) return;
+      const int device = detail::data_device();
+      for (auto& a : actions)
+        detail::exit_action(device, a.kind, a.span, detail::ref_counter::dynamic, spec.finalize, spec.queue, site);
+    }
+  }
+};
+
+template <class... Clauses>
+exit_data(Clauses...) -> exit_data<Clauses...>;
+
+/// Copies present host data to its device copy (OpenACC 3.3 §2.14.4 `update device`);
+/// acc::not_present_error if it is not present. A section updates only its part.
+/// e.g. acc::update_device(acc::section(a, 0, 100));
+template <class X>
+void update_device(const X& x, std::source_location where = std::source_location::current()) {
+  static_assert(detail::is_data_v<X>, "acc::update_device: takes an acc::array, acc::view or acc::section");
+  detail::update(x, true, detail::queue_sync, {"update_device", where});
+}
+/// As above, queued on q: returns at once (pageable memory: once the host data may be reused).
+/// e.g. acc::update_device(a, acc::async(1)); ... acc::wait(1);
+template <class X>
+void update_device(const X& x, async_t q, std::source_location where = std::source_location::current()) {
+  static_assert(detail::is_data_v<X>, "acc::update_device: takes an acc::array, acc::view or acc::section");
+  detail::update(x, true, q.queue, {"update_device", where});
+}
+
+/// Copies the device copy of present data back to host memory (OpenACC 3.3 §2.14.4
+/// `update self`). e.g. acc::update_self(a);
+template <class X>
+void update_self(const X& x, std::source_location where = std::source_location::current()) {
+  static_assert(detail::is_data_v<X>, "acc::update_self: takes an acc::array, acc::view or acc::section");
+  detail::update(x, false, detail::queue_sync, {"update_self", where});
+}
+/// As above, queued on q; the host data is complete after acc::wait(q).
+template <class X>
+void update_self(const X& x, async_t q, std::source_location where = std::source_location::current()) {
+  static_assert(detail::is_data_v<X>, "acc::update_self: takes an acc::array, acc::view or acc::section");
+  detail::update(x, false, q.queue, {"update_self", where});
+}
+
+/// OpenACC's older name of update_self (`update host`), kept by the contract.
+template <class X>
+void update_host(const X& x, std::source_location where = std::source_location::current()) {
+  static_assert(detail::is_data_v<X>, "acc::update_host: takes an acc::array, acc::view or acc::section");
+  detail::update(x, false, detail::queue_sync, {"update_host", where});
+}
+/// update_host queued on q.
+template <class X>
+void update_host(const X& x, async_t q, std::source_location where = std::source_location::current()) {
+  static_assert(detail::is_data_v<X>, "acc::update_host: takes an acc::array, acc::view or acc::section");
+  detail::update(x, false, q.queue, {"update_host", where});
+}
+
+/// Whether all of x is present on the current device (`acc_is_present`, OpenACC 3.3 §3.2.30).
+/// On the host device this reports what data clauses entered, as on a GPU.
+/// e.g. acc::enter_data(acc::copyin(a)); assert(acc::is_present(a));
+template <class X>
+bool is_present(const X& x) {
+  static_assert(detail::is_data_v<X>, "acc::is_present: takes an acc::array, acc::view or acc::section, or (ptr, count)");
+  const detail::host_span s = detail::span_of(x);
+  return s.bytes == 0 || detail::present_address(detail::data_device(), s) != nullptr;
+}
+/// Whether `count` elements at `p` are present.
+template <class T>
+bool is_present(T* p, std::size_t count) {
+  const detail::host_span s = detail::span_of(p, count);
+  return s.bytes == 0 || detail::present_address(detail::data_device(), s) != nullptr;
+}
+
+/// The device address of present data (`acc_deviceptr`, OpenACC 3.3 §3.2.28), nullptr when
+/// it is not present; on the host device, the host address. e.g. double* d = acc::deviceptr(a);
+template <class X>
+auto deviceptr(const X& x) {
+  static_assert(detail::is_data_v<X>, "acc::deviceptr: takes an acc::array, acc::view, acc::section or a pointer");
+  using T = std::remove_pointer_t<decltype(x.data())>;
+  return static_cast<T*>(detail::present_address(detail::data_device(), detail::span_of(x)));
+}
+template <class T>
+auto deviceptr(const section_t<T>& s) {
+  return static_cast<T*>(detail::present_address(detail::data_device(), detail::span_of(s)));
+}
+/// The device address of host address p, inside any present range; nullptr if none.
+template <class T>
+T* deviceptr(T* p) {
+  return static_cast<T*>(detail::present_address(detail::data_device(), detail::host_span{p, 0}));
+}
+
+}  // namespace acc

@@ -1,0 +1,36 @@
+//! @file Compiler and backend detection; the one place acc looks at compiler macros.
+#pragma once
+
+// ACC_DETAIL_CUDA: this translation unit is compiled by nvcc, so the CUDA backend exists here.
+// ACC_DETAIL_DEVICE_PASS: nvcc's device-side pass, where host-only code must not appear.
+#if defined(__CUDACC__)
+#  define ACC_DETAIL_CUDA 1
+#  define ACC_DETAIL_HD __host__ __device__
+#  if defined(__CUDA_ARCH__)
+#    define ACC_DETAIL_DEVICE_PASS 1
+#  endif
+#else
+#  define ACC_DETAIL_HD
+#endif
+
+#if defined(_OPENMP)
+#  define ACC_DETAIL_OPENMP 1
+#endif
+
+#if !defined(__cpp_lib_source_location) && !defined(__has_include)
+#  error "acc needs C++20 (std::source_location); compile with -std=c++20"
+#endif
+
+/// By-value lambda introducer usable on the host and the device:
+/// `acc::parallel_loop(n, ACC_LAMBDA(int i) { y[i] += a * x[i]; });`
+#if defined(ACC_DETAIL_CUDA)
+#  define ACC_LAMBDA [=] __host__ __device__
+/// As ACC_LAMBDA, and also captures `*this` by value (for member functions).
+#  define ACC_CLASS_LAMBDA [=, *this] __host__ __device__
+/// Marks a user function callable from compute regions (OpenACC 3.3 §2.15.1 `routine`).
+#  define ACC_ROUTINE __host__ __device__
+#else
+#  define ACC_LAMBDA [=]
+#  define ACC_CLASS_LAMBDA [=, *this]
+#  define ACC_ROUTINE
+#endif

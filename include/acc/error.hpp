@@ -1,0 +1,60 @@
+//! @file Exceptions thrown by acc: one base, one subclass per kind of mistake.
+#pragma once
+
+#include <source_location>
+#include <stdexcept>
+#include <string>
+
+namespace acc {
+
+/// Base of every exception acc throws. Catch this to handle any acc failure.
+class error : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+/// A CUDA call failed. The message names the CUDA error, the acc source line that made the
+/// call, and the user's construct and call site.
+/// e.g. "acc::parallel_loop at heat.cpp:42: cudaLaunchKernel failed: ... [acc/backend/cuda/loop.hpp:97]"
+class device_error : public error {
+public:
+  using error::error;
+};
+
+/// A clause or argument that can never work: vector_length(0), a negative num_gangs, a
+/// vector_length above the device's limit, a device number that does not exist.
+class bad_clause : public error {
+public:
+  using error::error;
+};
+
+/// Data that must be present on the device is not (a `present` clause, `default_present`,
+/// `update` of data never entered). OpenACC 3.3 §2.7.5.
+class not_present_error : public error {
+public:
+  using error::error;
+};
+
+namespace detail {
+
+/// The construct a failure belongs to and where the user wrote it; carried down to the
+/// backends so that every message can point at the user's line, not only at ours.
+struct call_site {
+  const char* construct = "acc";
+  std::source_location where = std::source_location::current();
+};
+
+/// "acc::parallel_loop at file.cpp:42" (the user's file name without its directories).
+inline std::string describe(const call_site& site) {
+  std::string file = site.where.file_name();
+  if (auto slash = file.find_last_of("/\\"); slash != std::string::npos) file.erase(0, slash + 1);
+  return std::string("acc::") + site.construct + " at " + file + ":" + std::to_string(site.where.line());
+}
+
+template <class Error = error>
+[[noreturn]] void fail(const call_site& site, const std::string& what) {
+  throw Error(describe(site) + ": " + what);
+}
+
+}  // namespace detail
+}  // namespace acc

@@ -1,0 +1,139 @@
+//! @file Iteration spaces of loops: a count, acc::range(lo, hi), acc::collapse(n0, n1[, n2]).
+#pragma once
+
+#include <acc/detail/config.hpp>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+namespace acc {
+
+/// The iterations lo, lo+1, ..., hi-1; empty when hi <= lo, as `for (i = lo; i < hi; ++i)`.
+template <class Index>
+struct range_t {
+  static_assert(std::is_integral_v<Index> && !std::is_same_v<Index, bool>,
+                "acc::range: bounds must be integers");
+  Index lo;
+  Index hi;
+  friend constexpr bool operator==(const range_t&, const range_t&) = default;
+};
+
+/// Tightly nested loops fused into one iteration space (OpenACC 3.3 §2.9.1 `collapse`); the
+/// body receives one index per loop, outermost first, and the last index varies fastest.
+template <class Index, std::size_t Rank>
+struct collapse_t {
+  static_assert(std::is_integral_v<Index> && !std::is_same_v<Index, bool>,
+                "acc::collapse: extents must be integers");
+  static_assert(Rank == 2 || Rank == 3, "acc::collapse: takes two or three extents");
+  std::array<Index, Rank> extents;
+  friend constexpr bool operator==(const collapse_t&, const collapse_t&) = default;
+};
+
+/// `acc::range(lo, hi)`: the loop `for (i = lo; i < hi; ++i)`; the index type is the common
+/// type of lo and hi.
+template <class Lo, class Hi>
+constexpr range_t<std::common_type_t<Lo, Hi>> range(Lo lo, Hi hi) noexcept {
+  using I = std::common_type_t<Lo, Hi>;
+  return {static_cast<I>(lo), static_cast<I>(hi)};
+}
+
+/// `acc::collapse(ni, nj)`: body(i, j) for i in [0, ni), j in [0, nj).
+template <class N0, class N1>
+constexpr collapse_t<std::common_type_t<N0, N1>, 2> collapse(N0 n0, N1 n1) noexcept {
+  using I = std::common_type_t<N0, N1>;
+  return {{static_cast<I>(n0), static_cast<I>(n1)}};
+}
+
+/// `acc::collapse(ni, nj, nk)`: body(i, j, k), k fastest.
+template <class N0, class N1, class N2>
+constexpr collapse_t<std::common_type_t<N0, N1, N2>, 3> collapse(N0 n0, N1 n1, N2 n2) noexcept {
+  using I = std::common_type_t<N0, N1, N2>;
+  return {{static_cast<I>(n0), static_cast<I>(n1), static_cast<I>(n2)}};
+}
+
+namespace detail {
+
+/// An extent normalised for the backends: Rank loops, each `count[d]` iterations starting at
+/// `lo[d]`. Counts are unsigned and at least 64 bits wide so that hi - lo never overflows
+/// (range(INT_MIN, INT_MAX) has 2^32 - 1 iterations).
+template <class Index, std::size_t Rank>
+struct index_space {
+  using index_type = Index;
+  static constexpr std::size_t rank = Rank;
+  std::array<Index, Rank> lo{};
+  std::array<std::uint64_t, Rank> count{};
+
+  constexpr std::uint64_t size() const noexcept {
+    std::uint64_t n = 1;
+    for (auto c : count) n *= c;  // callers check overflow with fits_in_u64() first
+    return n;
+  }
+  constexpr bool empty() const noexcept {
+    for (auto c : count)
+      if (c == 0) return true;
+    return false;
+  }
+};
+
+/// The index of iteration t of a loop starting at lo, computed modulo 2^bits so that loops
+/// reaching the type's limits (range(INT_MAX - 3, INT_MAX)) never overflow a signed type.
+template <class Index, class Count>
+ACC_DETAIL_HD constexpr Index index_at(Index lo, Count t) noexcept {
+  using U = std::make_unsigned_t<std::common_type_t<Index, unsigned>>;
+  return static_cast<Index>(static_cast<U>(static_cast<U>(lo) + static_cast<U>(t)));
+}
+
+/// Iterations of `for (i = 0; i < n; ++i)`: none for n <= 0, as the sequential loop.
+template <class I>
+constexpr std::uint64_t trip_count(I lo, I hi) noexcept {
+  if (!(lo < hi)) return 0;
+  using U = std::make_unsigned_t<I>;
+  return static_cast<std::uint64_t>(static_cast<U>(static_cast<U>(hi) - static_cast<U>(lo)));
+}
+
+template <class I>
+constexpr index_space<I, 1> to_space(I n) noexcept {
+  return {{I(0)}, {trip_count(I(0), n)}};
+}
+template <class I>
+constexpr index_space<I, 1> to_space(range_t<I> r) noexcept {
+  return {{r.lo}, {trip_count(r.lo, r.hi)}};
+}
+template <class I, std::size_t R>
+constexpr index_space<I, R> to_space(collapse_t<I, R> c) noexcept {
+  index_space<I, R> s;
+  for (std::size_t d = 0; d < R; ++d) s.count[d] = trip_count(I(0), c.extents[d]);
+  return s;
+}
+
+template <class Extent> struct extent_traits { static constexpr bool valid = false; };
+template <class I>
+  requires(std::is_integral_v<I> && !std::is_same_v<I, bool>)
+struct extent_traits<I> {
+  static constexpr bool valid = true;
+  static constexpr std::size_t rank = 1;
+  using index_type = I;
+};
+template <class I> struct extent_traits<range_t<I>> {
+  static constexpr bool valid = true;
+  static constexpr std::size_t rank = 1;
+  using index_type = I;
+};
+template <class I, std::size_t R> struct extent_traits<collapse_t<I, R>> {
+  static constexpr bool valid = true;
+  static constexpr std::size_t rank = R;
+  using index_type = I;
+};
+
+/// Whether body can be called with Rank indices of type I (the extent's arity check).
+template <class Body, class I, std::size_t Rank>
+inline constexpr bool invocable_with_rank_v = [] {
+  if constexpr (Rank == 1) return std::is_invocable_v<const Body&, I>;
+  else if constexpr (Rank == 2) return std::is_invocable_v<const Body&, I, I>;
+  else return std::is_invocable_v<const Body&, I, I, I>;
+}();
+
+}  // namespace detail
+}  // namespace acc

@@ -1,0 +1,99 @@
+//! @file acc::parallel_loop, OpenACC's `parallel loop` (OpenACC 3.3 §2.11, §2.9).
+#pragma once
+
+#include <acc/clauses.hpp>
+#include <acc/detail/clauses.hpp>
+#include <acc/detail/config.hpp>
+#include <acc/detail/dispatch.hpp>
+#include <acc/detail/nvtx.hpp>
+#include <acc/error.hpp>
+#include <acc/extent.hpp>
+#include <acc/runtime.hpp>
+
+#include <cstddef>
+#include <source_location>
+#include <type_traits>
+#include <utility>
+
+namespace acc {
+namespace detail {
+
+template <class Tuple, std::size_t... I>
+constexpr bool all_compute_clauses(std::index_sequence<I...>) {
+  return (is_compute_clause_v<std::tuple_element_t<I, Tuple>> && ...);
+}
+
+/// The checks of parallel_loop's arguments, in the order a user would fix them; only the
+/// first failure is reported, so the user sees one message rather than a cascade.
+template <class Extent, class... Args>
+constexpr bool check_loop_args() {
+  if constexpr (!extent_traits<Extent>::valid) {
+    static_assert(dependent_false<Extent>,
+                  "acc::parallel_loop: the first argument must be an iteration count (an integer), "
+                  "acc::range(lo, hi) or acc::collapse(n0, n1[, n2])");
+    return false;
+  } else if constexpr (sizeof...(Args) == 0) {
+    static_assert(dependent_false<Extent>,
+                  "acc::parallel_loop: the loop body is missing; "
+                  "write acc::parallel_loop(n, ACC_LAMBDA(int i) { ... })");
+    return false;
+  } else if constexpr (!all_compute_clauses<std::tuple<Args...>>(std::make_index_sequence<sizeof...(Args) - 1>{})) {
+    static_assert(dependent_false<Extent>,
+                  "acc::parallel_loop: an argument between the extent and the body is not a clause; "
+                  "clauses are acc::num_gangs, num_workers, vector_length, async, if_, device_num, "
+                  "default_present, and the body comes last");
+    return false;
+  } else {
+    using Body = body_of_t<Args...>;
+    using Index = typename extent_traits<Extent>::index_type;
+    constexpr std::size_t rank = extent_traits<Extent>::rank;
+    if constexpr (!invocable_with_rank_v<Body, Index, rank>) {
+      static_assert(rank != 1 || dependent_false<Extent>,
+                    "acc::parallel_loop: body must take one index for a count or range; "
+                    "for body(i, j) pass acc::collapse(ni, nj)");
+      static_assert(rank != 2 || dependent_false<Extent>,
+                    "acc::parallel_loop: body must take two indices (i, j) for acc::collapse(ni, nj)");
+      static_assert(rank != 3 || dependent_false<Extent>,
+                    "acc::parallel_loop: body must take three indices (i, j, k) for acc::collapse(ni, nj, nk)");
+      return false;
+    } else if constexpr (!std::is_copy_constructible_v<Body>) {
+      static_assert(dependent_false<Extent>,
+                    "acc::parallel_loop: the body must be copyable, as it is copied to every gang; "
+                    "capture by value (ACC_LAMBDA) and do not capture move-only objects");
+      return false;
+    } else {
+      return true;
+    }
+  }
+}
+
+}  // namespace detail
+
+/// Runs body(i) for every i of `extent`, in parallel (OpenACC 3.3 §2.11 `parallel loop`:
+/// gangs over blocks, vector lanes over threads on a GPU; OpenMP threads on the host).
+/// - `extent`: a count n (i in [0, n)), acc::range(lo, hi), or acc::collapse(n0, n1[, n2])
+///   (body(i, j[, k])); the index type is the extent's integer type, 64-bit included.
+/// - Clauses before the body: num_gangs, num_workers, vector_length, async(q), if_, device_num,
+///   default_present. Without async the call returns when every iteration has run.
+/// - Iterations must be independent, as OpenACC's `independent` loops.
+/// e.g. acc::parallel_loop(n, ACC_LAMBDA(int i) { y[i] = a * x[i] + y[i]; });
+///
+/// parallel_loop is a class template only so that a defaulted std::source_location can follow
+/// the argument pack; users call it as a function.
+template <class Extent, class... Args>
+struct parallel_loop {
+  parallel_loop(Extent extent, Args&&... args, std::source_location where = std::source_location::current()) {
+    if constexpr (detail::check_loop_args<Extent, Args...>()) {
+      const detail::call_site site{"parallel_loop", where};
+      static const detail::nvtx_name name = detail::make_nvtx_name(site);
+      const detail::nvtx_range range(name);
+      const auto [spec, body] = detail::split_clauses(args...);
+      detail::run_parallel_loop(extent, spec, body, site);
+    }
+  }
+};
+
+template <class Extent, class... Args>
+parallel_loop(Extent, Args&&...) -> parallel_loop<Extent, Args...>;
+
+}  // namespace acc

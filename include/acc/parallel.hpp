@@ -1,0 +1,11 @@
+//! @file Everything in acc: `#include <acc/parallel.hpp>`.
+#pragma once
+
+#include <acc/array.hpp>
+#include <acc/async.hpp>
+#include <acc/clauses.hpp>
+#include <acc/data.hpp>
+#include <acc/error.hpp>
+#include <acc/extent.hpp>
+#include <acc/loop.hpp>
+#include <acc/runtime.hpp>

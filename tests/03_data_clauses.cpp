@@ -1,0 +1,329 @@
+// Level 3: the data environment: clauses, regions, enter/exit data, reference counts, updates,
+// sections, implicit data and default_present. On the host device the data is the device copy,
+// so "the host still has the old values" is checked only on GPUs; presence is checked everywhere.
+#include <acc/parallel.hpp>
+#include <catch2/catch.hpp>
+
+#include <cstddef>
+#include <random>
+#include <vector>
+
+#include "support/buffer.hpp"
+#include "support/device_memory.hpp"
+
+using acc_test::gpu_run;
+
+namespace {
+
+template <class A>
+void fill_random(A& a, unsigned seed) {
+  std::mt19937_64 gen(seed);
+  std::uniform_int_distribution<long long> d(-1000, 1000);
+  for (auto& e : a) e = d(gen);
+}
+
+// Compute constructs live in plain functions: nvcc rejects extended lambdas inside lambdas.
+template <class A>
+void add(A a, long long v) {
+  acc::parallel_loop(a.size(), ACC_LAMBDA(std::size_t i) { a(i) += v; });
+}
+
+template <class A>
+void add_present(A a, long long v) {
+  acc::parallel_loop(a.size(), acc::default_present, ACC_LAMBDA(std::size_t i) { a(i) += v; });
+}
+
+template <class A>
+void scale_async(A a, long long f, long long v, int q) {
+  acc::parallel_loop(a.size(), acc::async(q), ACC_LAMBDA(std::size_t i) { a(i) = a(i) * f + v; });
+}
+
+template <class A>
+std::vector<long long> plus(const A& a, long long v) {
+  std::vector<long long> r(a.begin(), a.end());
+  for (auto& e : r) e += v;
+  return r;
+}
+
+template <class A>
+std::vector<long long> values(const A& a) {
+  return std::vector<long long>(a.begin(), a.end());
+}
+
+}  // namespace
+
+TEST_CASE("enter_data and exit_data make data present and absent", "[03][data]") {
+  const long n = GENERATE(1L, 1009L);
+  acc::array<long long> a("a", n);
+  fill_random(a, 1u);
+  REQUIRE_FALSE(acc::is_present(a));
+  REQUIRE(acc::deviceptr(a) == nullptr);
+  acc::enter_data(acc::copyin(a));
+  REQUIRE(acc::is_present(a));
+  REQUIRE(acc::is_present(a.data(), a.size()));
+  REQUIRE(acc::deviceptr(a) != nullptr);
+  REQUIRE(acc::deviceptr(a.data() + (n - 1)) == acc::deviceptr(a) + (n - 1));
+  REQUIRE(acc::deviceptr(a.data() + n) == nullptr);  // one past the end is not present
+  if (!gpu_run()) REQUIRE(acc::deviceptr(a) == a.data());
+  acc::exit_data(acc::delete_(a));
+  REQUIRE_FALSE(acc::is_present(a));
+}
+
+TEST_CASE("a data region copies in, keeps data on the device, and copies out at its end", "[03][data]") {
+  acc::array<long long> a("a", 777);
+  fill_random(a, 2u);
+  const auto start = values(a);
+  {
+    acc::data region{acc::copy(a)};
+    REQUIRE(acc::is_present(a));
+    add_present(a, 5);
+    add(a, 1);  // present: no implicit copy, the device copy is updated
+    if (gpu_run()) REQUIRE(values(a) == start);
+  }
+  REQUIRE_FALSE(acc::is_present(a));
+  REQUIRE(values(a) == plus(start, 6));
+}
+
+TEST_CASE("nested regions and enter/exit data count references (OpenACC 3.3 2.6.7)", "[03][data][refcount]") {
+  acc::array<long long> a("a", 513);
+  fill_random(a, 3u);
+  const auto start = values(a);
+
+  SECTION("an inner copy of present data neither copies in nor out") {
+    acc::data outer{acc::copy(a)};
+    {
+      acc::data inner{acc::copy(a)};
+      add_present(a, 1);
+    }
+    REQUIRE(acc::is_present(a));
+    if (gpu_run()) REQUIRE(values(a) == start);
+  }
+  SECTION("data entered dynamically outlives the region, and copyout happens at count zero") {
+    {
+      acc::data region{acc::copy(a)};
+      acc::enter_data(acc::copyin(a));  // present: dynamic count 1, no copy
+      add_present(a, 2);
+    }  // structured count 0, dynamic 1: no copy out
+    REQUIRE(acc::is_present(a));
+    if (gpu_run()) REQUIRE(values(a) == start);
+    acc::exit_data(acc::copyout(a));
+    REQUIRE_FALSE(acc::is_present(a));
+    REQUIRE(values(a) == plus(start, 2));
+  }
+  SECTION("copyout waits for the last dynamic reference") {
+    acc::enter_data(acc::copyin(a));
+    acc::enter_data(acc::create(a));
+    add_present(a, 3);
+    acc::exit_data(acc::copyout(a));
+    REQUIRE(acc::is_present(a));
+    if (gpu_run()) REQUIRE(values(a) == start);
+    acc::exit_data(acc::copyout(a));
+    REQUIRE_FALSE(acc::is_present(a));
+    REQUIRE(values(a) == plus(start, 3));
+  }
+  SECTION("finalize drops every dynamic reference at once") {
+    acc::enter_data(acc::copyin(a));
+    acc::enter_data(acc::copyin(a));
+    acc::enter_data(acc::copyin(a));
+    add_present(a, 4);
+    acc::exit_data(acc::copyout(a), acc::finalize);
+    REQUIRE_FALSE(acc::is_present(a));
+    REQUIRE(values(a) == plus(start, 4));
+  }
+  SECTION("exit_data inside a region leaves the region's reference") {
+    acc::data region{acc::copy(a)};
+    acc::exit_data(acc::delete_(a), acc::finalize);  // dynamic count is 0: nothing happens
+    REQUIRE(acc::is_present(a));
+    add_present(a, 1);
+  }
+  SECTION("create then copyout returns the device values") {
+    acc::array<long long> b("b", 513);
+    acc::enter_data(acc::create(b));
+    acc::parallel_loop(513, acc::default_present, ACC_LAMBDA(int i) { b(i) = 7 * i; });
+    acc::exit_data(acc::copyout(b));
+    for (int i = 0; i < 513; ++i) REQUIRE(b(i) == 7 * i);
+  }
+  REQUIRE_FALSE(acc::is_present(a));
+}
+
+TEST_CASE("copyin and create are not copied back; copyout is not copied in", "[03][data]") {
+  acc::array<long long> a("a", 300), b("b", 300);
+  fill_random(a, 4u);
+  fill_random(b, 5u);
+  const auto sa = values(a), sb = values(b);
+  {
+    acc::data region{acc::copyin(a), acc::copyout(b)};
+    add_present(a, 1);
+    acc::parallel_loop(300, acc::default_present, ACC_LAMBDA(int i) { b(i) = i; });
+  }
+  if (gpu_run()) REQUIRE(values(a) == sa);  // copyin: device changes stay on the device
+  for (int i = 0; i < 300; ++i) REQUIRE(b(i) == i);
+}
+
+TEST_CASE("updates move data between present copies, sections only their part", "[03][update]") {
+  const long n = GENERATE(2L, 97L, 65537L);
+  acc::array<long long> a("a", n);
+  fill_random(a, 6u);
+  const auto start = values(a);
+  acc::enter_data(acc::copyin(a));
+  add_present(a, 10);
+  const long lo = n / 3, len = n / 2;
+  acc::update_self(acc::section(a, lo, len));
+  for (long i = 0; i < n; ++i) {
+    const bool inside = i >= lo && i < lo + len;
+    REQUIRE(a(i) == (inside || !gpu_run() ? start[i] + 10 : start[i]));
+  }
+  for (auto& e : a) e = 1;
+  acc::update_device(a);
+  add_present(a, 1);
+  acc::update_host(a);
+  for (long i = 0; i < n; ++i) REQUIRE(a(i) == 2);
+  acc::exit_data(acc::delete_(a));
+}
+
+TEST_CASE("async updates and constructs on one queue run in order", "[03][update][async]") {
+  const int q = GENERATE(1, acc::async_noval);
+  acc::array<long long> a("a", 100003);
+  fill_random(a, 7u);
+  auto expect = values(a);
+  acc::enter_data(acc::create(a));
+  acc::update_device(a, acc::async(q));
+  for (int step = 0; step < 5; ++step) scale_async(a, 3, step, q);
+  acc::update_self(a, acc::async(q));
+  acc::wait(q);
+  for (auto& e : expect)
+    for (int step = 0; step < 5; ++step) e = e * 3 + step;
+  REQUIRE(values(a) == expect);
+  acc::exit_data(acc::delete_(a), acc::async(q));
+  acc::wait(q);
+  REQUIRE_FALSE(acc::is_present(a));
+}
+
+TEST_CASE("sections enter part of an array and map into present data", "[03][section]") {
+  acc::array<long long> a("a", 100);
+  fill_random(a, 8u);
+  acc::enter_data(acc::copyin(acc::section(a, 10, 20)));
+  REQUIRE(acc::is_present(acc::section(a, 10, 20)));
+  REQUIRE(acc::is_present(acc::section(a, 15, 5)));
+  REQUIRE_FALSE(acc::is_present(a));
+  REQUIRE_FALSE(acc::is_present(acc::section(a, 25, 10)));
+  REQUIRE(acc::deviceptr(acc::section(a, 15, 5)) == acc::deviceptr(acc::section(a, 10, 20)) + 5);
+  // The whole array is only partly present: an error, not a second copy.
+  REQUIRE_THROWS_AS(acc::enter_data(acc::copyin(a)), acc::not_present_error);
+  REQUIRE_THROWS_WITH(acc::enter_data(acc::copyin(a)), Catch::Contains("'a' is only partly present"));
+  acc::exit_data(acc::delete_(acc::section(a, 10, 20)));
+  REQUIRE_FALSE(acc::is_present(acc::section(a, 10, 20)));
+
+  acc::data region{acc::copy(a)};
+  acc::data inner{acc::present(acc::section(a, 50, 50))};  // a section of present data
+  REQUIRE(acc::deviceptr(acc::section(a, 50, 1)) == acc::deviceptr(a) + 50);
+}
+
+TEST_CASE("pointer-and-count clauses, and views over the same memory", "[03][data]") {
+  std::vector<long long> mem(4096);
+  fill_random(mem, 9u);
+  const auto start = mem;
+  {
+    acc::data region{acc::copy(mem.data(), mem.size())};
+    REQUIRE(acc::is_present(mem.data(), mem.size()));
+    add_present(acc::view<long long>("mem", mem.data(), mem.size()), 3);
+  }
+  for (std::size_t i = 0; i < mem.size(); ++i) REQUIRE(mem[i] == start[i] + 3);
+}
+
+TEST_CASE("deviceptr ranges are used as device memory", "[03][data]") {
+  acc::array<long long> a("a", 1000);
+  acc::enter_data(acc::create(a));
+  long long* d = acc::deviceptr(a);
+  {
+    acc::data region{acc::deviceptr(d, 1000)};
+    acc::parallel_loop(1000, acc::default_present,
+                       ACC_LAMBDA(int i) { acc::view<long long>(d, 1000)(i) = i - 500; });
+    add_present(acc::view<long long>(d, 1000), 1);
+  }
+  acc::exit_data(acc::copyout(a));
+  for (int i = 0; i < 1000; ++i) REQUIRE(a(i) == i - 499);
+}
+
+TEST_CASE("implicit data is a copy for the construct; default_present requires presence", "[03][implicit]") {
+  acc::array<long long> a("temperature", 1234);
+  fill_random(a, 10u);
+  const auto start = values(a);
+  add(a, 2);  // not present: copied in and out by the construct
+  REQUIRE(values(a) == plus(start, 2));
+  REQUIRE_FALSE(acc::is_present(a));
+
+  REQUIRE_THROWS_AS(add_present(a, 1), acc::not_present_error);
+  REQUIRE_THROWS_WITH(add_present(a, 1), Catch::Contains("acc::parallel_loop at 03_data_clauses.cpp:") &&
+                                             Catch::Contains("'temperature' is not present") &&
+                                             Catch::Contains("default_present"));
+  REQUIRE(values(a) == plus(start, 2));  // the failed construct ran nothing
+  // A construct with no iterations still checks.
+  acc::array<long long> e("empty_loop", 4);
+  REQUIRE_THROWS_AS(acc::parallel_loop(0, acc::default_present, ACC_LAMBDA(int i) { e(i) = 1; }),
+                    acc::not_present_error);
+  // if_(false) runs on the host, where everything is accessible.
+  acc::parallel_loop(1, acc::if_(false), acc::default_present, ACC_LAMBDA(int i) { e(i) = 1; });
+  REQUIRE(e(0) == 1);
+}
+
+TEST_CASE("errors: present, exit and update of absent data, with label and call site", "[03][errors]") {
+  acc::array<long long> a("pressure", 64);
+  REQUIRE_THROWS_AS(acc::data(acc::present(a)), acc::not_present_error);
+  REQUIRE_THROWS_WITH(acc::data(acc::present(a)),
+                      Catch::Contains("acc::data at 03_data_clauses.cpp:") && Catch::Contains("'pressure' is not present"));
+  REQUIRE_THROWS_AS(acc::exit_data(acc::copyout(a)), acc::not_present_error);
+  REQUIRE_THROWS_WITH(acc::exit_data(acc::delete_(a)), Catch::Contains("acc::exit_data at 03_data_clauses.cpp:"));
+  REQUIRE_THROWS_AS(acc::update_device(a), acc::not_present_error);
+  REQUIRE_THROWS_WITH(acc::update_self(a), Catch::Contains("acc::update_self at") && Catch::Contains("'pressure'"));
+  REQUIRE_THROWS_AS(acc::update_device(a, acc::async(-9)), acc::bad_clause);
+  acc::view<long long> unnamed(a.data(), 64);
+  REQUIRE_THROWS_WITH(acc::update_device(unnamed), Catch::Contains("512 bytes at 0x"));
+}
+
+TEST_CASE("a region that fails on entry leaves nothing behind", "[03][errors][leak]") {
+  acc::array<long long> a("a", 1000), b("b", 1000);
+  REQUIRE_THROWS_AS(acc::data(acc::copyin(a), acc::present(b)), acc::not_present_error);
+  REQUIRE_FALSE(acc::is_present(a));
+  REQUIRE_THROWS_AS(acc::enter_data(acc::copyin(a), acc::copyin(acc::section(b, 0, 10)),
+                                    acc::copyin(b)),
+                    acc::not_present_error);  // b is partly present
+  REQUIRE_FALSE(acc::is_present(a));
+  REQUIRE_FALSE(acc::is_present(acc::section(b, 0, 10)));
+}
+
+TEST_CASE("an allocation that does not fit reports requested and free bytes", "[03][errors]") {
+  if (!gpu_run()) return;  // the host device allocates nothing
+  const std::size_t huge = std::size_t(1) << 50;
+  auto* fake = reinterpret_cast<char*>(std::uintptr_t(1) << 20);  // create never reads host memory
+  REQUIRE_THROWS_AS(acc::enter_data(acc::create(fake, huge)), acc::device_error);
+  REQUIRE_THROWS_WITH(acc::enter_data(acc::create(fake, huge)),
+                      Catch::Contains("cannot allocate " + std::to_string(huge) + " bytes") &&
+                          Catch::Contains("bytes are free"));
+  REQUIRE_FALSE(acc::is_present(fake, 1));
+}
+
+namespace {
+void data_scenario() {
+  acc::array<long long> a("a", 1 << 16), b("b", 1 << 16);
+  {
+    acc::data region{acc::copy(a), acc::create(b)};
+    add_present(a, 1);
+    acc::enter_data(acc::copyin(a));
+    acc::update_self(acc::section(a, 0, 100));
+  }
+  acc::exit_data(acc::copyout(a));
+  add(b, 1);
+  acc::enter_data(acc::create(b));
+  scale_async(b, 2, 1, 3);
+  acc::exit_data(acc::delete_(b), acc::async(3));
+  try {
+    acc::data failing{acc::copy(a), acc::present(b)};
+  } catch (const acc::not_present_error&) {
+  }
+}
+}  // namespace
+
+TEST_CASE("device memory in use returns to its starting value", "[03][leak]") {
+  REQUIRE(acc_test::leaked_by(data_scenario) == 0);
+}

@@ -1,0 +1,18 @@
+// A user's program: a collapsed loop over acc::array, on whatever device this
+// build and machine offer. Built by g++ (OpenMP and serial) and nvcc against the package.
+#include <acc/parallel.hpp>
+
+#include <cstdio>
+
+int main() {
+  const int ni = 37, nj = 101;
+  acc::array<long long, 2> a("a", ni, nj);
+  acc::parallel_loop(acc::collapse(ni, nj), ACC_LAMBDA(int i, int j) { a(i, j) = 3LL * (i * nj + j) + 1; });
+  long long expect = 0, host = 0;
+  for (int k = 0; k < ni * nj; ++k) expect += 3LL * k + 1;
+  for (int i = 0; i < ni; ++i)
+    for (int j = 0; j < nj; ++j) host += a(i, j);
+  std::printf("consumer: %s, sum %lld (expected %lld)\n",
+              acc::get_device_type() == acc::device_type::nvidia ? "nvidia" : "host", host, expect);
+  return host == expect ? 0 : 1;
+}
