@@ -8,4 +8,5 @@
 #include <acc/error.hpp>
 #include <acc/extent.hpp>
 #include <acc/loop.hpp>
+#include <acc/reduce.hpp>
 #include <acc/runtime.hpp>

@@ -1,0 +1,139 @@
+//! @file Reduction operators and how acc finds an operator's identity for a type.
+#pragma once
+
+#include <acc/detail/config.hpp>
+#include <acc/extent.hpp>
+
+#include <concepts>
+#include <cstddef>
+#include <limits>
+#include <type_traits>
+
+namespace acc {
+
+/// A value and where it was found, as min_loc / max_loc reduce it (OpenACC has no such
+/// operator; MPI_MINLOC and Kokkos' MinLoc do). Ties go to the smaller index, as a sequential
+/// scan that keeps the first extremum.
+template <class T, class Index>
+struct loc_t {
+  T value;
+  Index index;
+  friend constexpr bool operator==(const loc_t&, const loc_t&) = default;
+};
+
+/// `acc::loc(x[i], i)`: what a min_loc / max_loc body returns.
+template <class T, class Index>
+ACC_DETAIL_HD constexpr loc_t<T, Index> loc(T value, Index index) noexcept {
+  return {value, index};
+}
+
+namespace detail {
+template <class T> struct is_loc : std::false_type {};
+template <class T, class I> struct is_loc<loc_t<T, I>> : std::true_type {};
+}  // namespace detail
+
+// Built-in operators: their identity depends on the type, so identity<T>() is a template.
+// OpenACC 3.3 §2.9.11 lists the operators and their initial values (Table: "+" 0, "*" 1,
+// "max" least, "min" largest, "&" ~0, "|" 0, "^" 0, "&&" 1, "||" 0).
+
+struct plus_t {
+  template <class T> ACC_DETAIL_HD constexpr T operator()(const T& a, const T& b) const { return a + b; }
+  template <class T> static constexpr T identity() { return T(0); }
+};
+struct multiplies_t {
+  template <class T> ACC_DETAIL_HD constexpr T operator()(const T& a, const T& b) const { return a * b; }
+  template <class T> static constexpr T identity() { return T(1); }
+};
+struct maximum_t {
+  template <class T> ACC_DETAIL_HD constexpr T operator()(const T& a, const T& b) const { return a < b ? b : a; }
+  template <class T> static constexpr T identity() { return std::numeric_limits<T>::lowest(); }
+};
+struct minimum_t {
+  template <class T> ACC_DETAIL_HD constexpr T operator()(const T& a, const T& b) const { return b < a ? b : a; }
+  template <class T> static constexpr T identity() { return std::numeric_limits<T>::max(); }
+};
+struct bit_and_t {
+  template <class T> ACC_DETAIL_HD constexpr T operator()(const T& a, const T& b) const { return T(a & b); }
+  template <class T> static constexpr T identity() { return T(~T(0)); }
+};
+struct bit_or_t {
+  template <class T> ACC_DETAIL_HD constexpr T operator()(const T& a, const T& b) const { return T(a | b); }
+  template <class T> static constexpr T identity() { return T(0); }
+};
+struct bit_xor_t {
+  template <class T> ACC_DETAIL_HD constexpr T operator()(const T& a, const T& b) const { return T(a ^ b); }
+  template <class T> static constexpr T identity() { return T(0); }
+};
+struct logical_and_t {
+  template <class T> ACC_DETAIL_HD constexpr T operator()(const T& a, const T& b) const { return T(a && b); }
+  template <class T> static constexpr T identity() { return T(1); }
+};
+struct logical_or_t {
+  template <class T> ACC_DETAIL_HD constexpr T operator()(const T& a, const T& b) const { return T(a || b); }
+  template <class T> static constexpr T identity() { return T(0); }
+};
+struct min_loc_t {
+  template <class T, class I>
+  ACC_DETAIL_HD constexpr loc_t<T, I> operator()(const loc_t<T, I>& a, const loc_t<T, I>& b) const {
+    return (b.value < a.value || (!(a.value < b.value) && b.index < a.index)) ? b : a;
+  }
+  template <class L> static constexpr L identity() {
+    using T = decltype(L::value);
+    using I = decltype(L::index);
+    return {std::numeric_limits<T>::max(), std::numeric_limits<I>::max()};
+  }
+};
+struct max_loc_t {
+  template <class T, class I>
+  ACC_DETAIL_HD constexpr loc_t<T, I> operator()(const loc_t<T, I>& a, const loc_t<T, I>& b) const {
+    return (a.value < b.value || (!(b.value < a.value) && b.index < a.index)) ? b : a;
+  }
+  template <class L> static constexpr L identity() {
+    using T = decltype(L::value);
+    using I = decltype(L::index);
+    return {std::numeric_limits<T>::lowest(), std::numeric_limits<I>::max()};
+  }
+};
+
+inline constexpr plus_t plus{};
+inline constexpr multiplies_t multiplies{};
+inline constexpr maximum_t maximum{};
+inline constexpr minimum_t minimum{};
+inline constexpr bit_and_t bit_and{};
+inline constexpr bit_or_t bit_or{};
+inline constexpr bit_xor_t bit_xor{};
+inline constexpr logical_and_t logical_and{};
+inline constexpr logical_or_t logical_or{};
+inline constexpr min_loc_t min_loc{};
+inline constexpr max_loc_t max_loc{};
+
+namespace detail {
+
+template <class Op, class T>
+concept templated_identity = requires { { Op::template identity<T>() } -> std::convertible_to<T>; };
+template <class Op, class T>
+concept member_identity = requires(const Op& op) { { op.identity() } -> std::convertible_to<T>; };
+
+template <class Op, class T>
+inline constexpr bool has_identity_v = templated_identity<Op, T> || member_identity<Op, T>;
+
+/// The identity of op for T: the built-ins' identity<T>(), or a user op's identity().
+template <class T, class Op>
+constexpr T identity_of(const Op& op) {
+  if constexpr (templated_identity<Op, T>) return Op::template identity<T>();
+  else return static_cast<T>(op.identity());
+}
+
+/// The type a reduction body returns for an extent (checked invocable before use).
+template <class Body, class I, std::size_t Rank> struct reduce_value;
+template <class Body, class I> struct reduce_value<Body, I, 1> { using type = std::invoke_result_t<const Body&, I>; };
+template <class Body, class I> struct reduce_value<Body, I, 2> { using type = std::invoke_result_t<const Body&, I, I>; };
+template <class Body, class I> struct reduce_value<Body, I, 3> {
+  using type = std::invoke_result_t<const Body&, I, I, I>;
+};
+template <class Extent, class Body>
+using reduce_value_t = std::remove_cvref_t<
+    typename reduce_value<Body, typename extent_traits<Extent>::index_type, extent_traits<Extent>::rank>::type>;
+
+}  // namespace detail
+}  // namespace acc

@@ -1,0 +1,140 @@
+// Level 6: acc::parallel_reduce with every operator, index kind and awkward size.
+#include <acc/parallel.hpp>
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <limits>
+#include <random>
+
+#include "support/buffer.hpp"
+
+using acc_test::buffer;
+
+TEST_CASE("parallel_reduce sums 0..n-1 in closed form", "[06][reduce]") {
+  const long n = GENERATE(0, 1, 2, 255, 256, 257, 1009, 65537, (1 << 20) + 7);
+  REQUIRE(acc::parallel_reduce(n, acc::plus, ACC_LAMBDA(long i) { return i; }) == n * (n - 1) / 2);
+  REQUIRE(acc::parallel_reduce(n, acc::plus, ACC_LAMBDA(long i) { return i; }, 100L) == 100 + n * (n - 1) / 2);
+}
+
+TEMPLATE_TEST_CASE("every built-in operator matches a sequential fold", "[06][reduce]", int, long, unsigned,
+                   long long, float, double) {
+  using T = TestType;
+  const int n = GENERATE(1, 31, 1000, 100003);
+  buffer<T> v(n);
+  if constexpr (std::is_floating_point_v<T>) acc_test::fill_random(v, 7u, T(0.5), T(1.5));
+  else acc_test::fill_random(v, 7u, T(1), T(1000));
+  const T* p = v.data();
+  auto at = ACC_LAMBDA(int i) { return p[i]; };
+
+  T sum = 0, prod = 1, mx = std::numeric_limits<T>::lowest(), mn = std::numeric_limits<T>::max();
+  for (int i = 0; i < n; ++i) sum += v[i], mx = std::max(mx, v[i]), mn = std::min(mn, v[i]);
+  for (int i = 0; i < std::min(n, 31); ++i) prod *= v[i];  // few factors: stays finite and exact for ints
+  if constexpr (std::is_floating_point_v<T>) {
+    REQUIRE(acc::parallel_reduce(n, acc::plus, at) == Approx(sum).epsilon(1e-5));
+    REQUIRE(acc::parallel_reduce(std::min(n, 31), acc::multiplies, at) == Approx(prod).epsilon(1e-5));
+  } else {
+    REQUIRE(acc::parallel_reduce(n, acc::plus, at) == sum);
+    REQUIRE(acc::parallel_reduce(std::min(n, 31), acc::multiplies, at) == prod);
+  }
+  REQUIRE(acc::parallel_reduce(n, acc::maximum, at) == mx);
+  REQUIRE(acc::parallel_reduce(n, acc::minimum, at) == mn);
+  if constexpr (std::is_integral_v<T>) {
+    T band = ~T(0), bor = 0, bxor = 0;
+    for (int i = 0; i < n; ++i) band &= v[i], bor |= v[i], bxor ^= v[i];
+    REQUIRE(acc::parallel_reduce(n, acc::bit_and, at) == band);
+    REQUIRE(acc::parallel_reduce(n, acc::bit_or, at) == bor);
+    REQUIRE(acc::parallel_reduce(n, acc::bit_xor, at) == bxor);
+  }
+  // logical: "all positive" holds, "any above 2000" does not
+  REQUIRE(acc::parallel_reduce(n, acc::logical_and, ACC_LAMBDA(int i) { return int(p[i] > 0); }) == 1);
+  REQUIRE(acc::parallel_reduce(n, acc::logical_or, ACC_LAMBDA(int i) { return int(p[i] > T(2000)); }) == 0);
+}
+
+TEST_CASE("min_loc and max_loc find the first extremum", "[06][reduce][loc]") {
+  const int n = GENERATE(1, 2, 97, 4096, 100003);
+  buffer<int> v(n);
+  acc_test::fill_random(v, 3u, 0, 50);  // many ties: the smallest index must win
+  const int* p = v.data();
+  int mi = 0, ma = 0;
+  for (int i = 1; i < n; ++i) {
+    if (v[i] < v[mi]) mi = i;
+    if (v[i] > v[ma]) ma = i;
+  }
+  const auto lo = acc::parallel_reduce(n, acc::min_loc, ACC_LAMBDA(int i) { return acc::loc(p[i], i); });
+  const auto hi = acc::parallel_reduce(n, acc::max_loc, ACC_LAMBDA(int i) { return acc::loc(p[i], i); });
+  REQUIRE(lo == acc::loc(v[mi], mi));
+  REQUIRE(hi == acc::loc(v[ma], ma));
+}
+
+namespace {
+// A non-commutative user operator with an identity: 2x2 integer matrix product. Any change of
+// order changes the result, so this proves the reduction keeps iteration order.
+struct mat2 {
+  long long a, b, c, d;
+  friend bool operator==(const mat2&, const mat2&) = default;
+};
+struct matmul_op {
+  ACC_ROUTINE mat2 operator()(const mat2& x, const mat2& y) const {
+    const long long m = 1'000'000'007;  // keep entries bounded
+    return {(x.a * y.a + x.b * y.c) % m, (x.a * y.b + x.b * y.d) % m, (x.c * y.a + x.d * y.c) % m,
+            (x.c * y.b + x.d * y.d) % m};
+  }
+  ACC_ROUTINE mat2 identity() const { return {1, 0, 0, 1}; }
+};
+ACC_ROUTINE mat2 mat_of(long long i) { return {i % 5 + 1, i % 3, (i * 7) % 4, 1}; }
+}  // namespace
+
+TEST_CASE("a user operator reduces in iteration order", "[06][reduce][user]") {
+  const int n = GENERATE(1, 2, 33, 1000, 50021);
+  mat2 expect{1, 0, 0, 1};
+  for (int i = 0; i < n; ++i) expect = matmul_op{}(expect, mat_of(i));
+  REQUIRE(acc::parallel_reduce(n, matmul_op{}, ACC_LAMBDA(int i) { return mat_of(i); }) == expect);
+  // With an explicit initial value, folded in first as OpenACC folds the variable's value.
+  const mat2 init{2, 1, 1, 1};
+  REQUIRE(acc::parallel_reduce(n, matmul_op{}, ACC_LAMBDA(int i) { return mat_of(i); }, init) ==
+          matmul_op{}(init, expect));
+}
+
+TEST_CASE("parallel_reduce over ranges and collapsed spaces", "[06][reduce]") {
+  REQUIRE(acc::parallel_reduce(acc::range(-50, 51), acc::plus, ACC_LAMBDA(int i) { return i; }) == 0);
+  REQUIRE(acc::parallel_reduce(acc::range(10, 3), acc::plus, ACC_LAMBDA(int i) { return i; }, 7) == 7);
+  const auto [ni, nj, nk] = GENERATE(table<int, int, int>({{1, 1, 1}, {3, 5, 7}, {64, 33, 2}, {1, 1000, 3}}));
+  long long s2 = 0, s3 = 0;
+  for (long long i = 0; i < ni; ++i)
+    for (long long j = 0; j < nj; ++j) {
+      s2 += i * 1000 + j;
+      for (long long k = 0; k < nk; ++k) s3 += (i * 1000 + j) * 10 + k;
+    }
+  REQUIRE(acc::parallel_reduce(acc::collapse(ni, nj), acc::plus,
+                               ACC_LAMBDA(int i, int j) { return i * 1000LL + j; }) == s2);
+  REQUIRE(acc::parallel_reduce(acc::collapse(ni, nj, nk), acc::plus,
+                               ACC_LAMBDA(int i, int j, int k) { return (i * 1000LL + j) * 10 + k; }) == s3);
+}
+
+TEST_CASE("parallel_reduce beyond 2^31 iterations", "[06][reduce][large]") {
+  const long long n = (1LL << 31) + 11;
+  // The number of odd i and the largest i: a wrapped counter would lose iterations.
+  REQUIRE(acc::parallel_reduce(n, acc::plus, ACC_LAMBDA(long long i) { return i & 1; }) == n / 2);
+  REQUIRE(acc::parallel_reduce(n, acc::maximum, ACC_LAMBDA(long long i) { return i; }) == n - 1);
+}
+
+TEST_CASE("parallel_reduce takes clauses and reads arrays", "[06][reduce][clauses]") {
+  const int n = 12345;
+  acc::array<double> x("x", n);
+  std::mt19937 gen(9);
+  std::uniform_real_distribution<double> d(-1, 1);
+  double expect = 0;
+  for (int i = 0; i < n; ++i) expect = std::max(expect, x[i] = d(gen));
+  REQUIRE(acc::parallel_reduce(n, acc::maximum, ACC_LAMBDA(int i) { return x[i]; }) == expect);
+  REQUIRE(acc::parallel_reduce(n, acc::if_(false), acc::maximum, ACC_LAMBDA(int i) { return x[i]; }) == expect);
+  REQUIRE_THROWS_AS(
+      acc::parallel_reduce(n, acc::default_present, acc::maximum, ACC_LAMBDA(int i) { return x[i]; }),
+      acc::not_present_error);
+  {
+    acc::data region{acc::copyin(x)};
+    REQUIRE(acc::parallel_reduce(n, acc::default_present, acc::async(2), acc::maximum,
+                                 ACC_LAMBDA(int i) { return x[i]; }) == expect);
+  }
+  REQUIRE_THROWS_WITH(acc::parallel_reduce(n, acc::num_gangs(0), acc::plus, ACC_LAMBDA(int i) { return i; }),
+                      Catch::Contains("acc::parallel_reduce at 06_reduce.cpp:") && Catch::Contains("num_gangs(0)"));
+}
