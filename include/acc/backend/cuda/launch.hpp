@@ -2,6 +2,7 @@
 #pragma once
 
 #include <acc/backend/cuda/check.hpp>
+#include <acc/backend/cuda/per_device.hpp>
 #include <acc/backend/cuda/runtime.hpp>
 #include <acc/backend/cuda/tuning.hpp>
 #include <acc/detail/clauses.hpp>
@@ -16,25 +17,6 @@
 #include <type_traits>
 
 namespace acc::detail::cuda {
-
-inline constexpr int max_devices = 64;
-
-/// A value computed once per device, on first use; later lookups cost one atomic load, which
-/// matters because every launch consults these (bench/launch).
-template <class T>
-class per_device {
-public:
-  template <class Make>
-  const T& get(int device, Make&& make) {
-    if (device < 0 || device >= max_devices) throw bad_clause("acc: device numbers above 63 are not supported");
-    std::call_once(once_[device], [&] { value_[device] = make(); });
-    return value_[device];
-  }
-
-private:
-  std::array<std::once_flag, max_devices> once_;
-  std::array<T, max_devices> value_{};
-};
 
 struct kernel_limits {
   int suggested_block;  // the occupancy calculator's choice, capped by the policy
@@ -53,6 +35,22 @@ const kernel_limits& limits_of_kernel(void (*kernel)(Params...), int device, con
     ACC_DETAIL_CUDA_CHECK(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, kernel, 0, Policy::max_block), site);
     return kernel_limits{block, attr.maxThreadsPerBlock};
   });
+}
+
+/// Blocks of `block` threads that fit on the whole device at once: a persistent grid.
+template <class... Params>
+int resident_blocks(void (*kernel)(Params...), int block, int device, const call_site& site) {
+  struct counts {
+    int per_sm, sm_count;
+  };
+  static per_device<counts> cache;  // per kernel, as limits_of_kernel
+  const counts& c = cache.get(device, [&] {
+    counts r{};
+    ACC_DETAIL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&r.per_sm, kernel, block, 0), site);
+    ACC_DETAIL_CUDA_CHECK(cudaDeviceGetAttribute(&r.sm_count, cudaDevAttrMultiProcessorCount, device), site);
+    return r;
+  });
+  return std::max(1, c.per_sm) * c.sm_count;
 }
 
 struct launch_config {

@@ -2,7 +2,9 @@
 #pragma once
 
 #include <acc/backend/cuda/check.hpp>
+#include <acc/backend/cuda/per_device.hpp>
 #include <acc/backend/cuda/runtime.hpp>
+#include <acc/backend/cuda/tuning.hpp>
 
 #include <cuda_runtime.h>
 
@@ -27,15 +29,41 @@ inline void mem_info(int device, std::size_t* free, std::size_t* total) noexcept
   (void)cudaGetLastError();
 }
 
-/// Stream-ordered allocation from the device's default pool: async constructs allocate and
-/// free on their queue without a device-wide synchronisation (cudaMalloc/cudaFree would
-/// serialise every queue). The pool keeps no memory across synchronisations (its release
-/// threshold stays 0), so memory in use returns to its starting value once data is deleted.
+/// acc's own stream-ordered memory pool on `device` (current), made on first use. Its own,
+/// not the device's default pool, so that keeping freed memory for reuse is acc's policy
+/// (memory_policy in tuning.hpp) and does not change how the program's other allocations
+/// behave.
+inline cudaMemPool_t memory_pool(int device, const call_site& site) {
+  static per_device<cudaMemPool_t> pools;
+  return pools.get(device, [&] {
+    cudaMemPoolProps props{};
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = device;
+    cudaMemPool_t pool = nullptr;
+    ACC_DETAIL_CUDA_CHECK(cudaMemPoolCreate(&pool, &props), site);
+    unsigned long long keep = memory_policy::kept_bytes;  // cuuint64_t
+    ACC_DETAIL_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep), site);
+    return pool;
+  });
+}
+
+/// Stream-ordered allocation from acc's pool: async constructs allocate and free on their
+/// queue without a device-wide synchronisation (cudaMalloc/cudaFree would serialise every
+/// queue). If the device is full, the pool's cached memory is given back and the allocation
+/// tried once more before it fails.
 inline void* alloc(int device, std::size_t bytes, int queue, const std::string& what, const call_site& site) {
   use_device(device, site);
   cudaStream_t stream = queue_stream(device, queue, site);
+  cudaMemPool_t pool = memory_pool(device, site);
   void* p = nullptr;
-  const cudaError_t e = cudaMallocAsync(&p, bytes, stream);
+  cudaError_t e = cudaMallocFromPoolAsync(&p, bytes, pool, stream);
+  if (e == cudaErrorMemoryAllocation) {
+    (void)cudaGetLastError();
+    ACC_DETAIL_CUDA_CHECK(cudaStreamSynchronize(stream), site);
+    ACC_DETAIL_CUDA_CHECK(cudaMemPoolTrimTo(pool, 0), site);
+    e = cudaMallocFromPoolAsync(&p, bytes, pool, stream);
+  }
   if (e == cudaErrorMemoryAllocation) {
     (void)cudaGetLastError();
     std::size_t free = 0, total = 0;
@@ -49,6 +77,30 @@ inline void* alloc(int device, std::size_t bytes, int queue, const std::string& 
   if (queue == queue_sync) ACC_DETAIL_CUDA_CHECK(cudaStreamSynchronize(stream), site);
   return p;
 }
+
+/// Scratch memory of one construct, from acc's pool, ordered on its stream. release() frees it
+/// with the error checked; the destructor frees it on an exception path.
+class stream_buffer {
+public:
+  stream_buffer(std::size_t bytes, int device, cudaStream_t stream, const call_site& site) : stream_(stream) {
+    ACC_DETAIL_CUDA_CHECK(cudaMallocFromPoolAsync(&p_, bytes, memory_pool(device, site), stream), site);
+  }
+  stream_buffer(const stream_buffer&) = delete;
+  stream_buffer& operator=(const stream_buffer&) = delete;
+  ~stream_buffer() {
+    if (p_) (void)cudaFreeAsync(p_, stream_);
+  }
+  void* get() const noexcept { return p_; }
+  void release(const call_site& site) {
+    void* p = p_;
+    p_ = nullptr;
+    ACC_DETAIL_CUDA_CHECK(cudaFreeAsync(p, stream_), site);
+  }
+
+private:
+  void* p_ = nullptr;
+  cudaStream_t stream_;
+};
 
 /// Frees once `queue` reaches this point (work queued before keeps its memory); synchronous
 /// for queue_sync, so that freed memory is returned to the device before the caller goes on.
