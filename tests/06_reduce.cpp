@@ -67,32 +67,39 @@ TEST_CASE("min_loc and max_loc find the first extremum", "[06][reduce][loc]") {
 }
 
 namespace {
-// A non-commutative user operator with an identity: 2x2 integer matrix product. Any change of
-// order changes the result, so this proves the reduction keeps iteration order.
-struct mat2 {
-  long long a, b, c, d;
-  friend bool operator==(const mat2&, const mat2&) = default;
+// A user type and operator: count, sum, and the largest value with the first index holding it
+// (associative and commutative, as every OpenACC reduction operator is).
+struct stats {
+  long long count, sum, max, argmax;
+  friend bool operator==(const stats&, const stats&) = default;
 };
-struct matmul_op {
-  ACC_ROUTINE mat2 operator()(const mat2& x, const mat2& y) const {
-    const long long m = 1'000'000'007;  // keep entries bounded
-    return {(x.a * y.a + x.b * y.c) % m, (x.a * y.b + x.b * y.d) % m, (x.c * y.a + x.d * y.c) % m,
-            (x.c * y.b + x.d * y.d) % m};
+struct stats_op {
+  ACC_ROUTINE stats operator()(const stats& x, const stats& y) const {
+    const bool right = y.max > x.max || (y.max == x.max && y.argmax < x.argmax);
+    return {x.count + y.count, x.sum + y.sum, right ? y.max : x.max, right ? y.argmax : x.argmax};
   }
-  ACC_ROUTINE mat2 identity() const { return {1, 0, 0, 1}; }
+  ACC_ROUTINE stats identity() const { return {0, 0, -1, 1LL << 62}; }
 };
-ACC_ROUTINE mat2 mat_of(long long i) { return {i % 5 + 1, i % 3, (i * 7) % 4, 1}; }
+ACC_ROUTINE stats stats_of(long long i) { return {1, i % 1000, (i * 7919) % 10007, i}; }
+
+// Without identity(): only an explicit initial value makes it usable.
+struct plain_max {
+  ACC_ROUTINE long long operator()(long long a, long long b) const { return a < b ? b : a; }
+};
 }  // namespace
 
-TEST_CASE("a user operator reduces in iteration order", "[06][reduce][user]") {
-  const int n = GENERATE(1, 2, 33, 1000, 50021);
-  mat2 expect{1, 0, 0, 1};
-  for (int i = 0; i < n; ++i) expect = matmul_op{}(expect, mat_of(i));
-  REQUIRE(acc::parallel_reduce(n, matmul_op{}, ACC_LAMBDA(int i) { return mat_of(i); }) == expect);
-  // With an explicit initial value, folded in first as OpenACC folds the variable's value.
-  const mat2 init{2, 1, 1, 1};
-  REQUIRE(acc::parallel_reduce(n, matmul_op{}, ACC_LAMBDA(int i) { return mat_of(i); }, init) ==
-          matmul_op{}(init, expect));
+TEST_CASE("a user operator and type reduce like the sequential fold", "[06][reduce][user]") {
+  const int n = GENERATE(1, 2, 33, 1000, 50021, 1 << 20);
+  stats expect = stats_op{}.identity();
+  for (int i = 0; i < n; ++i) expect = stats_op{}(expect, stats_of(i));
+  REQUIRE(acc::parallel_reduce(n, stats_op{}, ACC_LAMBDA(int i) { return stats_of(i); }) == expect);
+  // An explicit initial value is folded in, as OpenACC folds the variable's own value.
+  const stats init{5, 5, 20000, 7};
+  REQUIRE(acc::parallel_reduce(n, stats_op{}, ACC_LAMBDA(int i) { return stats_of(i); }, init) ==
+          stats_op{}(init, expect));
+  long long m = -5;
+  for (int i = 0; i < n; ++i) m = std::max(m, (i * 31LL) % 977);
+  REQUIRE(acc::parallel_reduce(n, plain_max{}, ACC_LAMBDA(int i) { return (i * 31LL) % 977; }, -5LL) == m);
 }
 
 TEST_CASE("parallel_reduce over ranges and collapsed spaces", "[06][reduce]") {

@@ -128,8 +128,10 @@ constexpr launch_spec spec_of(const C&... c) {
 /// `parallel loop reduction(op:var)`: the result is op(init, every body value)).
 /// - `extent` as for parallel_loop; `op` one of acc::plus, multiplies, maximum, minimum,
 ///   bit_and, bit_or, bit_xor, logical_and, logical_or, min_loc, max_loc, or a user callable
-///   T(T, T) with a member `T identity() const`; `init` (optional, last) defaults to the
-///   identity. T is what the body returns.
+///   T(T, T) marked ACC_ROUTINE; `init` (optional, last) defaults to the operator's identity
+///   (a user operator's `T identity() const`). T is what the body returns.
+/// - The operator must be associative and commutative, as every OpenACC reduction operator is:
+///   values are combined in no particular order.
 /// - Up to three clauses (if_, device_num, default_present, async, ...) may come before op;
 ///   the call always returns the finished value.
 /// - Deterministic for a fixed device and configuration; float results may differ between
