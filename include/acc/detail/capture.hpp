@@ -105,6 +105,7 @@ public:
       const device_ops& ops = cuda_ops();
       for (block& b : blocks_) {
         b.device = static_cast<char*>(ops.alloc(device, b.span.bytes, queue_, describe(b.span), site));
+        const nvtx_text_range range(transfer_name("implicit copyin", b.span));
         ops.to_device(device, b.device, b.span.p, b.span.bytes, queue_, site);
       }
     } catch (...) {
@@ -128,8 +129,10 @@ public:
   void finish() {
     try {
       for (block& b : blocks_)
-        if (!b.span.read_only)
+        if (!b.span.read_only) {
+          const nvtx_text_range range(transfer_name("implicit copyout", b.span));
           cuda_ops().to_host(device_, const_cast<void*>(b.span.p), b.device, b.span.bytes, queue_, site_);
+        }
     } catch (...) {
       release();
       throw;

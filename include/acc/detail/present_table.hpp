@@ -2,6 +2,7 @@
 #pragma once
 
 #include <acc/error.hpp>
+#include <acc/detail/nvtx.hpp>
 #include <acc/detail/runtime_state.hpp>
 
 #include <cstddef>
@@ -31,6 +32,12 @@ inline std::string describe(const host_span& s) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%zu bytes at %p", s.bytes, s.p);
   return buf;
+}
+
+/// The NVTX name of a transfer: "copyin 'temperature' 8388608 bytes", so profiles show which
+/// array moved.
+inline std::string transfer_name(const char* action, const host_span& s) {
+  return std::string(action) + " " + describe(s) + " " + std::to_string(s.bytes) + " bytes";
 }
 
 inline std::string describe_device(int device) {
@@ -123,7 +130,10 @@ inline bool enter_action(int device, data_kind kind, const host_span& s, ref_cou
     e.device = static_cast<char*>(ops.alloc(device, s.bytes, queue, describe(s), site));
     try {
       e.pinned = ops.pin(s.p, s.bytes);
-      if (kind == data_kind::copy || kind == data_kind::copyin) ops.to_device(device, e.device, s.p, s.bytes, queue, site);
+      if (kind == data_kind::copy || kind == data_kind::copyin) {
+        const nvtx_text_range range(transfer_name("copyin", s));
+        ops.to_device(device, e.device, s.p, s.bytes, queue, site);
+      }
     } catch (...) {
       ops.release(device, e.device, queue);
       if (e.pinned) ops.unpin(s.p);
@@ -161,6 +171,7 @@ inline void exit_action(int device, data_kind kind, const host_span& s, ref_coun
   if (e.structured > 0 || e.dynamic > 0) return;
   if (device >= 0 && e.owned && (kind == data_kind::copy || kind == data_kind::copyout)) {
     try {
+      const nvtx_text_range range(transfer_name("copyout", s));
       cuda_ops().to_host(device, const_cast<void*>(s.p), e.device + (s.begin() - it->first), s.bytes, queue, site);
     } catch (...) {
       drop_entry(device, m, it, queue);
@@ -186,6 +197,7 @@ inline void update_action(int device, const host_span& s, bool to_device, int qu
     dev = it->second.device + (s.begin() - it->first);
   }
   const device_ops& ops = cuda_ops();
+  const nvtx_text_range range(transfer_name(to_device ? "update_device" : "update_self", s));
   if (to_device)
     ops.to_device(device, dev, s.p, s.bytes, queue, site);
   else
