@@ -135,12 +135,18 @@ public:
     static_assert(sizeof...(N) == Rank && detail::all_integral_v<N...>,
                   "acc::view: give one integer extent per dimension after the pointer, e.g. "
                   "acc::view<double, 2> m(\"m\", p, ni, nj)");
+#if defined(ACC_BOUNDS_CHECK) && !defined(__CUDA_ARCH__)
+    keep_label();
+#endif
   }
 
   /// The capture hook (style.md §4): inside a compute construct's copy of its body, tells the
   /// construct which data it uses. Elsewhere, and on the device, a plain copy.
   ACC_DETAIL_HD view(const view& o) : host_(o.host_), dev_(o.dev_), label_(o.label_) {
     for (std::size_t d = 0; d < Rank; ++d) ext_[d] = o.ext_[d];
+#if defined(ACC_BOUNDS_CHECK)
+    copy_label(o.device_label_);
+#endif
 #if !defined(__CUDA_ARCH__)
     if (detail::capture_scope* s = detail::this_thread().capture) s->items.push_back({this, &set_device, span()});
 #endif
@@ -152,6 +158,9 @@ public:
   ACC_DETAIL_HD view(const view<U, Rank>& o)
       : host_(o.host_), dev_(o.dev_), label_(o.label_) {
     for (std::size_t d = 0; d < Rank; ++d) ext_[d] = o.ext_[d];
+#if defined(ACC_BOUNDS_CHECK)
+    copy_label(o.device_label_);
+#endif
 #if !defined(__CUDA_ARCH__)
     if (detail::capture_scope* s = detail::this_thread().capture) s->items.push_back({this, &set_device, span()});
 #endif
@@ -209,7 +218,11 @@ private:
 #if defined(ACC_BOUNDS_CHECK)
     // A negative index wraps to a huge size_t, so one comparison per dimension catches both ends.
     for (std::size_t d = 0; d < Rank; ++d)
+#  if defined(__CUDA_ARCH__)
+      if (idx[d] >= ext_[d]) detail::index_error(device_label_[0] ? device_label_ : nullptr, d, static_cast<long long>(idx[d]), ext_[d]);
+#  else
       if (idx[d] >= ext_[d]) detail::index_error(label_, d, static_cast<long long>(idx[d]), ext_[d]);
+#  endif
 #endif
     std::size_t k = idx[0];
     for (std::size_t d = 1; d < Rank; ++d) k = k * ext_[d] + idx[d];
@@ -233,6 +246,19 @@ private:
   T* dev_ = nullptr;
   std::size_t ext_[Rank] = {};
   const char* label_ = nullptr;
+#if defined(ACC_BOUNDS_CHECK)
+  // Kernels cannot read the host string label_ points to, so bounds-checking builds carry
+  // the start of the label in the view itself, for the device's report.
+  char device_label_[24] = {};
+  void keep_label() noexcept {
+    std::size_t k = 0;
+    for (; label_ && label_[k] && k + 1 < sizeof(device_label_); ++k) device_label_[k] = label_[k];
+    device_label_[k] = '\0';
+  }
+  ACC_DETAIL_HD void copy_label(const char (&from)[24]) noexcept {
+    for (std::size_t k = 0; k < sizeof(device_label_); ++k) device_label_[k] = from[k];
+  }
+#endif
 };
 
 /// A rank-1 to rank-3 row-major array with host storage and a device copy made on demand
@@ -276,6 +302,9 @@ public:
     v_.host_ = p;
     for (std::size_t d = 0; d < Rank; ++d) v_.ext_[d] = ext[d];
     v_.label_ = owner_->label.empty() ? nullptr : owner_->label.c_str();
+#if defined(ACC_BOUNDS_CHECK)
+    v_.keep_label();
+#endif
   }
   template <class... N>
   array(const char* label, N... extents) : array(std::string_view(label), extents...) {}

@@ -19,6 +19,7 @@ struct async_t { int queue; };
 struct if_t { bool value; };
 struct device_num_t { int value; };
 struct default_present_t {};
+struct shared_bytes_t { std::size_t value; };
 
 /// Number of gangs (CUDA blocks). OpenACC 3.3 §2.5.10.
 constexpr num_gangs_t num_gangs(int n) noexcept { return {n}; }
@@ -33,6 +34,9 @@ constexpr async_t async(int q = async_noval) noexcept { return {q}; }
 constexpr if_t if_(bool on_device) noexcept { return {on_device}; }
 /// Runs the construct on device n of the current device type.
 constexpr device_num_t device_num(int n) noexcept { return {n}; }
+/// Bytes of gang-shared memory (team memory) for acc::parallel, handed out by gang_t::shared;
+/// above 48 KiB where the device allows it.
+constexpr shared_bytes_t shared_bytes(std::size_t n) noexcept { return {n}; }
 /// Every array the construct captures must already be present (OpenACC `default(present)`);
 /// otherwise acc::not_present_error.
 inline constexpr default_present_t default_present{};

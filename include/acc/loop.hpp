@@ -18,10 +18,6 @@
 namespace acc {
 namespace detail {
 
-template <class Tuple, std::size_t... I>
-constexpr bool all_compute_clauses(std::index_sequence<I...>) {
-  return (is_compute_clause_v<std::tuple_element_t<I, Tuple>> && ...);
-}
 
 /// The checks of parallel_loop's arguments, in the order a user would fix them; only the
 /// first failure is reported, so the user sees one message rather than a cascade.
@@ -42,6 +38,10 @@ constexpr bool check_loop_args() {
                   "acc::parallel_loop: an argument between the extent and the body is not a clause; "
                   "clauses are acc::num_gangs, num_workers, vector_length, async, if_, device_num, "
                   "default_present, and the body comes last");
+    return false;
+  } else if constexpr ((std::is_same_v<std::remove_cvref_t<Args>, shared_bytes_t> || ...)) {
+    static_assert(dependent_false<Extent>,
+                  "acc::parallel_loop: shared_bytes applies to acc::parallel regions, whose gangs share memory");
     return false;
   } else {
     using Body = body_of_t<Args...>;

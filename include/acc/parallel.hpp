@@ -7,6 +7,8 @@
 #include <acc/data.hpp>
 #include <acc/error.hpp>
 #include <acc/extent.hpp>
+#include <acc/gang.hpp>
 #include <acc/loop.hpp>
 #include <acc/reduce.hpp>
+#include <acc/region.hpp>
 #include <acc/runtime.hpp>

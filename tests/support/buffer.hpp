@@ -5,6 +5,7 @@
 
 #include <acc/parallel.hpp>
 
+#include <atomic>
 #include <cstddef>
 #include <cstring>
 #include <random>
@@ -23,6 +24,15 @@ ACC_ROUTINE inline bool on_device() {
   return true;
 #else
   return false;
+#endif
+}
+
+/// *p += 1 atomically, from kernels and from host threads (OpenMP gangs).
+ACC_ROUTINE inline void atomic_inc(int* p) {
+#if defined(__CUDA_ARCH__)
+  atomicAdd(p, 1);
+#else
+  std::atomic_ref<int>(*p).fetch_add(1);
 #endif
 }
 

@@ -25,6 +25,7 @@ struct launch_spec {
   bool if_ = true;
   int device_num = -1;
   bool default_present = false;
+  std::size_t shared_bytes = 0;
   // The first count clause given a value below 1; reported by check_spec, which knows the site.
   const char* bad_count_clause = nullptr;
   int bad_count = 0;
@@ -38,6 +39,7 @@ template <> struct is_compute_clause<async_t> : std::true_type {};
 template <> struct is_compute_clause<if_t> : std::true_type {};
 template <> struct is_compute_clause<device_num_t> : std::true_type {};
 template <> struct is_compute_clause<default_present_t> : std::true_type {};
+template <> struct is_compute_clause<shared_bytes_t> : std::true_type {};
 
 template <class C>
 inline constexpr bool is_compute_clause_v = is_compute_clause<std::remove_cvref_t<C>>::value;
@@ -58,6 +60,13 @@ constexpr void apply_clause(launch_spec& s, async_t c) { s.queue = c.queue; }
 constexpr void apply_clause(launch_spec& s, if_t c) { s.if_ = s.if_ && c.value; }
 constexpr void apply_clause(launch_spec& s, device_num_t c) { s.device_num = c.value; }
 constexpr void apply_clause(launch_spec& s, default_present_t) { s.default_present = true; }
+constexpr void apply_clause(launch_spec& s, shared_bytes_t c) { s.shared_bytes = c.value; }
+
+/// Whether the first elements I... of a construct's argument tuple are all clauses.
+template <class Tuple, std::size_t... I>
+constexpr bool all_compute_clauses(std::index_sequence<I...>) {
+  return (is_compute_clause_v<std::tuple_element_t<I, Tuple>> && ...);
+}
 
 template <class Tuple, std::size_t... I>
 constexpr launch_spec fold_clauses(const Tuple& args, std::index_sequence<I...>) {

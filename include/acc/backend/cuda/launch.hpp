@@ -21,6 +21,7 @@ namespace acc::detail::cuda {
 struct kernel_limits {
   int suggested_block;  // the occupancy calculator's choice, capped by the policy
   int max_block;        // above this the launch fails (registers per thread)
+  std::size_t static_shared;  // __shared__ arrays of the kernel (loop_reduce's, CUB's)
 };
 
 /// Limits of one kernel on one device (current). One cache per kernel type: each construct's
@@ -33,7 +34,7 @@ const kernel_limits& limits_of_kernel(void (*kernel)(Params...), int device, con
     ACC_DETAIL_CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel), site);
     int min_grid = 0, block = 0;
     ACC_DETAIL_CUDA_CHECK(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, kernel, 0, Policy::max_block), site);
-    return kernel_limits{block, attr.maxThreadsPerBlock};
+    return kernel_limits{block, attr.maxThreadsPerBlock, attr.sharedSizeBytes};
   });
 }
 
@@ -55,7 +56,8 @@ int resident_blocks(void (*kernel)(Params...), int block, int device, const call
 
 struct launch_config {
   unsigned grid;
-  unsigned block;
+  unsigned block;    // threads in x (vector lanes)
+  unsigned rows = 1; // threads in y (workers)
 };
 
 /// Threads per gang from vector_length x num_workers, else the kernel's suggestion; rejects
@@ -87,7 +89,8 @@ template <class... Params>
 void launch(void (*kernel)(Params...), launch_config cfg, std::size_t shared, cudaStream_t stream,
             const call_site& site, std::type_identity_t<Params>... args) {
   void* argv[] = {static_cast<void*>(&args)...};
-  ACC_DETAIL_CUDA_CHECK(cudaLaunchKernel(kernel, dim3(cfg.grid), dim3(cfg.block), argv, shared, stream), site);
+  ACC_DETAIL_CUDA_CHECK(cudaLaunchKernel(kernel, dim3(cfg.grid), dim3(cfg.block, cfg.rows), argv, shared, stream),
+                        site);
 }
 
 /// A synchronous construct (no async clause) returns only when its kernel is done, and a

@@ -39,6 +39,15 @@ struct reduce_policy {
   static constexpr int unroll = sizeof(T) >= 16 ? 1 : 16 / int(sizeof(T));
 };
 
+/// acc::parallel without vector_length: 128 lanes, or one warp per worker when num_workers is
+/// given (workers then synchronise with __syncwarp). As PGI's defaults for gang vector and
+/// gang worker vector loops. TODO(measure): bench the Xu cases.
+struct region_policy {
+  static constexpr int vector_length = 128;
+  static constexpr int vector_with_workers = 32;
+  static constexpr int max_block = 1024;  // occupancy calculator limit, unused for regions
+};
+
 /// acc's device memory pool keeps up to kept_bytes of freed memory across synchronisations.
 /// With nothing kept (the default pools' policy) every allocation after a sync maps fresh
 /// memory: bench/reduce lost about 130 us per call to that, 15% of a 2^28-double sum.

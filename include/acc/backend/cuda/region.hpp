@@ -1,0 +1,71 @@
+//! @file CUDA backend of acc::parallel: one block per gang, threadIdx.y = worker, threadIdx.x =
+//! vector lane (each worker padded to whole warps).
+#pragma once
+
+#include <acc/backend/cuda/launch.hpp>
+#include <acc/backend/cuda/runtime.hpp>
+#include <acc/backend/cuda/tuning.hpp>
+#include <acc/gang.hpp>
+
+#include <cstddef>
+#include <string>
+
+namespace acc::detail::cuda {
+
+template <class Body>
+__global__ void region_kernel(Body body, int vector_length, std::size_t shared_bytes) {
+  extern __shared__ __align__(16) unsigned char gang_shared[];
+  const gang_t g(static_cast<int>(blockIdx.x), static_cast<int>(gridDim.x), static_cast<int>(blockDim.y),
+                 vector_length, gang_shared, shared_bytes);
+  body(g);
+}
+
+template <class Body>
+void run_region(const launch_spec& spec, int device, const Body& body, const call_site& site) {
+  register_ops();
+  use_device(device, site);
+  cudaStream_t stream = queue_stream(device, spec.queue, site);
+  auto kernel = &region_kernel<Body>;
+
+  const int vector = spec.vector_length ? spec.vector_length
+                                        : spec.num_workers ? region_policy::vector_with_workers
+                                                           : region_policy::vector_length;
+  const int workers = spec.num_workers ? spec.num_workers : 1;
+  const int lanes = (vector + 31) / 32 * 32;  // a worker is whole warps
+  const kernel_limits& k = limits_of_kernel<region_policy>(kernel, device, site);
+  if (static_cast<long long>(lanes) * workers > k.max_block)
+    fail<bad_clause>(site, "vector_length(" + std::to_string(vector) + ") (" + std::to_string(lanes) +
+                               " lanes in whole warps) x num_workers(" + std::to_string(workers) + ") = " +
+                               std::to_string(lanes * workers) + " threads per gang; device " +
+                               std::to_string(device) + " runs at most " + std::to_string(k.max_block) +
+                               " for this region");
+  if (lanes > 32 && workers > 15)
+    fail<bad_clause>(site, "num_workers(" + std::to_string(workers) +
+                               ") with vector_length above 32: at most 15 workers can synchronise separately");
+
+  const std::size_t shared = spec.shared_bytes;
+  if (shared + k.static_shared > 48 * 1024) {
+    int optin = 0;
+    ACC_DETAIL_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), site);
+    if (shared + k.static_shared > static_cast<std::size_t>(optin))
+      fail<bad_clause>(site, "shared_bytes(" + std::to_string(shared) + ") and the region's own " +
+                                 std::to_string(k.static_shared) + " bytes (loop_reduce) exceed the " +
+                                 std::to_string(optin) + " bytes of shared memory a gang can have on device " +
+                                 std::to_string(device));
+    ACC_DETAIL_CUDA_CHECK(
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)), site);
+  }
+  int grid = spec.num_gangs;
+  if (!grid) {
+    // As many gangs as are resident at once; gang loops stride through the rest.
+    int per_sm = 0, sms = 0;
+    ACC_DETAIL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, lanes * workers, shared),
+                          site);
+    ACC_DETAIL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), site);
+    grid = std::max(1, per_sm) * sms;
+  }
+  launch(kernel, {unsigned(grid), unsigned(lanes), unsigned(workers)}, shared, stream, site, body, vector, shared);
+  finish_launch(stream, spec.queue, site);
+}
+
+}  // namespace acc::detail::cuda

@@ -1,0 +1,96 @@
+//! @file acc::parallel, OpenACC's `parallel` construct (OpenACC 3.3 §2.5.1): a region run by
+//! gangs of workers of vector lanes, with loops inside it (acc/gang.hpp).
+#pragma once
+
+#include <acc/backend/host/region.hpp>
+#include <acc/clauses.hpp>
+#include <acc/detail/capture.hpp>
+#include <acc/detail/clauses.hpp>
+#include <acc/detail/config.hpp>
+#include <acc/detail/dispatch.hpp>
+#include <acc/detail/nvtx.hpp>
+#include <acc/error.hpp>
+#include <acc/gang.hpp>
+#include <acc/runtime.hpp>
+
+#if defined(ACC_DETAIL_CUDA)
+#  include <acc/backend/cuda/region.hpp>
+#endif
+
+#include <cstddef>
+#include <source_location>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+namespace acc {
+namespace detail {
+
+template <class... Args>
+constexpr bool check_region_args() {
+  if constexpr (sizeof...(Args) == 0) {
+    static_assert(dependent_false<Args...>,
+                  "acc::parallel: the region body is missing; write acc::parallel(ACC_LAMBDA(const acc::gang_t& g) { ... })");
+    return false;
+  } else if constexpr (!all_compute_clauses<std::tuple<Args...>>(std::make_index_sequence<sizeof...(Args) - 1>{})) {
+    static_assert(dependent_false<Args...>,
+                  "acc::parallel: an argument before the body is not a clause; clauses are acc::num_gangs, "
+                  "num_workers, vector_length, shared_bytes, async, if_, device_num, default_present");
+    return false;
+  } else if constexpr (!std::is_invocable_v<const body_of_t<Args...>&, const gang_t&>) {
+    static_assert(dependent_false<Args...>,
+                  "acc::parallel: the body must take the gang: ACC_LAMBDA(const acc::gang_t& g) { ... }");
+    return false;
+  } else if constexpr (!std::is_copy_constructible_v<body_of_t<Args...>>) {
+    static_assert(dependent_false<Args...>,
+                  "acc::parallel: the body must be copyable, as it is copied to every gang; capture by value");
+    return false;
+  } else {
+    return true;
+  }
+}
+
+template <class Body>
+void run_parallel_region(const launch_spec& spec, const Body& body, const call_site& site) {
+  check_spec(spec, site);
+  [[maybe_unused]] const placement p = place(spec, site);
+#if defined(ACC_DETAIL_CUDA)
+  if (p.where == target::nvidia) {
+    mapped_body<Body> mapped(body, p.device, spec, true, site);
+    cuda::run_region(spec, p.device, mapped.get(), site);
+    return mapped.finish();
+  }
+#endif
+  if (spec.default_present && spec.if_) check_present(body, spec, site);
+  host::run_region(spec, body);
+}
+
+}  // namespace detail
+
+/// Runs body(g) in every thread of every gang (OpenACC 3.3 §2.5.1 `parallel`): code outside
+/// loops runs redundantly, acc::loop partitions loops over gangs, workers and vector lanes,
+/// acc::loop_reduce reduces inside a gang, acc::single and acc::barrier order side effects.
+/// - Clauses before the body: num_gangs (default: as many as fit on the device at once),
+///   num_workers (1), vector_length (128; 32 with num_workers), shared_bytes (gang-shared
+///   memory for g.shared<T>(n)), async, if_, device_num, default_present.
+/// - On the host each gang is one thread; worker and vector loops run in order.
+/// e.g. acc::parallel(acc::num_gangs(n), ACC_LAMBDA(const acc::gang_t& g) {
+///        acc::loop(g, acc::gang, n, [&](int i) { acc::loop(g, acc::vector, m, [&](int j) { a(i, j) = i + j; }); });
+///      });
+template <class... Args>
+struct parallel {
+  parallel(Args&&... args, std::source_location where = std::source_location::current()) {
+    if constexpr (detail::check_region_args<Args...>()) {
+      const detail::call_site site{"parallel", where};
+      static const detail::nvtx_name name = detail::make_nvtx_name(site);
+      const detail::nvtx_range range(name);
+      const auto [spec, body] = detail::split_clauses(args...);
+      detail::run_parallel_region(spec, body, site);
+    }
+  }
+};
+
+template <class... Args>
+parallel(Args&&...) -> parallel<Args...>;
+
+}  // namespace acc

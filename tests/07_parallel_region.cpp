@@ -1,0 +1,142 @@
+// Level 7: acc::parallel regions: gang, worker and vector loops and their combinations,
+// gang-redundant execution, single and barrier, every configuration.
+#include <acc/parallel.hpp>
+#include <catch2/catch.hpp>
+
+#include <tuple>
+
+#include "support/buffer.hpp"
+
+using acc_test::buffer;
+
+namespace {
+
+ACC_ROUTINE long long value(long long i, long long j, long long k = 0) { return i * 100003 + j * 101 + k + 1; }
+
+// Each (i, j) written once by a gang loop over i and an inner loop over j at `inner` level;
+// += makes a second visit visible. A worker loop's body runs in every lane of its worker
+// (vector-redundant, like all code outside vector loops), so its side effect goes through
+// single(per_worker).
+template <class Inner, class... Clauses>
+void gang_then(Inner inner, int ni, int nj, long long* out, Clauses... clauses) {
+  acc::parallel(clauses..., ACC_LAMBDA(const acc::gang_t& g) {
+    acc::loop(g, acc::gang, ni, [&](int i) {
+      acc::loop(g, inner, nj, [&](int j) {
+        if constexpr (Inner::vector)
+          out[static_cast<long long>(i) * nj + j] += value(i, j);
+        else
+          acc::single(g, acc::per_worker, [&] { out[static_cast<long long>(i) * nj + j] += value(i, j); });
+      });
+    });
+  });
+}
+
+template <class... Clauses>
+void gang_worker_vector(int ni, int nj, int nk, long long* out, Clauses... clauses) {
+  acc::parallel(clauses..., ACC_LAMBDA(const acc::gang_t& g) {
+    acc::loop(g, acc::gang, ni, [&](int i) {
+      acc::loop(g, acc::worker, nj, [&](int j) {
+        acc::loop(g, acc::vector, nk, [&](int k) { out[(static_cast<long long>(i) * nj + j) * nk + k] += value(i, j, k); });
+      });
+    });
+  });
+}
+
+template <class Level, class... Clauses>
+void flat(Level level, int n, long long* out, Clauses... clauses) {
+  acc::parallel(clauses..., ACC_LAMBDA(const acc::gang_t& g) {
+    acc::loop(g, level, n, [&](int i) {
+      if constexpr (Level::vector)
+        out[i] += value(i, 0);
+      else
+        acc::single(g, acc::per_worker, [&] { out[i] += value(i, 0); });
+    });
+  });
+}
+
+}  // namespace
+
+TEST_CASE("gang loops with vector, worker and worker_vector loops inside visit each point once", "[07][region]") {
+  const auto [ni, nj] = GENERATE(table<int, int>({{1, 1}, {3, 31}, {17, 33}, {64, 100}, {5, 1000}}));
+  const auto [gangs, workers, vector] = GENERATE(table<int, int, int>(
+      {{0, 0, 0}, {1, 1, 1}, {2, 1, 32}, {3, 4, 32}, {7, 2, 24}, {4, 3, 96}, {1, 8, 33}}));
+  auto run = [&](auto inner) {
+    buffer<long long> out(static_cast<std::size_t>(ni) * nj, 0);
+    if (gangs)
+      gang_then(inner, ni, nj, out.data(), acc::num_gangs(gangs), acc::num_workers(workers), acc::vector_length(vector));
+    else
+      gang_then(inner, ni, nj, out.data());
+    for (int i = 0; i < ni; ++i)
+      for (int j = 0; j < nj; ++j) REQUIRE(out[static_cast<std::size_t>(i) * nj + j] == value(i, j));
+  };
+  run(acc::vector);
+  run(acc::worker);
+  run(acc::worker_vector);
+}
+
+TEST_CASE("gang, worker and vector loops nest three deep", "[07][region]") {
+  const auto [ni, nj, nk] = GENERATE(table<int, int, int>({{1, 1, 1}, {2, 3, 5}, {9, 7, 65}, {33, 4, 31}}));
+  const auto [gangs, workers, vector] =
+      GENERATE(table<int, int, int>({{0, 0, 0}, {1, 1, 1}, {3, 2, 32}, {2, 4, 17}, {5, 3, 64}}));
+  buffer<long long> out(static_cast<std::size_t>(ni) * nj * nk, 0);
+  if (gangs)
+    gang_worker_vector(ni, nj, nk, out.data(), acc::num_gangs(gangs), acc::num_workers(workers),
+                       acc::vector_length(vector));
+  else
+    gang_worker_vector(ni, nj, nk, out.data());
+  for (int i = 0; i < ni; ++i)
+    for (int j = 0; j < nj; ++j)
+      for (int k = 0; k < nk; ++k) REQUIRE(out[(static_cast<std::size_t>(i) * nj + j) * nk + k] == value(i, j, k));
+}
+
+TEST_CASE("combined levels spread one loop over gangs, workers and lanes", "[07][region]") {
+  const int n = GENERATE(1, 97, 4099);
+  auto check = [&](auto level) {
+    buffer<long long> out(n, 0);
+    flat(level, n, out.data(), acc::num_gangs(3), acc::num_workers(2), acc::vector_length(40));
+    for (int i = 0; i < n; ++i) REQUIRE(out[i] == value(i, 0));
+  };
+  check(acc::gang_worker);
+  check(acc::gang_vector);
+  check(acc::gang_worker_vector);
+}
+
+namespace {
+template <class... Clauses>
+void gang_count(int* per_gang, int* total_calls, Clauses... clauses) {
+  acc::parallel(clauses..., ACC_LAMBDA(const acc::gang_t& g) {
+    acc::single(g, acc::per_gang, [&] { per_gang[g.gang_num()] += 1; });
+    acc::single(g, acc::per_worker, [&] { acc_test::atomic_inc(total_calls); });
+  });
+}
+// Gang-redundant code computes the same value in every thread; only single's side effect
+// happens once, and a barrier makes gang-shared writes visible to every thread.
+template <class... Clauses>
+void redundant(int n, long long* out, Clauses... clauses) {
+  acc::parallel(clauses..., acc::shared_bytes(sizeof(long long) * 64), ACC_LAMBDA(const acc::gang_t& g) {
+    const long long mine = value(g.gang_num(), 7);  // every thread of the gang: same value
+    auto s = g.shared<long long>(64);
+    acc::single(g, acc::per_gang, [&] { s[0] = mine; });
+    acc::loop(g, acc::gang, n, [&](int i) {
+      acc::loop(g, acc::vector, 1, [&](int) { out[i] += s[0] + i; });  // one lane, once
+    });
+  });
+}
+}  // namespace
+
+TEST_CASE("gang-redundant code and single: side effects happen once", "[07][region][single]") {
+  const int gangs = GENERATE(1, 3);
+  const int n = 10;
+  buffer<long long> out(n, 0);
+  redundant(n, out.data(), acc::num_gangs(gangs), acc::num_workers(2), acc::vector_length(48));
+  for (int i = 0; i < n; ++i) REQUIRE(out[i] == value(i % gangs, 7) + i);
+}
+
+TEST_CASE("single runs once per gang or per worker", "[07][region][single]") {
+  const auto [gangs, workers] = GENERATE(table<int, int>({{1, 1}, {4, 1}, {3, 5}}));
+  buffer<int> per_gang(gangs, 0), calls(1, 0);
+  gang_count(per_gang.data(), calls.data(), acc::num_gangs(gangs), acc::num_workers(workers), acc::vector_length(32));
+  for (int k = 0; k < gangs; ++k) REQUIRE(per_gang[k] == 1);
+  // On the host one thread runs each gang, so "per worker" is once per gang there.
+  REQUIRE(calls[0] == (acc_test::gpu_run() ? gangs * workers : gangs));
+}
