@@ -20,12 +20,13 @@ ACC_ROUTINE long long value(long long i, long long j, long long k = 0) { return 
 template <class Inner, class... Clauses>
 void gang_then(Inner inner, int ni, int nj, long long* out, Clauses... clauses) {
   acc::parallel(clauses..., ACC_LAMBDA(const acc::gang_t& g) {
+    long long* const o = out;  // nvcc: an extended lambda may not first capture inside if constexpr
     acc::loop(g, acc::gang, ni, [&](int i) {
       acc::loop(g, inner, nj, [&](int j) {
         if constexpr (Inner::vector)
-          out[static_cast<long long>(i) * nj + j] += value(i, j);
+          o[static_cast<long long>(i) * nj + j] += value(i, j);
         else
-          acc::single(g, acc::per_worker, [&] { out[static_cast<long long>(i) * nj + j] += value(i, j); });
+          acc::single(g, acc::per_worker, [&] { o[static_cast<long long>(i) * nj + j] += value(i, j); });
       });
     });
   });
@@ -45,11 +46,12 @@ void gang_worker_vector(int ni, int nj, int nk, long long* out, Clauses... claus
 template <class Level, class... Clauses>
 void flat(Level level, int n, long long* out, Clauses... clauses) {
   acc::parallel(clauses..., ACC_LAMBDA(const acc::gang_t& g) {
+    long long* const o = out;  // see gang_then
     acc::loop(g, level, n, [&](int i) {
       if constexpr (Level::vector)
-        out[i] += value(i, 0);
+        o[i] += value(i, 0);
       else
-        acc::single(g, acc::per_worker, [&] { out[i] += value(i, 0); });
+        acc::single(g, acc::per_worker, [&] { o[i] += value(i, 0); });
     });
   });
 }
