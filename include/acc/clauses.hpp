@@ -20,6 +20,12 @@ struct if_t { bool value; };
 struct device_num_t { int value; };
 struct default_present_t {};
 struct shared_bytes_t { std::size_t value; };
+template <class Op, class T>
+struct reduction_t {
+  using value_type = T;
+  Op op;
+  T* var;
+};
 
 /// Number of gangs (CUDA blocks). OpenACC 3.3 §2.5.10.
 constexpr num_gangs_t num_gangs(int n) noexcept { return {n}; }
@@ -37,6 +43,14 @@ constexpr device_num_t device_num(int n) noexcept { return {n}; }
 /// Bytes of gang-shared memory (team memory) for acc::parallel, handed out by gang_t::shared;
 /// above 48 KiB where the device allows it.
 constexpr shared_bytes_t shared_bytes(std::size_t n) noexcept { return {n}; }
+/// reduction(op, var) on acc::parallel_loop (OpenACC 3.3 §2.9.11 `reduction(op:var)`): the body
+/// receives a private T& per reduction clause, in clause order, starting at op's identity; at
+/// the end var = op(var, every private value). op as for acc::parallel_reduce.
+/// e.g. acc::parallel_loop(n, acc::reduction(acc::plus, sum), ACC_LAMBDA(int i, double& s) { s += x[i]; });
+template <class Op, class T>
+constexpr reduction_t<Op, T> reduction(Op op, T& var) noexcept {
+  return {op, &var};
+}
 /// Every array the construct captures must already be present (OpenACC `default(present)`);
 /// otherwise acc::not_present_error.
 inline constexpr default_present_t default_present{};

@@ -244,10 +244,11 @@ ACC_DETAIL_HD void loop(const gang_t& g, Level, const Extent& extent, const Body
 /// Reduces body(i...) over a loop at worker, vector or worker_vector level inside a gang and
 /// returns the result to every thread of the gang (worker levels) or of the worker (vector).
 /// Gang-level reductions across gangs are acc::parallel_reduce's. op needs an identity.
-/// Deterministic: the combination order is fixed for a given configuration.
+/// Deterministic: the combination order is fixed for a given configuration. op is taken by
+/// value: nvcc lets device code copy acc::plus, not refer to it.
 /// e.g. double row = acc::loop_reduce(g, acc::vector, n, acc::plus, [&](int j) { return a(i, j) * x[j]; });
 template <class Level, class Extent, class Op, class Body>
-ACC_DETAIL_HD auto loop_reduce(const gang_t& g, Level, const Extent& extent, const Op& op, const Body& body) {
+ACC_DETAIL_HD auto loop_reduce(const gang_t& g, Level, const Extent& extent, Op op, const Body& body) {
   static_assert(detail::is_level<Level>::value && !Level::gang,
                 "acc::loop_reduce: the level must be acc::worker, vector, worker_vector or seq; reduce across "
                 "gangs with acc::parallel_reduce");

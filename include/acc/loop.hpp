@@ -11,12 +11,30 @@
 #include <acc/runtime.hpp>
 
 #include <cstddef>
+#include <tuple>
 #include <source_location>
 #include <type_traits>
 #include <utility>
 
 namespace acc {
 namespace detail {
+
+/// The reduction clauses among a construct's first I... arguments.
+template <class Tuple, std::size_t... I>
+constexpr auto reductions_in(const Tuple& args, std::index_sequence<I...>) {
+  return reductions_of(std::get<I>(args)...);
+}
+
+/// Whether body(i..., T&...) can be called for a rank-Rank extent and these reductions.
+template <class Body, class I, std::size_t Rank, class Reds> struct invocable_with_reductions;
+template <class Body, class I, std::size_t Rank, class... R>
+struct invocable_with_reductions<Body, I, Rank, std::tuple<R...>> {
+  static constexpr bool value = [] {
+    if constexpr (Rank == 1) return std::is_invocable_v<const Body&, I, typename R::value_type&...>;
+    else if constexpr (Rank == 2) return std::is_invocable_v<const Body&, I, I, typename R::value_type&...>;
+    else return std::is_invocable_v<const Body&, I, I, I, typename R::value_type&...>;
+  }();
+};
 
 
 /// The checks of parallel_loop's arguments, in the order a user would fix them; only the
@@ -47,7 +65,14 @@ constexpr bool check_loop_args() {
     using Body = body_of_t<Args...>;
     using Index = typename extent_traits<Extent>::index_type;
     constexpr std::size_t rank = extent_traits<Extent>::rank;
-    if constexpr (!invocable_with_rank_v<Body, Index, rank>) {
+    using Reds = decltype(reductions_in(std::declval<std::tuple<const Args&...>>(),
+                                        std::make_index_sequence<sizeof...(Args) - 1>{}));
+    if constexpr (std::tuple_size_v<Reds> > 0 && !invocable_with_reductions<Body, Index, rank, Reds>::value) {
+      static_assert(dependent_false<Extent>,
+                    "acc::parallel_loop: with reduction clauses the body takes the indices and then one T& per "
+                    "reduction, in clause order, e.g. ACC_LAMBDA(int i, double& sum) { sum += x[i]; }");
+      return false;
+    } else if constexpr (std::tuple_size_v<Reds> == 0 && !invocable_with_rank_v<Body, Index, rank>) {
       static_assert(rank != 1 || dependent_false<Extent>,
                     "acc::parallel_loop: body must take one index for a count or range; "
                     "for body(i, j) pass acc::collapse(ni, nj)");
@@ -74,7 +99,8 @@ constexpr bool check_loop_args() {
 /// - `extent`: a count n (i in [0, n)), acc::range(lo, hi), or acc::collapse(n0, n1[, n2])
 ///   (body(i, j[, k])); the index type is the extent's integer type, 64-bit included.
 /// - Clauses before the body: num_gangs, num_workers, vector_length, async(q), if_, device_num,
-///   default_present. Without async the call returns when every iteration has run.
+///   default_present, reduction(op, var) (the body then also takes a T& per reduction). Without
+///   async the call returns when every iteration has run; with reductions it always does.
 /// - Iterations must be independent, as OpenACC's `independent` loops.
 /// e.g. acc::parallel_loop(n, ACC_LAMBDA(int i) { y[i] = a * x[i] + y[i]; });
 ///
@@ -88,7 +114,12 @@ struct parallel_loop {
       static const detail::nvtx_name name = detail::make_nvtx_name(site);
       const detail::nvtx_range range(name);
       const auto [spec, body] = detail::split_clauses(args...);
-      detail::run_parallel_loop(extent, spec, body, site);
+      const auto reds = detail::reductions_in(std::forward_as_tuple(std::as_const(args)...),
+                                              std::make_index_sequence<sizeof...(Args) - 1>{});
+      if constexpr (std::tuple_size_v<decltype(reds)> == 0)
+        detail::run_parallel_loop(extent, spec, body, site);
+      else
+        detail::run_parallel_loop_reductions(extent, spec, body, reds, site);
     }
   }
 };

@@ -40,6 +40,12 @@ template <> struct is_compute_clause<if_t> : std::true_type {};
 template <> struct is_compute_clause<device_num_t> : std::true_type {};
 template <> struct is_compute_clause<default_present_t> : std::true_type {};
 template <> struct is_compute_clause<shared_bytes_t> : std::true_type {};
+template <class Op, class T> struct is_compute_clause<reduction_t<Op, T>> : std::true_type {};
+
+template <class C> struct is_reduction_clause : std::false_type {};
+template <class Op, class T> struct is_reduction_clause<reduction_t<Op, T>> : std::true_type {};
+template <class C>
+inline constexpr bool is_reduction_clause_v = is_reduction_clause<std::remove_cvref_t<C>>::value;
 
 template <class C>
 inline constexpr bool is_compute_clause_v = is_compute_clause<std::remove_cvref_t<C>>::value;
@@ -61,6 +67,18 @@ constexpr void apply_clause(launch_spec& s, if_t c) { s.if_ = s.if_ && c.value; 
 constexpr void apply_clause(launch_spec& s, device_num_t c) { s.device_num = c.value; }
 constexpr void apply_clause(launch_spec& s, default_present_t) { s.default_present = true; }
 constexpr void apply_clause(launch_spec& s, shared_bytes_t c) { s.shared_bytes = c.value; }
+// Reductions are gathered separately (reductions_of), not into the launch_spec.
+template <class Op, class T>
+constexpr void apply_clause(launch_spec&, const reduction_t<Op, T>&) {}
+
+/// The reduction clauses among a construct's clauses, in order, as a tuple.
+template <class... C>
+constexpr auto reductions_of(const C&... c) {
+  return std::tuple_cat([](const auto& x) {
+    if constexpr (is_reduction_clause_v<decltype(x)>) return std::tuple(x);
+    else return std::tuple<>();
+  }(c)...);
+}
 
 /// Whether the first elements I... of a construct's argument tuple are all clauses.
 template <class Tuple, std::size_t... I>

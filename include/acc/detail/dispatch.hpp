@@ -2,6 +2,7 @@
 #pragma once
 
 #include <acc/backend/host/loop.hpp>
+#include <acc/backend/host/loop_reduction.hpp>
 #include <acc/detail/capture.hpp>
 #include <acc/detail/clauses.hpp>
 #include <acc/detail/config.hpp>
@@ -10,10 +11,12 @@
 
 #if defined(ACC_DETAIL_CUDA)
 #  include <acc/backend/cuda/loop.hpp>
+#  include <acc/backend/cuda/loop_reduction.hpp>
 #endif
 
 #include <cstdint>
 #include <string>
+#include <tuple>
 
 namespace acc::detail {
 
@@ -66,6 +69,26 @@ void run_parallel_loop(const Extent& extent, const launch_spec& spec, const Body
   // A translation unit that nvcc did not compile has no kernels: it runs on the host even when
   // the program's current device is a GPU, as OpenACC's host fallback.
   host::run_loop(space, spec.num_gangs, body);
+}
+
+/// parallel_loop with reduction clauses: as run_parallel_loop, and each variable ends as
+/// op(its value, every private copy).
+template <class Extent, class Body, class... R>
+void run_parallel_loop_reductions(const Extent& extent, const launch_spec& spec, const Body& body,
+                                  const std::tuple<R...>& reds, const call_site& site) {
+  check_spec(spec, site);
+  const auto space = to_space(extent);
+  const std::uint64_t total = checked_size(space, site);
+  [[maybe_unused]] const placement p = place(spec, site);
+#if defined(ACC_DETAIL_CUDA)
+  if (p.where == target::nvidia) {
+    mapped_body<Body> mapped(body, p.device, spec, total > 0, site);
+    if (total > 0) cuda::run_loop_reductions(space, total, spec, p.device, mapped.get(), reds, site);
+    return mapped.finish();
+  }
+#endif
+  if (spec.default_present && spec.if_) check_present(body, spec, site);
+  host::run_loop_reductions(space, total, spec.num_gangs, body, reds);
 }
 
 }  // namespace acc::detail

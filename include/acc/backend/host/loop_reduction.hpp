@@ -1,0 +1,59 @@
+//! @file Host backend of parallel_loop with reduction clauses.
+#pragma once
+
+#include <acc/backend/host/loop.hpp>
+#include <acc/backend/host/reduce.hpp>
+#include <acc/detail/reduce_op.hpp>
+#include <acc/extent.hpp>
+
+#include <cstdint>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace acc::detail::host {
+#if defined(ACC_DETAIL_OPENMP)
+inline namespace openmp {
+#else
+inline namespace serial {
+#endif
+
+/// Serially the body updates the variables themselves, so the result is the sequential loop's
+/// to the bit; with OpenMP each thread has private copies starting at the identities, folded
+/// into the variables in thread order.
+template <class Index, std::size_t Rank, class Body, class... R>
+void run_loop_reductions(const index_space<Index, Rank>& s, std::uint64_t total, [[maybe_unused]] int num_gangs,
+                         const Body& body, const std::tuple<R...>& reds) {
+  if (total == 0) return;
+#if defined(ACC_DETAIL_OPENMP)
+  const int threads = static_cast<int>(std::min<std::uint64_t>(thread_count(num_gangs), total));
+  if (threads > 1) {
+    using Vals = std::tuple<typename R::value_type...>;
+    const Vals init = [&]<std::size_t... V>(std::index_sequence<V...>) {
+      return Vals{identity_of<std::tuple_element_t<V, Vals>>(std::get<V>(reds).op)...};
+    }(std::index_sequence_for<R...>{});
+    std::vector<Vals> priv(threads, init);
+#  pragma omp parallel num_threads(threads)
+    {
+      const int p = omp_get_thread_num();
+      const std::uint64_t base = total / threads, extra = total % threads;
+      const std::uint64_t t0 = p * base + std::min<std::uint64_t>(p, extra), t1 = t0 + base + (std::uint64_t(p) < extra);
+      Vals mine = init;
+      for_each_flat(s, t0, t1, [&](auto... idx) { std::apply([&](auto&... v) { body(idx..., v...); }, mine); });
+      priv[p] = mine;
+    }
+    for (const Vals& v : priv)
+      [&]<std::size_t... V>(std::index_sequence<V...>) {
+        ((*std::get<V>(reds).var = std::get<V>(reds).op(*std::get<V>(reds).var, std::get<V>(v))), ...);
+      }(std::index_sequence_for<R...>{});
+    return;
+  }
+#endif
+  for_each_flat(s, 0, total, [&](auto... idx) {
+    [&]<std::size_t... V>(std::index_sequence<V...>) { body(idx..., *std::get<V>(reds).var...); }(
+        std::index_sequence_for<R...>{});
+  });
+}
+
+}  // inline namespace
+}  // namespace acc::detail::host
