@@ -13,6 +13,8 @@
 
 #include <cuda_runtime.h>
 
+#include "check.cuh"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -22,13 +24,6 @@
 #include <string>
 #include <vector>
 
-#define CHECK(call)                                                                                  \
-  do {                                                                                               \
-    if (cudaError_t e_ = (call); e_ != cudaSuccess) {                                                \
-      std::fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                                  \
-    }                                                                                                \
-  } while (0)
 
 namespace {
 

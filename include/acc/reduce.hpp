@@ -76,10 +76,7 @@ constexpr bool check_reduce_args() {
 template <class Extent, class Op, class Body, class T>
 T run_parallel_reduce(const Extent& extent, const launch_spec& spec, const Op& op, const Body& body, T init,
                       const call_site& site) {
-  check_spec(spec, site);
-  const auto space = to_space(extent);
-  const std::uint64_t total = checked_size(space, site);
-  [[maybe_unused]] const placement p = place(spec, site);
+  const auto [space, total, p] = plan_construct(extent, spec, site);
 #if defined(ACC_DETAIL_CUDA)
   if (p.where == target::nvidia) {
     mapped_body<Body> mapped(body, p.device, spec, total > 0, site);

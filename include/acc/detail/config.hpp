@@ -15,6 +15,11 @@
 
 #if defined(_OPENMP)
 #  define ACC_DETAIL_OPENMP 1
+// Serial and OpenMP builds of the host backend differ; distinct inline namespaces keep a program
+// that mixes the two kinds of translation unit free of one-definition clashes.
+#  define ACC_DETAIL_HOST_ABI openmp
+#else
+#  define ACC_DETAIL_HOST_ABI serial
 #endif
 
 #if !defined(__cpp_lib_source_location) && !defined(__has_include)

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <string>
 #include <tuple>
+#include <utility>
 
 namespace acc::detail {
 
@@ -49,12 +50,26 @@ std::uint64_t checked_size(const index_space<Index, Rank>& s, const call_site& s
   return n;
 }
 
-template <class Extent, class Body>
-void run_parallel_loop(const Extent& extent, const launch_spec& spec, const Body& body, const call_site& site) {
+/// What every loop-shaped construct settles before it runs: valid clauses, its iteration space
+/// and count, and where it runs.
+template <class Extent>
+struct construct_plan {
+  decltype(to_space(std::declval<const Extent&>())) space;
+  std::uint64_t total;
+  placement where;
+};
+
+template <class Extent>
+construct_plan<Extent> plan_construct(const Extent& extent, const launch_spec& spec, const call_site& site) {
   check_spec(spec, site);
   const auto space = to_space(extent);
   const std::uint64_t total = checked_size(space, site);
-  [[maybe_unused]] const placement p = place(spec, site);
+  return {space, total, place(spec, site)};
+}
+
+template <class Extent, class Body>
+void run_parallel_loop(const Extent& extent, const launch_spec& spec, const Body& body, const call_site& site) {
+  const auto [space, total, p] = plan_construct(extent, spec, site);
 #if defined(ACC_DETAIL_CUDA)
   if (p.where == target::nvidia) {
     // The construct's own copy of the body, with the arrays it captured on the device
@@ -76,10 +91,7 @@ void run_parallel_loop(const Extent& extent, const launch_spec& spec, const Body
 template <class Extent, class Body, class... R>
 void run_parallel_loop_reductions(const Extent& extent, const launch_spec& spec, const Body& body,
                                   const std::tuple<R...>& reds, const call_site& site) {
-  check_spec(spec, site);
-  const auto space = to_space(extent);
-  const std::uint64_t total = checked_size(space, site);
-  [[maybe_unused]] const placement p = place(spec, site);
+  const auto [space, total, p] = plan_construct(extent, spec, site);
 #if defined(ACC_DETAIL_CUDA)
   if (p.where == target::nvidia) {
     mapped_body<Body> mapped(body, p.device, spec, total > 0, site);

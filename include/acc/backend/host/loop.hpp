@@ -12,13 +12,7 @@
 #endif
 
 namespace acc::detail::host {
-// Serial and OpenMP builds of these functions differ; distinct inline namespaces keep a
-// program that mixes the two kinds of translation unit free of one-definition clashes.
-#if defined(ACC_DETAIL_OPENMP)
-inline namespace openmp {
-#else
-inline namespace serial {
-#endif
+inline namespace ACC_DETAIL_HOST_ABI {
 
 /// Threads for a construct: gangs become threads (OpenACC's multicore mapping), capped by
 /// what OpenMP would use anyway; num_gangs(1) therefore runs on the calling thread.
@@ -69,5 +63,5 @@ void run_loop(const index_space<Index, 3>& s, int num_gangs, const Body& body) {
       for (Index k = 0; k < n2; ++k) body(i, j, k);
 }
 
-}  // inline namespace
+}  // inline namespace ACC_DETAIL_HOST_ABI
 }  // namespace acc::detail::host

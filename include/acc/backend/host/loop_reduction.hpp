@@ -1,6 +1,8 @@
 //! @file Host backend of parallel_loop with reduction clauses.
 #pragma once
 
+#include <acc/detail/config.hpp>
+
 #include <acc/backend/host/loop.hpp>
 #include <acc/backend/host/reduce.hpp>
 #include <acc/detail/reduce_op.hpp>
@@ -12,11 +14,7 @@
 #include <vector>
 
 namespace acc::detail::host {
-#if defined(ACC_DETAIL_OPENMP)
-inline namespace openmp {
-#else
-inline namespace serial {
-#endif
+inline namespace ACC_DETAIL_HOST_ABI {
 
 /// Serially the body updates the variables themselves, so the result is the sequential loop's
 /// to the bit; with OpenMP each thread has private copies starting at the identities, folded
@@ -55,5 +53,5 @@ void run_loop_reductions(const index_space<Index, Rank>& s, std::uint64_t total,
   });
 }
 
-}  // inline namespace
+}  // inline namespace ACC_DETAIL_HOST_ABI
 }  // namespace acc::detail::host

@@ -12,11 +12,7 @@
 #include <vector>
 
 namespace acc::detail::host {
-#if defined(ACC_DETAIL_OPENMP)
-inline namespace openmp {
-#else
-inline namespace serial {
-#endif
+inline namespace ACC_DETAIL_HOST_ABI {
 
 /// Calls f with the indices of flat iterations [t0, t1) of s, in order; one division to find
 /// the first point of a collapsed space, then carries.
@@ -84,5 +80,5 @@ T run_reduce(const index_space<Index, Rank>& s, std::uint64_t total, [[maybe_unu
   return result;
 }
 
-}  // inline namespace
+}  // inline namespace ACC_DETAIL_HOST_ABI
 }  // namespace acc::detail::host

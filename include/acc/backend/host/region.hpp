@@ -2,6 +2,8 @@
 //! run by one thread, so worker and vector loops are plain loops there.
 #pragma once
 
+#include <acc/detail/config.hpp>
+
 #include <acc/backend/host/loop.hpp>
 #include <acc/detail/clauses.hpp>
 #include <acc/gang.hpp>
@@ -11,11 +13,7 @@
 #include <memory>
 
 namespace acc::detail::host {
-#if defined(ACC_DETAIL_OPENMP)
-inline namespace openmp {
-#else
-inline namespace serial {
-#endif
+inline namespace ACC_DETAIL_HOST_ABI {
 
 template <class Body>
 void run_region(const launch_spec& spec, const Body& body) {
@@ -44,5 +42,5 @@ void run_region(const launch_spec& spec, const Body& body) {
   if (error) std::rethrow_exception(error);
 }
 
-}  // inline namespace
+}  // inline namespace ACC_DETAIL_HOST_ABI
 }  // namespace acc::detail::host
