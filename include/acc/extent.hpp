@@ -64,17 +64,6 @@ struct index_space {
   static constexpr std::size_t rank = Rank;
   std::array<Index, Rank> lo{};
   std::array<std::uint64_t, Rank> count{};
-
-  constexpr std::uint64_t size() const noexcept {
-    std::uint64_t n = 1;
-    for (auto c : count) n *= c;  // callers check overflow with fits_in_u64() first
-    return n;
-  }
-  constexpr bool empty() const noexcept {
-    for (auto c : count)
-      if (c == 0) return true;
-    return false;
-  }
 };
 
 /// The index of iteration t of a loop starting at lo, computed modulo 2^bits so that loops

@@ -27,11 +27,6 @@ ACC_DETAIL_HD constexpr loc_t<T, Index> loc(T value, Index index) noexcept {
   return {value, index};
 }
 
-namespace detail {
-template <class T> struct is_loc : std::false_type {};
-template <class T, class I> struct is_loc<loc_t<T, I>> : std::true_type {};
-}  // namespace detail
-
 // Built-in operators: their identity depends on the type, so identity<T>() is a template.
 // OpenACC 3.3 §2.9.11 lists the operators and their initial values (Table: "+" 0, "*" 1,
 // "max" least, "min" largest, "&" ~0, "|" 0, "^" 0, "&&" 1, "||" 0).

@@ -9,7 +9,6 @@
 
 #include <cub/block/block_reduce.cuh>
 
-
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>

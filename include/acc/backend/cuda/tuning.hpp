@@ -45,7 +45,9 @@ struct reduce_policy {
 struct region_policy {
   static constexpr int vector_length = 128;
   static constexpr int vector_with_workers = 32;
-  static constexpr int max_block = 1024;  // occupancy calculator limit, unused for regions
+  // limits_of_kernel's occupancy cap; a region's block comes from its clauses, not from the
+  // calculator, so this only bounds a query whose suggestion regions ignore.
+  static constexpr int max_block = 1024;
 };
 
 /// acc's device memory pool keeps up to kept_bytes of freed memory across synchronisations.
