@@ -1,9 +1,11 @@
 // Reductions: acc::parallel_reduce against cub::DeviceReduce (the bar, issue 4: >= 0.97x its
-// throughput) and thrust::reduce, on 2^28 doubles and ints in the same run.
+// throughput) and thrust::reduce, on 2^28 doubles and ints in the same run; then each of Xu's
+// reduction positions against a hand-written kernel of the same mapping (bar: within 5%).
 //   bench_reduce [--log2 28] [--runs 50]
 // Exits 1 if a result is wrong, 0 without a GPU (nothing to measure).
 #include <acc/parallel.hpp>
 
+#include <cub/block/block_reduce.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <thrust/execution_policy.h>
 #include <thrust/reduce.h>
@@ -95,6 +97,251 @@ bool bench(const char* type, long long n, int runs) {
   return ok;
 }
 
+
+// ---- Xu et al.'s reduction positions (OpenUH, 2016): acc against hand-written CUDA of the same
+// mapping (gang = block, worker = threadIdx.y, vector = threadIdx.x), on rows of doubles whose
+// sums are exact, so both sides must agree to the bit. Per-row cases (v, w, wv) write one
+// result per row; across-gang cases (g, gv, gw, gwv, sgwv) return one sum to the host.
+
+struct shape {
+  int workers, vector;  // acc's num_workers / vector_length; the hand kernel's blockDim.y / x
+};
+
+// The grid both sides use: as many blocks of `threads` as are resident at once (acc's default
+// num_gangs for regions, and its persistent grid for flat reductions).
+template <class Kernel>
+int resident_grid(Kernel k, int threads) {
+  int per_sm = 0, sms = 0, dev = 0;
+  CHECK(cudaGetDevice(&dev));
+  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, threads, 0));
+  CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  return per_sm * sms;
+}
+
+// Hand-written: row i of block b is reduced by its threads at the level's positions, then
+// cub::BlockReduce. Level: 'v' (x lanes), 'w' (lane 0 of each y), 'b' (both: wv).
+template <char Level, int X, int Y>
+__device__ double hand_row(const double* row, int n) {
+  double s = 0;
+  if constexpr (Level == 'v') {
+    if (threadIdx.y == 0)
+      for (int k = threadIdx.x; k < n; k += X) s += row[k];
+  } else if constexpr (Level == 'w') {
+    if (threadIdx.x == 0)
+      for (int k = threadIdx.y; k < n; k += Y) s += row[k];
+  } else {
+    for (int k = threadIdx.y * X + threadIdx.x; k < n; k += X * Y) s += row[k];
+  }
+  using block_reduce = cub::BlockReduce<double, X, cub::BLOCK_REDUCE_WARP_REDUCTIONS, Y>;
+  __shared__ typename block_reduce::TempStorage temp;
+  s = block_reduce(temp).Sum(s);
+  __syncthreads();
+  return s;  // valid in thread (0, 0)
+}
+
+// Per-row results (Xu's v, w, wv), or with `partial` each block's sum of its rows (gv, gw, gwv).
+template <char Level, int X, int Y>
+__global__ void __launch_bounds__(X * Y) hand_rows(const double* x, int ni, int n, double* out, double* partial) {
+  double mine = 0;
+  for (int i = blockIdx.x; i < ni; i += gridDim.x) {
+    const double r = hand_row<Level, X, Y>(x + static_cast<long long>(i) * n, n);
+    if (threadIdx.x == 0 && threadIdx.y == 0) {
+      if (out) out[i] = r;
+      mine += r;
+    }
+  }
+  if (partial && threadIdx.x == 0 && threadIdx.y == 0) partial[blockIdx.x] = mine;
+}
+
+// Xu's g: the gang loop alone; one thread per block does the work (vector-single).
+__global__ void __launch_bounds__(32) hand_gang(const double* x, long long n, double* partial) {
+  double s = 0;
+  if (threadIdx.x == 0)
+    for (long long i = blockIdx.x; i < n; i += gridDim.x) s += x[i];
+  if (threadIdx.x == 0) partial[blockIdx.x] = s;
+}
+
+// Xu's single-loop gwv: a grid-stride loop over every thread, then cub::BlockReduce.
+template <int Block>
+__global__ void __launch_bounds__(Block) hand_flat(const double* x, long long n, double* partial) {
+  double s = 0;
+  for (long long i = blockIdx.x * static_cast<long long>(Block) + threadIdx.x; i < n;
+       i += static_cast<long long>(gridDim.x) * Block)
+    s += x[i];
+  using block_reduce = cub::BlockReduce<double, Block>;
+  __shared__ typename block_reduce::TempStorage temp;
+  s = block_reduce(temp).Sum(s);
+  if (threadIdx.x == 0) partial[blockIdx.x] = s;
+}
+
+template <int Block>
+__global__ void __launch_bounds__(Block) hand_final(const double* partial, int count, double* out) {
+  double s = 0;
+  for (int i = threadIdx.x; i < count; i += Block) s += partial[i];
+  using block_reduce = cub::BlockReduce<double, Block>;
+  __shared__ typename block_reduce::TempStorage temp;
+  s = block_reduce(temp).Sum(s);
+  if (threadIdx.x == 0) *out = s;
+}
+
+// The hand-written path's tail, as acc's: combine the partials, copy the sum back, wait.
+double hand_finish(double* partial, int grid, double* out) {
+  hand_final<256><<<1, 256, 0, stream>>>(partial, grid, out);
+  CHECK(cudaGetLastError());
+  double r = 0;
+  CHECK(cudaMemcpyAsync(&r, out, sizeof r, cudaMemcpyDeviceToHost, stream));
+  CHECK(cudaStreamSynchronize(stream));
+  return r;
+}
+
+// acc: one function per construct (nvcc takes no ACC_LAMBDA inside another lambda).
+template <class Level>
+void acc_rows(Level level, shape c, const double* x, int ni, int n, double* out) {
+  acc::parallel(acc::num_workers(c.workers), acc::vector_length(c.vector), ACC_LAMBDA(const acc::gang_t& g) {
+    acc::loop(g, acc::gang, ni, [&](int i) {
+      const double* row = x + static_cast<long long>(i) * n;
+      const double r = acc::loop_reduce(g, level, n, acc::plus, [&](int k) { return row[k]; });
+      acc::single(g, acc::per_gang, [&] { out[i] = r; });
+    });
+  });
+}
+
+template <class Level>
+double acc_rows_total(Level level, shape c, const double* x, int ni, int n) {
+  double total = 0;
+  acc::parallel(acc::num_workers(c.workers), acc::vector_length(c.vector), acc::reduction(acc::plus, total),
+                ACC_LAMBDA(const acc::gang_t& g, double& t) {
+                  acc::loop(g, acc::gang, ni, [&](int i) {
+                    const double* row = x + static_cast<long long>(i) * n;
+                    t += acc::loop_reduce(g, level, n, acc::plus, [&](int k) { return row[k]; });
+                  });
+                });
+  return total;
+}
+
+double acc_gang(const double* x, long long n) {
+  double total = 0;
+  acc::parallel(acc::vector_length(1), acc::reduction(acc::plus, total), ACC_LAMBDA(const acc::gang_t& g, double& t) {
+    acc::loop(g, acc::gang, n, [&](long long i) { t += x[i]; });
+  });
+  return total;
+}
+
+double acc_flat(const double* x, long long n) {
+  double total = 0;
+  acc::parallel_loop(n, acc::reduction(acc::plus, total), ACC_LAMBDA(long long i, double& t) { t += x[i]; });
+  return total;
+}
+
+struct xu_row {
+  const char* name;
+  double acc_ms, hand_ms;
+  bool ok;
+};
+
+void print(const xu_row& r, double bytes) {
+  std::printf("%-5s %10.1f %10.1f %9.3f %s\n", r.name, bytes / 1e9 / (r.acc_ms / 1e3), bytes / 1e9 / (r.hand_ms / 1e3),
+              r.hand_ms / r.acc_ms, r.ok ? "" : "WRONG");
+}
+
+template <char Level, int X, int Y, class AccLevel>
+xu_row per_row(const char* name, AccLevel level, const double* x, int ni, int n, double* out_acc, double* out_hand,
+               int runs) {
+  const shape c{Y, X};
+  const int grid = resident_grid(&hand_rows<Level, X, Y>, X * Y);
+  const double acc_ms = time_ms(runs, [&] { acc_rows(level, c, x, ni, n, out_acc); });
+  const double hand_ms = time_ms(runs, [&] {
+    hand_rows<Level, X, Y><<<grid, dim3(X, Y), 0, stream>>>(x, ni, n, out_hand, nullptr);
+    CHECK(cudaGetLastError());
+    CHECK(cudaStreamSynchronize(stream));
+  });
+  std::vector<double> a(ni), h(ni);
+  CHECK(cudaMemcpy(a.data(), out_acc, sizeof(double) * ni, cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(h.data(), out_hand, sizeof(double) * ni, cudaMemcpyDeviceToHost));
+  return {name, acc_ms, hand_ms, a == h};
+}
+
+template <char Level, int X, int Y, class AccLevel>
+xu_row across_rows(const char* name, AccLevel level, const double* x, int ni, int n, double* partial, double* out,
+                   double expect, int runs) {
+  const shape c{Y, X};
+  const int grid = resident_grid(&hand_rows<Level, X, Y>, X * Y);
+  double a = 0, h = 0;
+  const double acc_ms = time_ms(runs, [&] { a = acc_rows_total(level, c, x, ni, n); });
+  const double hand_ms = time_ms(runs, [&] {
+    hand_rows<Level, X, Y><<<grid, dim3(X, Y), 0, stream>>>(x, ni, n, nullptr, partial);
+    CHECK(cudaGetLastError());
+    h = hand_finish(partial, grid, out);
+  });
+  return {name, acc_ms, hand_ms, a == expect && h == expect};
+}
+
+bool bench_xu(int runs) {
+  // 2^13 rows of 2^15 doubles (2 GiB): every row sum is exact, so acc and hand agree exactly.
+  const int ni = 1 << 13, n = 1 << 15;
+  const long long total = static_cast<long long>(ni) * n;
+  double *x = nullptr, *out_acc = nullptr, *out_hand = nullptr, *partial = nullptr, *out = nullptr;
+  CHECK(cudaMalloc(&x, sizeof(double) * total));
+  CHECK(cudaMalloc(&out_acc, sizeof(double) * ni));
+  CHECK(cudaMalloc(&out_hand, sizeof(double) * ni));
+  CHECK(cudaMalloc(&partial, sizeof(double) * (1 << 20)));
+  CHECK(cudaMalloc(&out, sizeof(double)));
+  fill<<<4096, 256, 0, stream>>>(x, total);
+  CHECK(cudaGetLastError());
+  long long expect = 0;
+  for (long long r = 0; r < 17; ++r) expect += (r - 8) * (total / 17 + (r < total % 17 ? 1 : 0));
+  const double bytes = sizeof(double) * double(total);
+
+  std::printf("\nXu's reduction positions, %d x %d doubles (v, w, wv: one sum per row; the rest: one sum)\n", ni, n);
+  std::printf("%-5s %10s %10s %9s\n", "case", "acc GB/s", "hand GB/s", "acc/hand");
+  bool ok = true;
+  const xu_row rows[] = {
+      per_row<'v', 128, 1>("v", acc::vector, x, ni, n, out_acc, out_hand, runs),
+      per_row<'w', 32, 8>("w", acc::worker, x, ni, n, out_acc, out_hand, runs),
+      per_row<'b', 32, 4>("wv", acc::worker_vector, x, ni, n, out_acc, out_hand, runs),
+      across_rows<'v', 128, 1>("gv", acc::vector, x, ni, n, partial, out, double(expect), runs),
+      across_rows<'w', 32, 8>("gw", acc::worker, x, ni, n, partial, out, double(expect), runs),
+      across_rows<'b', 32, 4>("gwv", acc::worker_vector, x, ni, n, partial, out, double(expect), runs),
+  };
+  for (const xu_row& r : rows) print(r, bytes), ok &= r.ok;
+
+  {  // g: the gang loop alone, over 2^24 elements (one thread per gang reads: latency-bound)
+    const long long m = 1LL << 24;
+    long long e = 0;
+    for (long long r = 0; r < 17; ++r) e += (r - 8) * (m / 17 + (r < m % 17 ? 1 : 0));
+    const int grid = resident_grid(&hand_gang, 32);
+    double a = 0, h = 0;
+    const double acc_ms = time_ms(runs, [&] { a = acc_gang(x, m); });
+    const double hand_ms = time_ms(runs, [&] {
+      hand_gang<<<grid, 32, 0, stream>>>(x, m, partial);
+      CHECK(cudaGetLastError());
+      h = hand_finish(partial, grid, out);
+    });
+    const xu_row r{"g", acc_ms, hand_ms, a == double(e) && h == double(e)};
+    print(r, sizeof(double) * double(m));
+    ok &= r.ok;
+  }
+  {  // sgwv: parallel_loop with a reduction clause over every element
+    const int grid = resident_grid(&hand_flat<256>, 256);
+    double a = 0, h = 0;
+    const double acc_ms = time_ms(runs, [&] { a = acc_flat(x, total); });
+    const double hand_ms = time_ms(runs, [&] {
+      hand_flat<256><<<grid, 256, 0, stream>>>(x, total, partial);
+      CHECK(cudaGetLastError());
+      h = hand_finish(partial, grid, out);
+    });
+    const xu_row r{"sgwv", acc_ms, hand_ms, a == double(expect) && h == double(expect)};
+    print(r, bytes);
+    ok &= r.ok;
+  }
+  CHECK(cudaFree(x));
+  CHECK(cudaFree(out_acc));
+  CHECK(cudaFree(out_hand));
+  CHECK(cudaFree(partial));
+  CHECK(cudaFree(out));
+  if (!ok) std::fprintf(stderr, "Xu cases: a result disagrees (marked WRONG)\n");
+  return ok;
+}
 }  // namespace
 
 int main(int argc, char** argv) try {
@@ -118,6 +365,7 @@ int main(int argc, char** argv) try {
   bool ok = bench<double>("double", n, runs);
   ok &= bench<int>("int", n, runs);
   ok &= bench<double>("double", n + 12345, runs);  // not a power of two
+  ok &= bench_xu(std::max(5, runs / 2));
   return ok ? 0 : 1;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "bench_reduce: %s\n", e.what());

@@ -12,10 +12,11 @@
 //   v in w (nested)  gang loop i { worker loop j { r = loop_reduce(g, acc::vector, n, ...);
 //                    single(per_worker) out[i][j] = r } }
 //   g, gw, gv, gwv   (across gangs) parallel_reduce(collapse(ni, n), op, x(i, k)), and
-//                    parallel_reduce(ni, op, sequential fold of row i); and inside acc::parallel
-//                    each gang folds the wv results of its gang-loop iterations into a
-//                    gang-redundant private variable, single(per_gang) stores it, and the host
-//                    combines the per-gang partials
+//                    parallel_reduce(ni, op, sequential fold of row i); inside acc::parallel,
+//                    reduction(op, var) clauses whose gang-private copies take the v, w and wv
+//                    results of the gang loop's iterations; and by hand: each gang folds the wv
+//                    results into a gang-redundant local, single(per_gang) stores it, and the
+//                    host combines the per-gang partials
 //   sgwv (single-loop gwv)  parallel_reduce(n, num_gangs, num_workers, vector_length, op, x[k]):
 //                    the clauses only configure the launch, the result does not depend on them
 #include <acc/parallel.hpp>
@@ -46,8 +47,9 @@ enum : int {
 // v, w, wv in one gang loop over rows; g: per-gang partials of the wv results.
 template <class T, class Op, class... Clauses>
 void rows_in_gangs(const T* x, int ni, int n, Op op, T id, T* out_v, T* out_w, T* out_wv, T* seen, T* partial,
-                   int* gangs_used, Clauses... clauses) {
-  acc::parallel(clauses..., ACC_LAMBDA(const acc::gang_t& g) {
+                   int* gangs_used, T& gv, T& gw, T& gwv, Clauses... clauses) {
+  acc::parallel(clauses..., acc::reduction(op, gv), acc::reduction(op, gw), acc::reduction(op, gwv),
+                ACC_LAMBDA(const acc::gang_t& g, T& red_gv, T& red_gw, T& red_gwv) {
     T part = id;  // gang-redundant: every thread of the gang holds the same value
     acc::loop(g, acc::gang, ni, [&](int i) {
       const T* row = x + static_cast<long long>(i) * n;
@@ -55,6 +57,9 @@ void rows_in_gangs(const T* x, int ni, int n, Op op, T id, T* out_v, T* out_w, T
       const T rw = acc::loop_reduce(g, acc::worker, n, op, [&](int k) { return row[k]; });
       const T rwv = acc::loop_reduce(g, acc::worker_vector, n, op, [&](int k) { return row[k]; });
       part = op(part, rwv);
+      red_gv = op(red_gv, rv);  // the reduction clauses' gang-private copies, gang-redundant too
+      red_gw = op(red_gw, rw);
+      red_gwv = op(red_gwv, rwv);
       acc::single(g, acc::per_gang, [&] { out_v[i] = rv; });
       acc::loop(g, acc::worker, 1, [&](int) { out_w[i] = rw; });
       acc::single(g, acc::per_gang, [&] { out_wv[i] = rwv; });
@@ -209,13 +214,15 @@ void check_rows_in_gangs(Op op, int ni, int n, config c, unsigned seed) {
   buffer<T> partial(kMaxGangs, ref_identity<T>(op));
   buffer<int> gangs_used(1, -1);
   const T id = ref_identity<T>(op);
+  const T init = T(2);  // the variables' own value is folded in (OpenACC 3.3 §2.5.15)
+  T gv = init, gw = init, gwv = init;
   if (c.gangs)
     rows_in_gangs(x.data(), ni, n, op, id, v.data(), w.data(), wv.data(), seen.data(), partial.data(),
-                  gangs_used.data(), acc::num_gangs(c.gangs), acc::num_workers(c.workers),
+                  gangs_used.data(), gv, gw, gwv, acc::num_gangs(c.gangs), acc::num_workers(c.workers),
                   acc::vector_length(c.vector));
   else
     rows_in_gangs(x.data(), ni, n, op, id, v.data(), w.data(), wv.data(), seen.data(), partial.data(),
-                  gangs_used.data());
+                  gangs_used.data(), gv, gw, gwv);
   check_rows("v", v.data(), 1, ni, x.data(), len, op);
   check_rows("w", w.data(), 1, ni, x.data(), len, op);
   check_rows("wv", wv.data(), 1, ni, x.data(), len, op);
@@ -233,6 +240,13 @@ void check_rows_in_gangs(Op op, int ni, int n, config c, unsigned seed) {
   const double mag = magnitude(x.data(), x.size());
   INFO("g via per-gang partials: " << total << " vs " << expect);
   REQUIRE(close(total, expect, mag));
+  // gv, gw, gwv with reduction clauses on acc::parallel
+  const T with_init = ref_apply<T>(op, init, expect);
+  const double mag_init = mag + 2;
+  INFO("reduction clauses: gv " << gv << ", gw " << gw << ", gwv " << gwv << " vs " << with_init);
+  REQUIRE(close(gv, with_init, mag_init));
+  REQUIRE(close(gw, with_init, mag_init));
+  REQUIRE(close(gwv, with_init, mag_init));
   // g / gw / gwv across gangs with parallel_reduce
   const T collapsed = across_collapse(x.data(), ni, n, op);
   INFO("collapse: " << collapsed);

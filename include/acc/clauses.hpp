@@ -43,9 +43,11 @@ constexpr device_num_t device_num(int n) noexcept { return {n}; }
 /// Bytes of gang-shared memory (team memory) for acc::parallel, handed out by gang_t::shared;
 /// above 48 KiB where the device allows it.
 constexpr shared_bytes_t shared_bytes(std::size_t n) noexcept { return {n}; }
-/// reduction(op, var) on acc::parallel_loop (OpenACC 3.3 §2.9.11 `reduction(op:var)`): the body
-/// receives a private T& per reduction clause, in clause order, starting at op's identity; at
-/// the end var = op(var, every private value). op as for acc::parallel_reduce.
+/// reduction(op, var) on acc::parallel_loop (OpenACC 3.3 §2.9.11 `reduction(op:var)`) and
+/// acc::parallel (§2.5.15): the body receives a private T& per reduction clause, in clause
+/// order, starting at op's identity; at the end var = op(var, every private value). A loop has
+/// a private copy per thread, a region one per gang (acc/region.hpp). op as for
+/// acc::parallel_reduce.
 /// e.g. acc::parallel_loop(n, acc::reduction(acc::plus, sum), ACC_LAMBDA(int i, double& s) { s += x[i]; });
 template <class Op, class T>
 constexpr reduction_t<Op, T> reduction(Op op, T& var) noexcept {

@@ -19,12 +19,6 @@
 namespace acc {
 namespace detail {
 
-/// The reduction clauses among a construct's first I... arguments.
-template <class Tuple, std::size_t... I>
-constexpr auto reductions_in(const Tuple& args, std::index_sequence<I...>) {
-  return reductions_of(std::get<I>(args)...);
-}
-
 /// Whether body(i..., T&...) can be called for a rank-Rank extent and these reductions.
 template <class Body, class I, std::size_t Rank, class Reds> struct invocable_with_reductions;
 template <class Body, class I, std::size_t Rank, class... R>

@@ -26,6 +26,16 @@
 namespace acc {
 namespace detail {
 
+/// The reduction clauses among a region's arguments (all but the body).
+template <class... Args>
+using region_reductions_t = decltype(reductions_in(std::declval<std::tuple<const Args&...>>(),
+                                                   std::make_index_sequence<sizeof...(Args) - 1>{}));
+
+template <class Body, class Reds> struct region_invocable;
+template <class Body, class... R>
+struct region_invocable<Body, std::tuple<R...>>
+    : std::is_invocable<const Body&, const gang_t&, typename R::value_type&...> {};
+
 template <class... Args>
 constexpr bool check_region_args() {
   if constexpr (sizeof...(Args) == 0) {
@@ -35,11 +45,14 @@ constexpr bool check_region_args() {
   } else if constexpr (!all_compute_clauses<std::tuple<Args...>>(std::make_index_sequence<sizeof...(Args) - 1>{})) {
     static_assert(dependent_false<Args...>,
                   "acc::parallel: an argument before the body is not a clause; clauses are acc::num_gangs, "
-                  "num_workers, vector_length, shared_bytes, async, if_, device_num, default_present");
+                  "num_workers, vector_length, shared_bytes, async, if_, device_num, default_present, reduction");
     return false;
-  } else if constexpr (!std::is_invocable_v<const body_of_t<Args...>&, const gang_t&>) {
-    static_assert(dependent_false<Args...>,
+  } else if constexpr (!region_invocable<body_of_t<Args...>, region_reductions_t<Args...>>::value) {
+    static_assert(std::tuple_size_v<region_reductions_t<Args...>> > 0 || dependent_false<Args...>,
                   "acc::parallel: the body must take the gang: ACC_LAMBDA(const acc::gang_t& g) { ... }");
+    static_assert(std::tuple_size_v<region_reductions_t<Args...>> == 0 || dependent_false<Args...>,
+                  "acc::parallel: with reduction clauses the body takes the gang and then one T& per reduction, "
+                  "in clause order, e.g. ACC_LAMBDA(const acc::gang_t& g, double& sum) { ... }");
     return false;
   } else if constexpr (!std::is_copy_constructible_v<body_of_t<Args...>>) {
     static_assert(dependent_false<Args...>,
@@ -50,19 +63,20 @@ constexpr bool check_region_args() {
   }
 }
 
-template <class Body>
-void run_parallel_region(const launch_spec& spec, const Body& body, const call_site& site) {
+template <class Body, class... R>
+void run_parallel_region(const launch_spec& spec, const Body& body, const std::tuple<R...>& reds,
+                         const call_site& site) {
   check_spec(spec, site);
   [[maybe_unused]] const placement p = place(spec, site);
 #if defined(ACC_DETAIL_CUDA)
   if (p.where == target::nvidia) {
     mapped_body<Body> mapped(body, p.device, spec, true, site);
-    cuda::run_region(spec, p.device, mapped.get(), site);
+    cuda::run_region(spec, p.device, mapped.get(), reds, site);
     return mapped.finish();
   }
 #endif
   if (spec.default_present && spec.if_) check_present(body, spec, site);
-  host::run_region(spec, body);
+  host::run_region(spec, body, reds);
 }
 
 }  // namespace detail
@@ -72,10 +86,19 @@ void run_parallel_region(const launch_spec& spec, const Body& body, const call_s
 /// acc::loop_reduce reduces inside a gang, acc::single and acc::barrier order side effects.
 /// - Clauses before the body: num_gangs (default: as many as fit on the device at once),
 ///   num_workers (1), vector_length (128; 32 with num_workers), shared_bytes (gang-shared
-///   memory for g.shared<T>(n)), async, if_, device_num, default_present.
+///   memory for g.shared<T>(n)), async, if_, device_num, default_present, and reduction(op,
+///   var) (OpenACC 3.3 §2.5.15): the body then takes a T& per reduction after the gang. Each
+///   gang has one private copy, starting at op's identity; update it in gang-redundant code,
+///   gang loops or single(g, per_gang, ...) (a worker or vector loop's contribution comes in
+///   through acc::loop_reduce); at the end var = op(var, every gang's copy). A region with
+///   reductions returns when it is done, async or not.
 /// - On the host each gang is one thread; worker and vector loops run in order.
 /// e.g. acc::parallel(acc::num_gangs(n), ACC_LAMBDA(const acc::gang_t& g) {
 ///        acc::loop(g, acc::gang, n, [&](int i) { acc::loop(g, acc::vector, m, [&](int j) { a(i, j) = i + j; }); });
+///      });
+///      double total = 0;
+///      acc::parallel(acc::reduction(acc::plus, total), ACC_LAMBDA(const acc::gang_t& g, double& t) {
+///        acc::loop(g, acc::gang, n, [&](int i) { t += acc::loop_reduce(g, acc::vector, m, acc::plus, [&](int j) { return a(i, j); }); });
 ///      });
 template <class... Args>
 struct parallel {
@@ -85,7 +108,9 @@ struct parallel {
       static const detail::nvtx_name name = detail::make_nvtx_name(site);
       const detail::nvtx_range range(name);
       const auto [spec, body] = detail::split_clauses(args...);
-      detail::run_parallel_region(spec, body, site);
+      const auto reds = detail::reductions_in(std::forward_as_tuple(std::as_const(args)...),
+                                              std::make_index_sequence<sizeof...(Args) - 1>{});
+      detail::run_parallel_region(spec, body, reds, site);
     }
   }
 };

@@ -80,6 +80,12 @@ constexpr auto reductions_of(const C&... c) {
   }(c)...);
 }
 
+/// The reduction clauses among a construct's first I... arguments.
+template <class Tuple, std::size_t... I>
+constexpr auto reductions_in(const Tuple& args, std::index_sequence<I...>) {
+  return reductions_of(std::get<I>(args)...);
+}
+
 /// Whether the first elements I... of a construct's argument tuple are all clauses.
 template <class Tuple, std::size_t... I>
 constexpr bool all_compute_clauses(std::index_sequence<I...>) {

@@ -1,9 +1,10 @@
 //! @file CUDA backend of parallel_loop with reduction clauses: a persistent grid where each
-//! thread keeps private copies, cub::BlockReduce per variable, then one block per variable.
+//! thread keeps private copies and cub::BlockReduce combines each block's (reduction_vars.hpp
+//! does the rest).
 #pragma once
 
 #include <acc/backend/cuda/launch.hpp>
-#include <acc/backend/cuda/reduce.hpp>
+#include <acc/backend/cuda/reduction_vars.hpp>
 #include <acc/backend/cuda/runtime.hpp>
 #include <acc/backend/cuda/tuning.hpp>
 #include <acc/detail/reduce_op.hpp>
@@ -50,44 +51,18 @@ void run_loop_reductions(const index_space<Index, Rank>& s, std::uint64_t total,
   cudaStream_t stream = queue_stream(device, spec.queue, site);
   constexpr int block = reduce_policy::block;
   using Count = std::uint64_t;  // one instantiation: the private state dominates, not the counter
-  using Ops = std::tuple<decltype(R::op)...>;
-  using Vals = std::tuple<typename R::value_type...>;
-  using Outs = std::tuple<typename R::value_type*...>;
-  auto kernel = &loop_reductions<block, Count, Index, Rank, Body, Ops, Vals, Outs>;
+  using vars = reduction_vars<R...>;
+  auto kernel = &loop_reductions<block, Count, Index, Rank, Body, typename vars::ops_type,
+                                 typename vars::values_type, typename vars::pointers_type>;
   const int grid = static_cast<int>(
       std::min<std::uint64_t>((total + block - 1) / block, resident_blocks(kernel, block, device, site)));
-
-  // Per variable: grid partials, then its result; each segment 16-byte aligned.
-  constexpr std::size_t k = sizeof...(R);
-  const std::size_t sizes[k] = {sizeof(typename R::value_type)...};
-  std::size_t offset[k + 1] = {};
-  for (std::size_t v = 0; v < k; ++v) offset[v + 1] = offset[v] + ((grid + 1) * sizes[v] + 15) / 16 * 16;
-  stream_buffer scratch(offset[k], device, stream, site);
-  char* base = static_cast<char*>(scratch.get());
-  Outs partial = [&]<std::size_t... V>(std::index_sequence<V...>) {
-    return Outs{reinterpret_cast<std::tuple_element_t<V, Outs>>(base + offset[V])...};
+  vars scratch(grid, device, stream, site);
+  const typename vars::ops_type ops = [&]<std::size_t... V>(std::index_sequence<V...>) {
+    return typename vars::ops_type{std::get<V>(reds).op...};
   }(std::index_sequence_for<R...>{});
-  const auto [ops, init] = [&]<std::size_t... V>(std::index_sequence<V...>) {
-    return std::pair<Ops, Vals>{Ops{std::get<V>(reds).op...},
-                                Vals{identity_of<std::tuple_element_t<V, Vals>>(std::get<V>(reds).op)...}};
-  }(std::index_sequence_for<R...>{});
-
-  launch(kernel, {unsigned(grid), unsigned(block)}, 0, stream, site, s, Count(total), body, ops, init, partial);
-  Vals result;
-  [&]<std::size_t... V>(std::index_sequence<V...>) {
-    (launch(&reduce_partials<block, std::tuple_element_t<V, Vals>, std::tuple_element_t<V, Ops>>, {1u, unsigned(block)},
-            0, stream, site, std::get<V>(partial), grid, std::get<V>(ops), std::get<V>(init), std::get<V>(partial) + grid),
-     ...);
-    (ACC_DETAIL_CUDA_CHECK(cudaMemcpyAsync(&std::get<V>(result), std::get<V>(partial) + grid, sizes[V],
-                                           cudaMemcpyDeviceToHost, stream),
-                           site),
-     ...);
-  }(std::index_sequence_for<R...>{});
-  scratch.release(site);
-  ACC_DETAIL_CUDA_CHECK(cudaStreamSynchronize(stream), site);  // the variables are the host's
-  [&]<std::size_t... V>(std::index_sequence<V...>) {
-    ((*std::get<V>(reds).var = std::get<V>(reds).op(*std::get<V>(reds).var, std::get<V>(result))), ...);
-  }(std::index_sequence_for<R...>{});
+  launch(kernel, {unsigned(grid), unsigned(block)}, 0, stream, site, s, Count(total), body, ops,
+         vars::identities(reds), scratch.partials());
+  scratch.finish(reds, site);
 }
 
 }  // namespace acc::detail::cuda

@@ -69,9 +69,10 @@ __global__ void __launch_bounds__(Block) reduce_blocks(Input in, Count n, Op op,
   if (threadIdx.x == 0) partial[blockIdx.x] = acc;
 }
 
-/// One block: *out = op(init, partial[0] ... partial[count - 1]).
+/// The calling block: *out = op(init, partial[0] ... partial[count - 1]), written by thread 0.
+/// Ends with a barrier, so the next call may reuse the block's scratch.
 template <int Block, class T, class Op>
-__global__ void __launch_bounds__(Block) reduce_partials(const T* partial, int count, Op op, T init, T* out) {
+__device__ void fold_partials(const T* partial, int count, const Op& op, const T& init, T* out) {
   using block_reduce = cub::BlockReduce<T, Block>;
   __shared__ typename block_reduce::TempStorage temp;
   T acc{};
@@ -81,6 +82,12 @@ __global__ void __launch_bounds__(Block) reduce_partials(const T* partial, int c
   }
   acc = block_reduce(temp).Reduce(acc, op, count < Block ? count : Block);
   if (threadIdx.x == 0) *out = op(init, acc);
+  __syncthreads();
+}
+
+template <int Block, class T, class Op>
+__global__ void __launch_bounds__(Block) reduce_partials(const T* partial, int count, Op op, T init, T* out) {
+  fold_partials<Block>(partial, count, op, init, out);
 }
 
 template <class Count, class Index, std::size_t Rank, class Op, class Body, class T>

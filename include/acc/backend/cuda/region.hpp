@@ -3,29 +3,42 @@
 #pragma once
 
 #include <acc/backend/cuda/launch.hpp>
+#include <acc/backend/cuda/reduction_vars.hpp>
 #include <acc/backend/cuda/runtime.hpp>
 #include <acc/backend/cuda/tuning.hpp>
 #include <acc/gang.hpp>
 
 #include <cstddef>
 #include <string>
+#include <tuple>
+#include <utility>
 
 namespace acc::detail::cuda {
 
-template <class Body>
-__global__ void region_kernel(Body body, int vector_length, std::size_t shared_bytes) {
+// With reduction clauses every thread holds private copies (Vals), which gang-redundant code
+// keeps equal across the gang; worker 0, lane 0 reports the gang's. Without, both are empty.
+template <class Body, class Vals, class Outs>
+__global__ void region_kernel(Body body, int vector_length, std::size_t shared_bytes, Vals priv, Outs partial) {
   extern __shared__ __align__(16) unsigned char gang_shared[];
   const gang_t g(static_cast<int>(blockIdx.x), static_cast<int>(gridDim.x), static_cast<int>(blockDim.y),
                  vector_length, gang_shared, shared_bytes);
-  body(g);
+  std::apply([&](auto&... p) { body(g, p...); }, priv);
+  if (threadIdx.x == 0 && threadIdx.y == 0)
+    [&]<std::size_t... V>(std::index_sequence<V...>) {
+      ((std::get<V>(partial)[blockIdx.x] = std::get<V>(priv)), ...);
+    }(std::make_index_sequence<std::tuple_size_v<Vals>>{});
 }
 
-template <class Body>
-void run_region(const launch_spec& spec, int device, const Body& body, const call_site& site) {
+/// Runs an acc::parallel region on `device`; with reduction clauses R..., waits for it and
+/// folds every gang's private values into the variables.
+template <class Body, class... R>
+void run_region(const launch_spec& spec, int device, const Body& body, const std::tuple<R...>& reds,
+                const call_site& site) {
   register_ops();
   use_device(device, site);
   cudaStream_t stream = queue_stream(device, spec.queue, site);
-  auto kernel = &region_kernel<Body>;
+  using vars = reduction_vars<R...>;
+  auto kernel = &region_kernel<Body, typename vars::values_type, typename vars::pointers_type>;
 
   const int vector = spec.vector_length ? spec.vector_length
                                         : spec.num_workers ? region_policy::vector_with_workers
@@ -64,8 +77,15 @@ void run_region(const launch_spec& spec, int device, const Body& body, const cal
     ACC_DETAIL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), site);
     grid = std::max(1, per_sm) * sms;
   }
-  launch(kernel, {unsigned(grid), unsigned(lanes), unsigned(workers)}, shared, stream, site, body, vector, shared);
-  finish_launch(stream, spec.queue, site);
+  const launch_config shape{unsigned(grid), unsigned(lanes), unsigned(workers)};
+  if constexpr (sizeof...(R) == 0) {
+    launch(kernel, shape, shared, stream, site, body, vector, shared, std::tuple<>{}, std::tuple<>{});
+    finish_launch(stream, spec.queue, site);
+  } else {
+    vars scratch(grid, device, stream, site);
+    launch(kernel, shape, shared, stream, site, body, vector, shared, vars::identities(reds), scratch.partials());
+    scratch.finish(reds, site);
+  }
 }
 
 }  // namespace acc::detail::cuda

@@ -6,17 +6,23 @@
 
 #include <acc/backend/host/loop.hpp>
 #include <acc/detail/clauses.hpp>
+#include <acc/detail/reduce_op.hpp>
 #include <acc/gang.hpp>
 
 #include <cstddef>
 #include <exception>
 #include <memory>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 namespace acc::detail::host {
 inline namespace ACC_DETAIL_HOST_ABI {
 
-template <class Body>
-void run_region(const launch_spec& spec, const Body& body) {
+/// Runs an acc::parallel region; with reduction clauses R..., each gang has private copies
+/// starting at the identities, folded into the variables in gang order afterwards.
+template <class Body, class... R>
+void run_region(const launch_spec& spec, const Body& body, const std::tuple<R...>& reds) {
   const int gangs = spec.num_gangs ? spec.num_gangs : thread_count(0);
   const int workers = spec.num_workers ? spec.num_workers : 1;
   const int vector = spec.vector_length ? spec.vector_length : 1;
@@ -24,6 +30,12 @@ void run_region(const launch_spec& spec, const Body& body) {
   [[maybe_unused]] const int threads = thread_count(gangs);
   // An exception may not leave an OpenMP region: the first one is kept and rethrown.
   std::exception_ptr error;
+  using Vals = std::tuple<typename R::value_type...>;
+  std::vector<Vals> priv;
+  if constexpr (sizeof...(R) > 0)
+    priv.assign(gangs, [&]<std::size_t... V>(std::index_sequence<V...>) {
+      return Vals{identity_of<std::tuple_element_t<V, Vals>>(std::get<V>(reds).op)...};
+    }(std::index_sequence_for<R...>{}));
 #if defined(ACC_DETAIL_OPENMP)
 #  pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
 #endif
@@ -31,7 +43,12 @@ void run_region(const launch_spec& spec, const Body& body) {
     try {
       auto memory = std::make_unique<std::max_align_t[]>((shared + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t));
       const gang_t g(gang, gangs, workers, vector, reinterpret_cast<unsigned char*>(memory.get()), shared);
-      body(g);
+      if constexpr (sizeof...(R) == 0) body(g);
+      else {
+        Vals mine = priv[gang];  // a local copy: neighbouring gangs' slots share cache lines
+        std::apply([&](auto&... v) { body(g, v...); }, mine);
+        priv[gang] = mine;
+      }
     } catch (...) {
 #if defined(ACC_DETAIL_OPENMP)
 #  pragma omp critical(acc_region_error)
@@ -40,6 +57,10 @@ void run_region(const launch_spec& spec, const Body& body) {
     }
   }
   if (error) std::rethrow_exception(error);
+  for (const Vals& v : priv)
+    [&]<std::size_t... V>(std::index_sequence<V...>) {
+      ((*std::get<V>(reds).var = std::get<V>(reds).op(*std::get<V>(reds).var, std::get<V>(v))), ...);
+    }(std::index_sequence_for<R...>{});
 }
 
 }  // inline namespace ACC_DETAIL_HOST_ABI

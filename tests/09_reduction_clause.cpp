@@ -1,0 +1,177 @@
+// Level 9: the reduction clause on parallel_loop and parallel (OpenACC V&V-style cases): several variables
+// of mixed types, the variables' own values folded in, collapse, every backend.
+#include <acc/parallel.hpp>
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <random>
+
+#include "support/buffer.hpp"
+
+using acc_test::buffer;
+
+namespace {
+template <class... Clauses>
+void sum_max_count(int n, const double* x, double& sum, double& mx, long& count, Clauses... clauses) {
+  acc::parallel_loop(n, clauses..., acc::reduction(acc::plus, sum), acc::reduction(acc::maximum, mx),
+                     acc::reduction(acc::plus, count), ACC_LAMBDA(int i, double& s, double& m, long& c) {
+                       s += x[i];
+                       m = m < x[i] ? x[i] : m;
+                       if (x[i] > 0.5) ++c;
+                     });
+}
+}  // namespace
+
+TEST_CASE("reduction clauses of mixed types fold into the variables' values", "[09][reduction]") {
+  const int n = GENERATE(0, 1, 31, 1000, 100003);
+  buffer<double> x(n + 1);
+  acc_test::fill_random(x, 17u, 0.0, 1.0);
+  double sum = 2.5, mx = -1.0, esum = 2.5, emx = -1.0;
+  long count = 7, ecount = 7;
+  for (int i = 0; i < n; ++i) esum += x[i], emx = std::max(emx, x[i]), ecount += x[i] > 0.5;
+  SECTION("default configuration") { sum_max_count(n, x.data(), sum, mx, count); }
+  SECTION("few gangs and odd vectors") {
+    sum_max_count(n, x.data(), sum, mx, count, acc::num_gangs(3), acc::vector_length(33));
+  }
+  SECTION("on the host") { sum_max_count(n, x.data(), sum, mx, count, acc::if_(false)); }
+  REQUIRE(sum == Approx(esum).epsilon(1e-12));
+  REQUIRE(mx == emx);
+  REQUIRE(count == ecount);
+}
+
+namespace {
+void collapse_sum(int ni, int nj, long long& s, int& bits) {
+  acc::parallel_loop(acc::collapse(ni, nj), acc::reduction(acc::plus, s), acc::reduction(acc::bit_or, bits),
+                     ACC_LAMBDA(int i, int j, long long& acc_s, int& b) {
+                       acc_s += static_cast<long long>(i) * 1000 + j;
+                       b |= 1 << ((i + j) % 31);
+                     });
+}
+}  // namespace
+
+TEST_CASE("reductions over collapsed loops", "[09][reduction]") {
+  const auto [ni, nj] = GENERATE(table<int, int>({{1, 1}, {3, 7}, {64, 33}, {1000, 999}}));
+  long long s = 0, es = 0;
+  int bits = 0, ebits = 0;
+  for (int i = 0; i < ni; ++i)
+    for (int j = 0; j < nj; ++j) es += static_cast<long long>(i) * 1000 + j, ebits |= 1 << ((i + j) % 31);
+  collapse_sum(ni, nj, s, bits);
+  REQUIRE(s == es);
+  REQUIRE(bits == ebits);
+}
+
+TEST_CASE("a serial host reduction is the sequential loop to the bit", "[09][reduction]") {
+  // Only the serial backend promises this (it updates the variable in order); OpenMP and GPUs
+  // group the additions differently.
+  const int n = 10007;
+  buffer<float> x(n);
+  acc_test::fill_random(x, 5u, -1.0f, 1.0f);
+  float s = 0.25f, e = 0.25f;
+  for (int i = 0; i < n; ++i) e += x[i];
+  const float* p = x.data();
+  acc::parallel_loop(n, acc::num_gangs(1), acc::if_(false), acc::reduction(acc::plus, s),
+                     ACC_LAMBDA(int i, float& v) { v += p[i]; });
+#if !defined(_OPENMP)
+  REQUIRE(s == e);
+#else
+  REQUIRE(s == Approx(e).epsilon(1e-4));
+#endif
+}
+
+// ---- reduction clauses on acc::parallel: one private copy per gang ----
+
+namespace {
+// Every gang takes rows i = gang, gang + num_gangs, ...; each row's sum comes from a vector
+// loop_reduce and its maximum from a worker one; the row count is bumped in single(per_gang).
+template <class... Clauses>
+void region_rows(const double* x, int ni, int n, double& sum, double& mx, long& rows, acc::loc_t<double, int>& where,
+                 Clauses... clauses) {
+  acc::parallel(clauses..., acc::reduction(acc::plus, sum), acc::reduction(acc::maximum, mx),
+                acc::reduction(acc::plus, rows), acc::reduction(acc::max_loc, where),
+                ACC_LAMBDA(const acc::gang_t& g, double& s, double& m, long& r, acc::loc_t<double, int>& w) {
+                  acc::loop(g, acc::gang, ni, [&](int i) {
+                    const double* row = x + static_cast<long long>(i) * n;
+                    s += acc::loop_reduce(g, acc::vector, n, acc::plus, [&](int k) { return row[k]; });
+                    const double rm = acc::loop_reduce(g, acc::worker, n, acc::maximum, [&](int k) { return row[k]; });
+                    m = m < rm ? rm : m;
+                    w = acc::max_loc_t{}(w, acc::loc(rm, i));
+                    acc::single(g, acc::per_gang, [&] { ++r; });
+                  });
+                });
+}
+}  // namespace
+
+TEST_CASE("reduction clauses on a parallel region take one value per gang", "[09][reduction][region]") {
+  const auto [ni, n] = GENERATE(table<int, int>({{0, 5}, {1, 1}, {7, 0}, {31, 33}, {1000, 17}, {5003, 3}}));
+  buffer<double> x(static_cast<std::size_t>(ni) * n + 1);
+  acc_test::fill_random(x, 23u, -1.0, 1.0);
+  double esum = 1.5, emx = -2.0;
+  long erows = 4;
+  acc::loc_t<double, int> ewhere = acc::loc(-5.0, -1);
+  for (int i = 0; i < ni; ++i) {
+    double rs = 0, rm = std::numeric_limits<double>::lowest();
+    for (int k = 0; k < n; ++k) rs += x[std::size_t(i) * n + k], rm = std::max(rm, x[std::size_t(i) * n + k]);
+    esum += rs, emx = std::max(emx, rm), ++erows;
+    if (rm > ewhere.value) ewhere = acc::loc(rm, i);
+  }
+  double sum = 1.5, mx = -2.0;
+  long rows = 4;
+  acc::loc_t<double, int> where = acc::loc(-5.0, -1);
+  SECTION("default configuration") { region_rows(x.data(), ni, n, sum, mx, rows, where); }
+  SECTION("more gangs than rows, workers and odd vectors") {
+    region_rows(x.data(), ni, n, sum, mx, rows, where, acc::num_gangs(300), acc::num_workers(3),
+                acc::vector_length(45));
+  }
+  SECTION("thousands of gangs") { region_rows(x.data(), ni, n, sum, mx, rows, where, acc::num_gangs(4099)); }
+  SECTION("async is waited for") { region_rows(x.data(), ni, n, sum, mx, rows, where, acc::async(3)); }
+  SECTION("on the host") { region_rows(x.data(), ni, n, sum, mx, rows, where, acc::if_(false), acc::num_gangs(5)); }
+  REQUIRE(sum == Approx(esum).epsilon(1e-12).margin(1e-9));
+  REQUIRE(mx == emx);
+  REQUIRE(rows == erows);
+  REQUIRE(where.value == ewhere.value);
+  REQUIRE(where.index == ewhere.index);
+}
+
+namespace {
+// A user operator with an identity: the first and last row index a gang saw, as a span.
+struct span_t {
+  int lo, hi;
+};
+struct widen {
+  ACC_ROUTINE span_t operator()(span_t a, span_t b) const { return {a.lo < b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi}; }
+  ACC_ROUTINE span_t identity() const { return {1 << 30, -(1 << 30)}; }
+};
+
+float region_float_sum(const float* x, int n, int gangs) {
+  float s = 0;
+  acc::parallel(acc::num_gangs(gangs), acc::reduction(acc::plus, s), ACC_LAMBDA(const acc::gang_t& g, float& t) {
+    acc::loop(g, acc::gang, n, [&](int i) { t += x[i]; });
+  });
+  return s;
+}
+
+span_t region_span(int n, int gangs) {
+  span_t r = widen{}.identity();
+  acc::parallel(acc::num_gangs(gangs), acc::reduction(widen{}, r), ACC_LAMBDA(const acc::gang_t& g, span_t& s) {
+    acc::loop(g, acc::gang, n, [&](int i) { s = widen{}(s, span_t{i, i}); });
+  });
+  return r;
+}
+}  // namespace
+
+TEST_CASE("region reductions: user operators, and float results fixed from run to run", "[09][reduction][region]") {
+  const int n = GENERATE(1, 97, 100003);
+  const int gangs = GENERATE(1, 13, 1024);
+  const span_t s = region_span(n, gangs);
+  REQUIRE(s.lo == 0);
+  REQUIRE(s.hi == n - 1);
+  buffer<float> x(n);
+  acc_test::fill_random(x, 31u, -1.0f, 1.0f);
+  const float first = region_float_sum(x.data(), n, gangs);
+  double e = 0;
+  for (int i = 0; i < n; ++i) e += x[i];
+  REQUIRE(first == Approx(e).epsilon(1e-4).margin(1e-3));
+  for (int r = 0; r < 3; ++r) REQUIRE(region_float_sum(x.data(), n, gangs) == first);
+}
