@@ -15,6 +15,7 @@
 #include "check.cuh"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -33,27 +34,43 @@ __global__ void fill(T* p, long long n) {
     p[i] = static_cast<T>(i % 17) - T(8);  // exact sums for both types: sum is known
 }
 
-// Median milliseconds of f() (which must end synchronised), after warm-up.
-template <class F>
-double time_ms(int runs, F f) {
+// Median milliseconds of each f() (each must end synchronised), after warm-up. The functions
+// take turns within every run, so a slow spell of the GPU (clocks, a neighbour) weighs on
+// all of them alike instead of on whichever was being timed then.
+template <class... F>
+std::array<double, sizeof...(F)> time_each(int runs, F... f) {
+  constexpr std::size_t k = sizeof...(F);
   cudaEvent_t start, stop;
   CHECK(cudaEventCreate(&start));
   CHECK(cudaEventCreate(&stop));
-  for (int i = 0; i < 5; ++i) f();
-  std::vector<float> ms;
-  for (int i = 0; i < runs; ++i) {
+  for (int i = 0; i < 5; ++i) (f(), ...);
+  std::array<std::vector<float>, k> ms;
+  const auto once = [&](std::vector<float>& into, auto& g) {
     CHECK(cudaEventRecord(start, stream));
-    f();
+    g();
     CHECK(cudaEventRecord(stop, stream));
     CHECK(cudaEventSynchronize(stop));
     float t = 0;
     CHECK(cudaEventElapsedTime(&t, start, stop));
-    ms.push_back(t);
+    into.push_back(t);
+  };
+  for (int i = 0; i < runs; ++i) {
+    std::size_t j = 0;
+    (once(ms[j++], f), ...);
   }
   CHECK(cudaEventDestroy(start));
   CHECK(cudaEventDestroy(stop));
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
+  std::array<double, k> median{};
+  for (std::size_t j = 0; j < k; ++j) {
+    std::sort(ms[j].begin(), ms[j].end());
+    median[j] = ms[j][ms[j].size() / 2];
+  }
+  return median;
+}
+
+template <class T>
+T acc_sum_of(const T* d, long long n) {
+  return acc::parallel_reduce(n, acc::plus, ACC_LAMBDA(long long i) { return d[i]; });
 }
 
 template <class T>
@@ -66,10 +83,6 @@ bool bench(const char* type, long long n, int runs) {
   for (long long r = 0; r < 17; ++r) expect += (r - 8) * (n / 17 + (r < n % 17 ? 1 : 0));
 
   T acc_sum = 0, cub_sum = 0, thrust_sum = 0;
-  const double acc_ms = time_ms(runs, [&] {
-    acc_sum = acc::parallel_reduce(n, acc::plus, ACC_LAMBDA(long long i) { return d[i]; });
-  });
-
   // CUB with its temporary storage allocated once, outside the timing: its best case.
   T* out = nullptr;
   std::size_t bytes = 0;
@@ -77,12 +90,14 @@ bool bench(const char* type, long long n, int runs) {
   void* temp = nullptr;
   CHECK(cudaMalloc(&temp, bytes));
   CHECK(cudaMalloc(&out, sizeof(T)));
-  const double cub_ms = time_ms(runs, [&] {
-    CHECK(cub::DeviceReduce::Sum(temp, bytes, d, out, n, stream));
-    CHECK(cudaMemcpyAsync(&cub_sum, out, sizeof(T), cudaMemcpyDeviceToHost, stream));
-    CHECK(cudaStreamSynchronize(stream));
-  });
-  const double thrust_ms = time_ms(runs, [&] { thrust_sum = thrust::reduce(thrust::cuda::par.on(stream), d, d + n); });
+  const auto [acc_ms, cub_ms, thrust_ms] = time_each(
+      runs, [&] { acc_sum = acc_sum_of(d, n); },
+      [&] {
+        CHECK(cub::DeviceReduce::Sum(temp, bytes, d, out, n, stream));
+        CHECK(cudaMemcpyAsync(&cub_sum, out, sizeof(T), cudaMemcpyDeviceToHost, stream));
+        CHECK(cudaStreamSynchronize(stream));
+      },
+      [&] { thrust_sum = thrust::reduce(thrust::cuda::par.on(stream), d, d + n); });
 
   const double gb = sizeof(T) * double(n) / 1e9;
   std::printf("%-7s 2^%-3d %10.1f %10.1f %10.1f %9.3f\n", type, int(std::log2(double(n))), gb / (acc_ms / 1e3),
@@ -249,12 +264,13 @@ xu_row per_row(const char* name, AccLevel level, const double* x, int ni, int n,
                int runs) {
   const shape c{Y, X};
   const int grid = resident_grid(&hand_rows<Level, X, Y>, X * Y);
-  const double acc_ms = time_ms(runs, [&] { acc_rows(level, c, x, ni, n, out_acc); });
-  const double hand_ms = time_ms(runs, [&] {
-    hand_rows<Level, X, Y><<<grid, dim3(X, Y), 0, stream>>>(x, ni, n, out_hand, nullptr);
-    CHECK(cudaGetLastError());
-    CHECK(cudaStreamSynchronize(stream));
-  });
+  const auto [acc_ms, hand_ms] = time_each(
+      runs, [&] { acc_rows(level, c, x, ni, n, out_acc); },
+      [&] {
+        hand_rows<Level, X, Y><<<grid, dim3(X, Y), 0, stream>>>(x, ni, n, out_hand, nullptr);
+        CHECK(cudaGetLastError());
+        CHECK(cudaStreamSynchronize(stream));
+      });
   std::vector<double> a(ni), h(ni);
   CHECK(cudaMemcpy(a.data(), out_acc, sizeof(double) * ni, cudaMemcpyDeviceToHost));
   CHECK(cudaMemcpy(h.data(), out_hand, sizeof(double) * ni, cudaMemcpyDeviceToHost));
@@ -267,12 +283,13 @@ xu_row across_rows(const char* name, AccLevel level, const double* x, int ni, in
   const shape c{Y, X};
   const int grid = resident_grid(&hand_rows<Level, X, Y>, X * Y);
   double a = 0, h = 0;
-  const double acc_ms = time_ms(runs, [&] { a = acc_rows_total(level, c, x, ni, n); });
-  const double hand_ms = time_ms(runs, [&] {
-    hand_rows<Level, X, Y><<<grid, dim3(X, Y), 0, stream>>>(x, ni, n, nullptr, partial);
-    CHECK(cudaGetLastError());
-    h = hand_finish(partial, grid, out);
-  });
+  const auto [acc_ms, hand_ms] = time_each(
+      runs, [&] { a = acc_rows_total(level, c, x, ni, n); },
+      [&] {
+        hand_rows<Level, X, Y><<<grid, dim3(X, Y), 0, stream>>>(x, ni, n, nullptr, partial);
+        CHECK(cudaGetLastError());
+        h = hand_finish(partial, grid, out);
+      });
   return {name, acc_ms, hand_ms, a == expect && h == expect};
 }
 
@@ -311,12 +328,13 @@ bool bench_xu(int runs) {
     for (long long r = 0; r < 17; ++r) e += (r - 8) * (m / 17 + (r < m % 17 ? 1 : 0));
     const int grid = resident_grid(&hand_gang, 32);
     double a = 0, h = 0;
-    const double acc_ms = time_ms(runs, [&] { a = acc_gang(x, m); });
-    const double hand_ms = time_ms(runs, [&] {
-      hand_gang<<<grid, 32, 0, stream>>>(x, m, partial);
-      CHECK(cudaGetLastError());
-      h = hand_finish(partial, grid, out);
-    });
+    const auto [acc_ms, hand_ms] = time_each(
+        runs, [&] { a = acc_gang(x, m); },
+        [&] {
+          hand_gang<<<grid, 32, 0, stream>>>(x, m, partial);
+          CHECK(cudaGetLastError());
+          h = hand_finish(partial, grid, out);
+        });
     const xu_row r{"g", acc_ms, hand_ms, a == double(e) && h == double(e)};
     print(r, sizeof(double) * double(m));
     ok &= r.ok;
@@ -324,12 +342,13 @@ bool bench_xu(int runs) {
   {  // sgwv: parallel_loop with a reduction clause over every element
     const int grid = resident_grid(&hand_flat<256>, 256);
     double a = 0, h = 0;
-    const double acc_ms = time_ms(runs, [&] { a = acc_flat(x, total); });
-    const double hand_ms = time_ms(runs, [&] {
-      hand_flat<256><<<grid, 256, 0, stream>>>(x, total, partial);
-      CHECK(cudaGetLastError());
-      h = hand_finish(partial, grid, out);
-    });
+    const auto [acc_ms, hand_ms] = time_each(
+        runs, [&] { a = acc_flat(x, total); },
+        [&] {
+          hand_flat<256><<<grid, 256, 0, stream>>>(x, total, partial);
+          CHECK(cudaGetLastError());
+          h = hand_finish(partial, grid, out);
+        });
     const xu_row r{"sgwv", acc_ms, hand_ms, a == double(expect) && h == double(expect)};
     print(r, bytes);
     ok &= r.ok;
