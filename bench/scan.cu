@@ -1,0 +1,230 @@
+// Scans: acc::inclusive_scan / exclusive_scan against cub::DeviceScan (the bar, issue 5: >= 0.97x
+// its throughput) and thrust::inclusive_scan / exclusive_scan, on 2^28 ints and doubles in the
+// same run; and stream compaction with acc::parallel_scan against cub::DeviceSelect::If (the
+// bar: >= 0.9x).
+//   bench_scan [--log2 28] [--runs 30]
+// Exits 1 if a result is wrong, 0 without a GPU (nothing to measure).
+#include <acc/parallel.hpp>
+
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_select.cuh>
+#include <thrust/execution_policy.h>
+#include <thrust/scan.h>
+
+#include <cuda_runtime.h>
+
+#include "check.cuh"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <string>
+#include <vector>
+
+namespace {
+
+const cudaStream_t stream = cudaStreamPerThread;  // acc's synchronous queue
+
+template <class T>
+__global__ void fill(T* p, long long n) {
+  for (long long i = blockIdx.x * 256LL + threadIdx.x; i < n; i += 256LL * gridDim.x)
+    p[i] = static_cast<T>(i % 17) - T(8);  // integer prefix sums: exact for both types
+}
+
+// Median milliseconds of f() (which must end synchronised), after warm-up.
+template <class F>
+double time_ms(int runs, F f) {
+  cudaEvent_t start, stop;
+  CHECK(cudaEventCreate(&start));
+  CHECK(cudaEventCreate(&stop));
+  for (int i = 0; i < 3; ++i) f();
+  std::vector<float> ms;
+  for (int i = 0; i < runs; ++i) {
+    CHECK(cudaEventRecord(start, stream));
+    f();
+    CHECK(cudaEventRecord(stop, stream));
+    CHECK(cudaEventSynchronize(stop));
+    float t = 0;
+    CHECK(cudaEventElapsedTime(&t, start, stop));
+    ms.push_back(t);
+  }
+  CHECK(cudaEventDestroy(start));
+  CHECK(cudaEventDestroy(stop));
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
+}
+
+/// The first index where got differs from the sequential scan of fill's values (inclusive, or
+/// exclusive from 0), or -1.
+template <class T>
+long long first_wrong(const T* d, long long n, bool exclusive) {
+  std::vector<T> h(n);
+  CHECK(cudaMemcpy(h.data(), d, sizeof(T) * n, cudaMemcpyDeviceToHost));
+  long long run = 0;
+  for (long long i = 0; i < n; ++i) {
+    const long long x = i % 17 - 8;
+    if (!exclusive) run += x;
+    if (h[i] != T(run)) return i;
+    if (exclusive) run += x;
+  }
+  return -1;
+}
+
+template <class T>
+bool bench_scans(const char* type, long long n, int runs) {
+  T *in = nullptr, *out = nullptr;
+  CHECK(cudaMalloc(&in, sizeof(T) * n));
+  CHECK(cudaMalloc(&out, sizeof(T) * n));
+  fill<<<4096, 256, 0, stream>>>(in, n);
+  CHECK(cudaGetLastError());
+  CHECK(cudaStreamSynchronize(stream));
+  // The device memory is present for acc (deviceptr), so its scans run in place on it.
+  acc::data region{acc::deviceptr(in, n), acc::deviceptr(out, n)};
+  const double gb = 2.0 * sizeof(T) * double(n) / 1e9;  // read once, written once
+  bool ok = true;
+
+  for (int exclusive = 0; exclusive <= 1; ++exclusive) {
+    const double acc_ms = time_ms(runs, [&] {
+      if (exclusive) acc::exclusive_scan(in, n, out, T(0));
+      else acc::inclusive_scan(in, n, out);
+    });
+    const long long acc_wrong = first_wrong(out, n, exclusive);
+
+    // CUB with its temporary storage allocated once, outside the timing: its best case. An int
+    // count, as CUB's users write it (and as acc passes counts below 2^31: 32-bit offsets).
+    const int items = static_cast<int>(n);
+    std::size_t bytes = 0;
+    if (exclusive) CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, items, stream));
+    else CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, in, out, items, stream));
+    void* temp = nullptr;
+    CHECK(cudaMalloc(&temp, bytes));
+    CHECK(cudaMemsetAsync(out, 0, sizeof(T) * n, stream));
+    const double cub_ms = time_ms(runs, [&] {
+      if (exclusive) CHECK(cub::DeviceScan::ExclusiveSum(temp, bytes, in, out, items, stream));
+      else CHECK(cub::DeviceScan::InclusiveSum(temp, bytes, in, out, items, stream));
+      CHECK(cudaStreamSynchronize(stream));
+    });
+    const long long cub_wrong = first_wrong(out, n, exclusive);
+    CHECK(cudaFree(temp));
+
+    CHECK(cudaMemsetAsync(out, 0, sizeof(T) * n, stream));
+    const double thrust_ms = time_ms(runs, [&] {
+      if (exclusive) thrust::exclusive_scan(thrust::cuda::par.on(stream), in, in + n, out);
+      else thrust::inclusive_scan(thrust::cuda::par.on(stream), in, in + n, out);
+      CHECK(cudaStreamSynchronize(stream));
+    });
+    const long long thrust_wrong = first_wrong(out, n, exclusive);
+
+    std::printf("%-9s %-7s 2^%-3d %10.1f %10.1f %10.1f %9.3f\n", exclusive ? "exclusive" : "inclusive", type,
+                int(std::log2(double(n))), gb / (acc_ms / 1e3), gb / (cub_ms / 1e3), gb / (thrust_ms / 1e3),
+                cub_ms / acc_ms);
+    if (acc_wrong >= 0 || cub_wrong >= 0 || thrust_wrong >= 0) {
+      std::fprintf(stderr, "%s %s: wrong scan: first bad index acc %lld cub %lld thrust %lld\n",
+                   exclusive ? "exclusive" : "inclusive", type, acc_wrong, cub_wrong, thrust_wrong);
+      ok = false;
+    }
+  }
+  CHECK(cudaFree(in));
+  CHECK(cudaFree(out));
+  return ok;
+}
+
+/// Keeps x > 0 (8 of the 17 values fill writes, about 47%).
+struct positive {
+  __host__ __device__ bool operator()(int v) const { return v > 0; }
+};
+
+/// acc's compaction: each kept element goes to the number of kept elements before it.
+template <class Count>
+Count acc_compact(const int* in, Count n, int* out) {
+  return acc::parallel_scan(n, ACC_LAMBDA(Count i, Count& p, bool final) {
+    const int v = in[i];
+    const bool keep = v > 0;
+    if (final && keep) out[p] = v;
+    p += keep;
+  });
+}
+
+template <class Count>
+bool bench_compaction(const char* counter, long long n, int runs) {
+  int *in = nullptr, *out = nullptr, *count = nullptr;
+  CHECK(cudaMalloc(&in, sizeof(int) * n));
+  CHECK(cudaMalloc(&out, sizeof(int) * n));
+  CHECK(cudaMalloc(&count, sizeof(int)));
+  fill<<<4096, 256, 0, stream>>>(in, n);
+  CHECK(cudaGetLastError());
+  CHECK(cudaStreamSynchronize(stream));
+  long long expect = 0;
+  for (long long r = 0; r < 17; ++r)
+    if (r - 8 > 0) expect += n / 17 + (r < n % 17 ? 1 : 0);
+
+  Count acc_kept = 0;
+  const double acc_ms = time_ms(runs, [&] { acc_kept = acc_compact(in, Count(n), out); });
+  std::vector<int> acc_out(expect > 0 ? expect : 1);
+  CHECK(cudaMemcpy(acc_out.data(), out, sizeof(int) * acc_out.size(), cudaMemcpyDeviceToHost));
+
+  // CUB with its temporary storage allocated once; each run also returns the count to the host,
+  // as parallel_scan does.
+  const int items = static_cast<int>(n);
+  std::size_t bytes = 0;
+  CHECK(cub::DeviceSelect::If(nullptr, bytes, in, out, count, items, positive{}, stream));
+  void* temp = nullptr;
+  CHECK(cudaMalloc(&temp, bytes));
+  int cub_kept = 0;
+  CHECK(cudaMemsetAsync(out, 0, sizeof(int) * n, stream));
+  const double cub_ms = time_ms(runs, [&] {
+    CHECK(cub::DeviceSelect::If(temp, bytes, in, out, count, items, positive{}, stream));
+    CHECK(cudaMemcpyAsync(&cub_kept, count, sizeof(int), cudaMemcpyDeviceToHost, stream));
+    CHECK(cudaStreamSynchronize(stream));
+  });
+  std::vector<int> cub_out(acc_out.size());
+  CHECK(cudaMemcpy(cub_out.data(), out, sizeof(int) * cub_out.size(), cudaMemcpyDeviceToHost));
+
+  const double gb = (sizeof(int) * double(n) + sizeof(int) * double(expect)) / 1e9;  // read all, write kept
+  std::printf("compact   int     2^%-3d %10.1f %10.1f %10s %9.3f   (%s counter; kept %lld)\n",
+              int(std::log2(double(n))), gb / (acc_ms / 1e3), gb / (cub_ms / 1e3), "-", cub_ms / acc_ms, counter,
+              static_cast<long long>(acc_kept));
+  bool ok = static_cast<long long>(acc_kept) == expect && cub_kept == expect && acc_out == cub_out;
+  // The kept values cycle 1..8 in order.
+  for (long long k = 0; ok && k < expect; ++k) ok = acc_out[k] == int(k % 8) + 1;
+  if (!ok)
+    std::fprintf(stderr, "compaction (%s counter): acc kept %lld, cub %d, expected %lld; outputs %s\n", counter,
+                 static_cast<long long>(acc_kept), cub_kept, expect, acc_out == cub_out ? "equal" : "differ");
+  CHECK(cudaFree(temp));
+  CHECK(cudaFree(in));
+  CHECK(cudaFree(out));
+  CHECK(cudaFree(count));
+  return ok;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  int log2n = 28, runs = 30;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string arg = argv[i];
+    if (arg == "--log2") log2n = std::atoi(argv[i + 1]);
+    else if (arg == "--runs") runs = std::atoi(argv[i + 1]);
+  }
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    std::printf("no CUDA device: nothing to measure\n");
+    return 0;
+  }
+  cudaDeviceProp prop{};
+  CHECK(cudaGetDeviceProperties(&prop, acc::get_device_num(acc::device_type::nvidia)));
+  std::printf("device: %s; GB/s of data read and written, median of %d runs\n", prop.name, runs);
+  std::printf("%-9s %-7s %-5s %10s %10s %10s %9s\n", "scan", "type", "size", "acc", "cub", "thrust", "acc/cub");
+  const long long n = 1LL << log2n;
+  bool ok = bench_scans<int>("int", n, runs);
+  ok &= bench_scans<double>("double", n, runs);
+  ok &= bench_scans<int>("int", n + 12345, runs);  // not a power of two
+  ok &= bench_compaction<int>("int", n, runs);
+  ok &= bench_compaction<long long>("long long", n, runs);
+  return ok ? 0 : 1;
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "bench_scan: %s\n", e.what());
+  return 1;
+}

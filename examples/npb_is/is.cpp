@@ -1,0 +1,167 @@
+// NPB IS (Integer Sort), after the NAS Parallel Benchmarks 3.x OpenMP version: ranks 2^N
+// integer keys in [0, MAX_KEY) ten times, each time after changing two keys, by a histogram of
+// the keys and a prefix sum over it (the keys' ranks are the counts of smaller keys). NPB-ACC
+// leaves IS out because OpenACC has no scan; here it is acc::inclusive_scan on present data.
+//   is [S|W|A|B]   (default S)
+// Written for acc from the NPB 3.x specification of IS (NAS technical reports RNR-94-007 and
+// NAS-95-020); class parameters, the key generator's seed and multiplier, and the partial
+// verification indices, ranks and their per-class shifts are NPB 3.x's (is.c, "Partial
+// verif info" and rank()). Key generation and the full verification are untimed, as in NPB.
+#include <acc/parallel.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <vector>
+
+namespace {
+
+// --- NPB's random number generator (host only: the keys are generated untimed) ----------------
+// x_{k+1} = a * x_k mod 2^46 in doubles, both factors split into 23-bit halves so that every
+// product is exact (as in examples/npb_ep); the same sequence as NPB's randlc.
+constexpr double r23 = 1.0 / 8388608.0, t23 = 8388608.0, r46 = r23 * r23, t46 = t23 * t23;
+
+double randlc(double& x, double a) {
+  const double a1 = static_cast<double>(static_cast<long long>(r23 * a)), a2 = a - t23 * a1;
+  const double x1 = static_cast<double>(static_cast<long long>(r23 * x)), x2 = x - t23 * x1;
+  const double t1 = a1 * x2 + a2 * x1;
+  const double z = t1 - t23 * static_cast<double>(static_cast<long long>(r23 * t1));
+  const double t3 = t23 * z + a2 * x2;
+  x = t3 - t46 * static_cast<double>(static_cast<long long>(r46 * t3));
+  return r46 * x;
+}
+
+// --- IS's parameters (NPB 3.x is.c / npbparams.h) -----------------------------------------------
+constexpr int max_iterations = 10;
+constexpr int test_array_size = 5;
+constexpr double seed = 314159265.0;
+constexpr double multiplier = 1220703125.0;  // 5^13
+
+struct is_class {
+  char name;
+  int total_keys_log2, max_key_log2;
+  int test_index[test_array_size], test_rank[test_array_size];
+};
+constexpr is_class classes[] = {
+    {'S', 16, 11, {48427, 17148, 23627, 62548, 4431}, {0, 18, 346, 64917, 65463}},
+    {'W', 20, 16, {357773, 934767, 875723, 898999, 404505}, {1249, 11698, 1039987, 1043896, 1048018}},
+    {'A', 23, 19, {2112377, 662041, 5336171, 3642833, 4250760}, {104, 17523, 123928, 8288932, 8388264}},
+    {'B', 25, 21, {41869, 812306, 5102857, 18232239, 26860214}, {33422937, 10244, 59149, 33135281, 99}},
+};
+
+/// The rank NPB expects for test key i after iteration `it` (is.c rank(): the two keys changed
+/// per iteration move each test key's rank up or down by one, with per-class offsets).
+int expected_rank(char cls, int i, int base, int it) {
+  switch (cls) {
+    case 'S': return i <= 2 ? base + it : base - it;
+    case 'W': return i < 2 ? base + (it - 2) : base - it;
+    case 'A': return i <= 2 ? base + (it - 1) : base - (it - 1);
+    default: return (i == 1 || i == 2 || i == 4) ? base + it : base - it;  // 'B'
+  }
+}
+
+const is_class* find_class(const char* arg) {
+  for (const is_class& c : classes)
+    if (arg[0] == c.name && arg[1] == '\0') return &c;
+  return nullptr;
+}
+
+/// One ranking on the device: two keys changed, the test keys read, a histogram of all keys,
+/// and its inclusive scan: count[k] = number of keys <= k. Returns how many of the five test
+/// keys had the rank NPB expects.
+int rank(int iteration, const is_class& cls, acc::array<int>& keys, acc::array<int>& count,
+         acc::array<int>& probe, acc::array<int>& index) {
+  const long n = static_cast<long>(keys.size());
+  const int max_key = static_cast<int>(count.size());
+  // key_array[iteration] = iteration; key_array[iteration + MAX_ITERATIONS] = MAX_KEY - iteration;
+  // then the test keys' values (partial_verify_vals).
+  acc::parallel_loop(1, ACC_LAMBDA(int) {
+    keys[iteration] = iteration;
+    keys[iteration + max_iterations] = max_key - iteration;
+    for (int i = 0; i < test_array_size; ++i) probe[i] = keys[index[i]];
+  });
+  acc::parallel_loop(max_key, ACC_LAMBDA(int k) { count[k] = 0; });
+  acc::parallel_loop(n, ACC_LAMBDA(long i) { acc::atomic_add(&count[keys[i]], 1); });
+  acc::inclusive_scan(count, count);  // present: in place on the device
+  // The rank of test key i is the number of smaller keys: count[key - 1].
+  acc::parallel_loop(test_array_size, ACC_LAMBDA(int i) {
+    const int k = probe[i];
+    probe[test_array_size + i] = (0 < k && k <= n - 1) ? count[k - 1] : -1;
+  });
+  acc::update_self(probe);
+  int passed = 0;
+  for (int i = 0; i < test_array_size; ++i) {
+    const int k = probe[i];
+    if (!(0 < k && k <= n - 1)) continue;  // NPB skips such keys (none for S to B)
+    if (probe[test_array_size + i] == expected_rank(cls.name, i, cls.test_rank[i], iteration))
+      ++passed;
+    else
+      std::printf("  Failed partial verification: iteration %d, test key %d\n", iteration, i);
+  }
+  return passed;
+}
+
+/// NPB's full verification: sort the keys by their ranks (a counting sort from the last
+/// iteration's counts) and count keys out of order.
+bool full_verify(const acc::array<int>& keys, const acc::array<int>& count) {
+  std::vector<int> rank(count.begin(), count.end()), sorted(keys.size(), -1);
+  for (int key : keys) {
+    const int at = --rank[key];
+    if (at < 0) return false;
+    sorted[at] = key;
+  }
+  long out_of_order = 0;
+  for (std::size_t i = 1; i < sorted.size(); ++i) out_of_order += sorted[i - 1] > sorted[i];
+  if (out_of_order) std::printf("  Full_verify: number of keys out of sort: %ld\n", out_of_order);
+  return out_of_order == 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  const is_class* cls = find_class(argc > 1 ? argv[1] : "S");
+  if (!cls) {
+    std::fprintf(stderr, "usage: %s [S|W|A|B]\n", argv[0]);
+    return 2;
+  }
+  const long total_keys = 1L << cls->total_keys_log2;
+  const int max_key = 1 << cls->max_key_log2;
+
+  // create_seq: each key is MAX_KEY/4 times the sum of four uniform deviates.
+  acc::array<int> keys("key_array", total_keys), count("key_buff1", max_key), probe("partial_verify_vals", 2 * 5),
+      index("test_index_array", 5);
+  double x = seed;
+  const double k = max_key / 4;
+  for (long i = 0; i < total_keys; ++i) {
+    double r = randlc(x, multiplier);
+    r += randlc(x, multiplier);
+    r += randlc(x, multiplier);
+    r += randlc(x, multiplier);
+    keys[i] = static_cast<int>(k * r);
+  }
+  for (int i = 0; i < test_array_size; ++i) index[i] = cls->test_index[i];
+
+  const bool gpu = acc::get_device_type() == acc::device_type::nvidia;
+  std::printf("NPB IS class %c: %ld keys in [0, %d), %d iterations, on %s\n", cls->name, total_keys, max_key,
+              max_iterations, gpu ? "nvidia" : "host");
+  int passed = 0;
+  double seconds = 0;
+  {
+    acc::data region{acc::copy(keys), acc::copyout(count), acc::create(probe), acc::copyin(index)};
+    // One untimed iteration (NPB: "to guarantee initialization of all data and code pages"),
+    // whose verification does not count.
+    (void)rank(1, *cls, keys, count, probe, index);
+    const auto start = std::chrono::steady_clock::now();
+    for (int it = 1; it <= max_iterations; ++it) passed += rank(it, *cls, keys, count, probe, index);
+    seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }  // keys and counts come back here
+  if (full_verify(keys, count)) ++passed;
+  const bool ok = passed == test_array_size * max_iterations + 1;
+  std::printf("  time = %.4f s, Mop/s = %.2f (keys ranked)\n", seconds,
+              double(max_iterations) * double(total_keys) / seconds * 1e-6);
+  std::printf("  Verification = %s\n", ok ? "SUCCESSFUL" : "UNSUCCESSFUL");
+  return ok ? 0 : 1;
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "is: %s\n", e.what());
+  return 1;
+}

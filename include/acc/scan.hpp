@@ -1,0 +1,650 @@
+//! @file Scans (prefix sums): acc::inclusive_scan / exclusive_scan over data, acc::parallel_scan
+//! (a loop whose iterations see the prefix of the ones before) and acc::loop_scan inside a gang.
+//! OpenACC 3.3 has no scan; Xu et al. (2016, §4.1.7) proposed a `scan` clause for it.
+#pragma once
+
+#include <acc/array.hpp>
+#include <acc/clauses.hpp>
+#include <acc/data.hpp>
+#include <acc/detail/capture.hpp>
+#include <acc/detail/clauses.hpp>
+#include <acc/detail/config.hpp>
+#include <acc/detail/dispatch.hpp>
+#include <acc/detail/nvtx.hpp>
+#include <acc/detail/present_table.hpp>
+#include <acc/detail/reduce_op.hpp>
+#include <acc/error.hpp>
+#include <acc/extent.hpp>
+#include <acc/gang.hpp>
+#include <acc/runtime.hpp>
+
+#include <acc/backend/host/scan.hpp>
+#if defined(ACC_DETAIL_CUDA)
+#  include <acc/backend/cuda/scan.hpp>
+#  include <cub/util_ptx.cuh>
+#  include <cub/warp/warp_scan.cuh>
+#endif
+
+#include <cstddef>
+#include <cstdint>
+#include <source_location>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+namespace acc {
+namespace detail {
+
+// ---- inclusive_scan / exclusive_scan ---------------------------------------------------------
+
+/// A rank-1 acc::array or acc::view: element type, and whether it is one.
+template <class X> struct scan_data { static constexpr bool valid = false; static constexpr std::size_t rank = 0; };
+template <class T, std::size_t R> struct scan_data<view<T, R>> {
+  static constexpr bool valid = true;
+  static constexpr std::size_t rank = R;
+  using element = T;
+};
+template <class T, std::size_t R> struct scan_data<array<T, R>> {
+  static constexpr bool valid = true;
+  static constexpr std::size_t rank = R;
+  using element = T;
+};
+template <class X>
+using scan_data_t = scan_data<std::remove_cvref_t<X>>;
+
+template <class X>
+inline constexpr bool is_scan_pointer_v = std::is_pointer_v<std::remove_cvref_t<X>>;
+
+/// Where the optional op and the clauses start in a scan's arguments after the data: the
+/// pointer form has (n, out), the array form (b); exclusive scans add init.
+template <bool Exclusive, class First>
+constexpr std::size_t scan_fixed_args() {
+  return (is_scan_pointer_v<First> ? 2 : 1) + (Exclusive ? 1 : 0);
+}
+
+template <class Tuple, std::size_t From, std::size_t... I>
+constexpr bool clauses_from(std::index_sequence<I...>) {
+  return (is_compute_clause_v<std::tuple_element_t<From + I, Tuple>> && ...);
+}
+
+/// Whether the argument after the fixed ones is an operator (not a clause).
+template <class Tuple, std::size_t Fixed>
+constexpr bool scan_has_op() {
+  if constexpr (std::tuple_size_v<Tuple> > Fixed) return !is_compute_clause_v<std::tuple_element_t<Fixed, Tuple>>;
+  else return false;
+}
+
+template <class Tuple, std::size_t Fixed>
+struct scan_op_of {
+  using type = plus_t;
+};
+template <class Tuple, std::size_t Fixed>
+  requires(scan_has_op<Tuple, Fixed>())
+struct scan_op_of<Tuple, Fixed> {
+  using type = std::remove_cvref_t<std::tuple_element_t<Fixed, Tuple>>;
+};
+
+/// The element types of a scan's input and output (void when the arguments have no such shape).
+template <class First, class Args, bool Pointer = is_scan_pointer_v<First>>
+struct scan_types {
+  using in = void;
+  using out = void;
+};
+template <class First, class Args>
+struct scan_types<First, Args, true> {
+  using in = std::remove_pointer_t<std::remove_cvref_t<First>>;
+  using out = std::conditional_t<(std::tuple_size_v<Args> >= 2),
+                                 std::remove_pointer_t<std::remove_cvref_t<std::tuple_element_t<1, Args>>>, void>;
+};
+template <class First, class Args>
+  requires(scan_data_t<First>::valid && std::tuple_size_v<Args> >= 1 &&
+           scan_data_t<std::tuple_element_t<0, Args>>::valid)
+struct scan_types<First, Args, false> {
+  using in = typename scan_data_t<First>::element;
+  using out = typename scan_data_t<std::tuple_element_t<0, Args>>::element;
+};
+
+/// (n, out): an integer count and a pointer (the pointer form; at least two arguments).
+template <bool Pointer, class Tuple>
+struct pointer_scan_shape {
+  static constexpr bool value = true;  // not the pointer form: nothing to check here
+};
+template <class Tuple>
+struct pointer_scan_shape<true, Tuple> {
+  static constexpr bool value = std::is_integral_v<std::remove_cvref_t<std::tuple_element_t<0, Tuple>>> &&
+                                std::is_pointer_v<std::remove_cvref_t<std::tuple_element_t<1, Tuple>>>;
+};
+template <bool Pointer, class Tuple>
+constexpr bool array_scan_valid() {
+  if constexpr (Pointer) return true;
+  else return scan_data_t<std::tuple_element_t<0, Tuple>>::valid;
+}
+template <bool Pointer, class Tuple>
+constexpr bool array_scan_rank_one() {
+  if constexpr (Pointer) return true;
+  else return scan_data_t<std::tuple_element_t<0, Tuple>>::rank == 1;
+}
+
+/// The checks of inclusive_scan / exclusive_scan's arguments; only the first failure is reported.
+template <bool Exclusive, class First, class... Args>
+constexpr bool check_scan_args() {
+  using Tuple = std::tuple<Args...>;
+  constexpr std::size_t fixed = scan_fixed_args<Exclusive, First>();
+  if constexpr (!is_scan_pointer_v<First> && !scan_data_t<First>::valid) {
+    static_assert(dependent_false<First>,
+                  "acc::inclusive_scan / exclusive_scan: the first argument must be a pointer (first, n, out) or "
+                  "an acc::array / acc::view (a, b)");
+    return false;
+  } else if constexpr (sizeof...(Args) < fixed) {
+    static_assert(!Exclusive || dependent_false<First>,
+                  "acc::exclusive_scan: arguments missing; write exclusive_scan(first, n, out, init[, op]) or "
+                  "exclusive_scan(a, b, init[, op])");
+    static_assert(Exclusive || dependent_false<First>,
+                  "acc::inclusive_scan: arguments missing; write inclusive_scan(first, n, out[, op]) or "
+                  "inclusive_scan(a, b[, op])");
+    return false;
+  } else if constexpr (!pointer_scan_shape<is_scan_pointer_v<First>, Tuple>::value) {
+    static_assert(dependent_false<First>,
+                  "acc::inclusive_scan / exclusive_scan: with a pointer, the next arguments are the element count "
+                  "and the output pointer: (first, n, out)");
+    return false;
+  } else if constexpr (!array_scan_valid<is_scan_pointer_v<First>, Tuple>()) {
+    static_assert(dependent_false<First>,
+                  "acc::inclusive_scan / exclusive_scan: with an array or view, the output must be an acc::array "
+                  "or acc::view too: (a, b)");
+    return false;
+  } else if constexpr (!is_scan_pointer_v<First> &&
+                       (scan_data_t<First>::rank != 1 || !array_scan_rank_one<is_scan_pointer_v<First>, Tuple>())) {
+    static_assert(dependent_false<First>,
+                  "acc::inclusive_scan / exclusive_scan: arrays and views must have rank 1; scan a rank-1 "
+                  "acc::view over the elements instead");
+    return false;
+  } else {
+    using In = typename scan_types<First, Tuple>::in;
+    using Out = typename scan_types<First, Tuple>::out;
+    using V = std::remove_cv_t<Out>;
+    using Op = typename scan_op_of<Tuple, fixed>::type;
+    constexpr std::size_t first_clause = fixed + (scan_has_op<Tuple, fixed>() ? 1 : 0);
+    if constexpr (std::is_const_v<Out>) {
+      static_assert(dependent_false<First>,
+                    "acc::inclusive_scan / exclusive_scan: the output is const; pass a non-const pointer, "
+                    "acc::array or acc::view for the result");
+      return false;
+    } else if constexpr (!std::is_trivially_copyable_v<V> || !std::is_trivially_copyable_v<std::remove_cv_t<In>>) {
+      static_assert(dependent_false<First>,
+                    "acc::inclusive_scan / exclusive_scan: element types must be trivially copyable, as they are "
+                    "copied between host and device bytewise");
+      return false;
+    } else if constexpr (!std::is_convertible_v<const In&, V>) {
+      static_assert(dependent_false<First>,
+                    "acc::inclusive_scan / exclusive_scan: the input elements do not convert to the output's "
+                    "element type, in which the scan accumulates");
+      return false;
+    } else if constexpr (Exclusive && !std::is_convertible_v<const std::tuple_element_t<fixed - 1, Tuple>&, V>) {
+      static_assert(dependent_false<First>,
+                    "acc::exclusive_scan: init does not convert to the output's element type; write "
+                    "exclusive_scan(first, n, out, init[, op]) with init of that type");
+      return false;
+    } else if constexpr (!std::is_invocable_r_v<V, const Op&, V, V> || !std::is_copy_constructible_v<Op>) {
+      static_assert(dependent_false<First>,
+                    "acc::inclusive_scan / exclusive_scan: op cannot combine two values of the output's element "
+                    "type; use acc::plus, acc::maximum, ... or a copyable ACC_ROUTINE callable T(T, T)");
+      return false;
+    } else if constexpr (!clauses_from<Tuple, first_clause>(
+                             std::make_index_sequence<sizeof...(Args) - first_clause>{})) {
+      static_assert(dependent_false<First>,
+                    "acc::inclusive_scan / exclusive_scan: after the operator only clauses may follow "
+                    "(acc::async, acc::if_, acc::device_num, acc::default_present)");
+      return false;
+    } else {
+      return true;
+    }
+  }
+}
+
+/// The labels of an array and a view, for messages: "'x'" or "an unlabelled array".
+inline std::string label_of(const host_span& s) {
+  return s.label && *s.label ? "'" + std::string(s.label) + "'" : std::string("an unlabelled array");
+}
+
+/// Runs one scan of n elements: checks, then the device or the host.
+template <bool Exclusive, class T, class V, class Op>
+void run_scan(const T* in, std::uint64_t n, V* out, const V& init, const Op& op, const launch_spec& spec,
+              const host_span& in_span, const host_span& out_span, const call_site& site) {
+  check_spec(spec, site);
+  // Ranges that overlap but are not the same elements would be read after they are written.
+  const bool same = static_cast<const void*>(in) == static_cast<const void*>(out) && sizeof(T) == sizeof(V);
+  if (!same && n > 0 && in_span.begin() < out_span.end() && out_span.begin() < in_span.end())
+    fail<bad_clause>(site, "the input " + describe(in_span) + " and the output " + describe(out_span) +
+                               " overlap; scan in place (out == first) or into separate memory");
+  [[maybe_unused]] const placement p = place(spec, site);
+  if (n == 0) return;
+#if defined(ACC_DETAIL_CUDA)
+  if (p.where == target::nvidia)
+    return cuda::run_scan<Exclusive>(in, n, out, init, op, spec, p.device, in_span, out_span, site);
+#endif
+  if (spec.default_present && spec.if_) {
+    const int device = data_device();
+    const char* hint = "the scan has acc::default_present; enter it with acc::data or acc::enter_data";
+    if (!present_address(device, in_span)) fail_absent(in_span, device, hint, site);
+    if (!present_address(device, out_span)) fail_absent(out_span, device, hint, site);
+  }
+  host::scan<Exclusive>(in, n, out, init, op);
+}
+
+/// "scan.cpp:12 inclusive_scan": the NVTX range of one scan. Named per call, not registered
+/// once as other constructs' are: one instantiation serves every call site with the same types.
+inline std::string scan_range_text(const call_site& site) {
+  std::string file = site.where.file_name();
+  if (auto slash = file.find_last_of("/\\"); slash != std::string::npos) file.erase(0, slash + 1);
+  return file + ":" + std::to_string(site.where.line()) + " " + site.construct;
+}
+
+template <class... C>
+constexpr launch_spec scan_spec(const C&... c) {
+  launch_spec s;
+  (apply_clause(s, c), ...);
+  return s;
+}
+
+/// Both scans: parses (first, n, out | a, b)[, init][, op][, clauses...] and runs.
+template <bool Exclusive, class First, class... Args>
+void scan_entry(const char* name, const First& first, const std::source_location& where, const Args&... args) {
+  if constexpr (check_scan_args<Exclusive, First, Args...>()) {
+    using Tuple = std::tuple<Args...>;
+    const call_site site{name, where};
+    const nvtx_text_range range(scan_range_text(site));
+    const auto all = std::forward_as_tuple(args...);
+    constexpr std::size_t fixed = scan_fixed_args<Exclusive, First>();
+    constexpr bool has_op = scan_has_op<Tuple, fixed>();
+    using Op = typename scan_op_of<Tuple, fixed>::type;
+    using V = std::remove_cv_t<typename scan_types<First, Tuple>::out>;
+    const Op op = [&]() -> Op {
+      if constexpr (has_op) return std::get<fixed>(all);
+      else return Op{};
+    }();
+    constexpr std::size_t first_clause = fixed + (has_op ? 1 : 0);
+    const launch_spec spec = [&]<std::size_t... I>(std::index_sequence<I...>) {
+      launch_spec s;
+      (apply_clause(s, std::get<first_clause + I>(all)), ...);
+      return s;
+    }(std::make_index_sequence<sizeof...(Args) - first_clause>{});
+    V init{};
+    if constexpr (Exclusive) init = static_cast<V>(std::get<fixed - 1>(all));
+    if constexpr (is_scan_pointer_v<First>) {
+      const auto n = std::get<0>(all);
+      auto* out = std::get<1>(all);
+      if constexpr (std::is_signed_v<std::remove_cvref_t<decltype(n)>>)
+        if (n < 0) fail<bad_clause>(site, "the element count " + std::to_string(n) + " is negative");
+      const std::uint64_t count = static_cast<std::uint64_t>(n);
+      run_scan<Exclusive>(first, count, out, init, op, spec, span_of(first, count), span_of(out, count), site);
+    } else {
+      const auto& b = std::get<0>(all);
+      const host_span sa = span_of(first), sb = span_of(b);
+      if (first.size() != b.size())
+        fail<bad_clause>(site, "the input " + label_of(sa) + " has " + std::to_string(first.size()) +
+                                   " elements and the output " + label_of(sb) + " has " + std::to_string(b.size()) +
+                                   "; they must have the same size");
+      run_scan<Exclusive>(first.data(), first.size(), b.data(), init, op, spec, sa, sb, site);
+    }
+  }
+}
+
+// ---- parallel_scan and loop_scan: the scanned type -------------------------------------------
+
+template <class F> struct partial_param { using type = void; };
+template <class C, class R, class I, class T, class B>
+struct partial_param<R (C::*)(I, T&, B) const> { using type = T; };
+template <class C, class R, class I, class T, class B>
+struct partial_param<R (C::*)(I, T&, B)> { using type = T; };
+
+/// T of a body(i, T& partial, bool final) that is not generic (nvcc's extended lambdas
+/// included: their wrapper's call operator keeps the signature); void when it cannot be told.
+template <class Body, class = void>
+struct body_partial { using type = void; };
+template <class Body>
+struct body_partial<Body, std::void_t<decltype(&Body::operator())>> {
+  using type = typename partial_param<decltype(&Body::operator())>::type;
+};
+
+/// The scanned type: the explicit template argument, else the body's partial parameter's.
+template <class Explicit, class Body>
+using scan_value_t = std::conditional_t<std::is_void_v<Explicit>, typename body_partial<Body>::type, Explicit>;
+
+struct deduce_t {};
+
+template <class Explicit, class Extent, class Op, class Body>
+constexpr bool check_parallel_scan_args(const char* = nullptr) {
+  using T = scan_value_t<Explicit, Body>;
+  if constexpr (!extent_traits<Extent>::valid || extent_traits<Extent>::rank != 1) {
+    static_assert(dependent_false<Extent>,
+                  "acc::parallel_scan: the first argument must be an iteration count (an integer) or "
+                  "acc::range(lo, hi)");
+    return false;
+  } else if constexpr (std::is_void_v<T>) {
+    static_assert(dependent_false<Extent>,
+                  "acc::parallel_scan: cannot tell the scanned type from the body; give the body a typed "
+                  "partial, ACC_LAMBDA(int i, long& partial, bool final), or write acc::parallel_scan<T>(n, body)");
+    return false;
+  } else if constexpr (!std::is_invocable_v<const Body&, typename extent_traits<Extent>::index_type, T&, bool>) {
+    static_assert(dependent_false<Extent>,
+                  "acc::parallel_scan: body must take (i, T& partial, bool final), e.g. "
+                  "ACC_LAMBDA(int i, long& partial, bool final) { if (final) out[partial] = x[i]; partial += keep; }");
+    return false;
+  } else if constexpr (!std::is_trivially_copyable_v<T> || !std::is_default_constructible_v<T>) {
+    static_assert(dependent_false<Extent>,
+                  "acc::parallel_scan: the scanned type must be trivially copyable and default constructible");
+    return false;
+  } else if constexpr (!std::is_invocable_r_v<T, const Op&, T, T>) {
+    static_assert(dependent_false<Extent>,
+                  "acc::parallel_scan: op cannot combine two values of the scanned type; use acc::plus, ... or "
+                  "an ACC_ROUTINE callable T(T, T)");
+    return false;
+  } else if constexpr (!has_identity_v<Op, T>) {
+    static_assert(dependent_false<Extent>,
+                  "acc::parallel_scan: the operator has no identity; every partial starts from it, so give the "
+                  "operator a `T identity() const`");
+    return false;
+  } else if constexpr (!std::is_copy_constructible_v<Body>) {
+    static_assert(dependent_false<Extent>,
+                  "acc::parallel_scan: the body must be copyable, as it is copied to every gang; capture by value");
+    return false;
+  } else {
+    return true;
+  }
+}
+
+template <class Explicit, class Extent, class Op, class Body>
+auto parallel_scan_entry(const Extent& extent, const launch_spec& spec, const Op& op, const Body& body,
+                         const std::source_location& where) {
+  if constexpr (check_parallel_scan_args<Explicit, Extent, Op, Body>()) {
+    using T = scan_value_t<Explicit, Body>;
+    const call_site site{"parallel_scan", where};
+    static const nvtx_name name = make_nvtx_name(site);
+    const nvtx_range range(name);
+    const auto [space, total, p] = plan_construct(extent, spec, site);
+#if defined(ACC_DETAIL_CUDA)
+    if (p.where == target::nvidia) {
+      mapped_body<Body> mapped(body, p.device, spec, total > 0, site);
+      T result = total > 0 ? cuda::run_parallel_scan<T>(space, total, spec, p.device, op, mapped.get(), site)
+                           : identity_of<T>(op);
+      mapped.finish();
+      return result;
+    }
+#endif
+    if (spec.default_present && spec.if_) check_present(body, spec, site);
+    return host::run_parallel_scan<T>(space, total, op, body);
+  } else {
+    return 0;
+  }
+}
+
+template <class Op>
+inline constexpr bool scan_not_clause_v =
+    !is_compute_clause_v<Op> && !std::is_same_v<std::remove_cvref_t<Op>, std::source_location>;
+
+// ---- loop_scan -------------------------------------------------------------------------------
+
+#if defined(__CUDA_ARCH__)
+/// Exclusive scan of one value per member of a loop_scan's group, in the group's order, and
+/// the group's total. Members: the lanes of the caller's worker (vector), the workers of the
+/// gang (worker: lane 0 of each holds the value), or every thread, worker-major (worker_vector).
+/// Padding lanes pass the identity. Collective over the group; `part` is 32 values of shared
+/// memory.
+template <class Level, class T, class Op>
+__device__ T group_exclusive_scan(const gang_t& g, T v, Op op, T id, T* part, T& total) {
+  const unsigned lane = threadIdx.x % 32, warp = (threadIdx.y * blockDim.x + threadIdx.x) / 32;
+  const unsigned warps_per_worker = blockDim.x / 32;
+  if constexpr (Level::vector) {
+    typename cub::WarpScan<T>::TempStorage unused;
+    T inclusive, exclusive;
+    cub::WarpScan<T>(unused).Scan(v, inclusive, exclusive, op);
+    if (lane == 0) exclusive = id;
+    const T warp_total = cub::ShuffleIndex<32>(inclusive, 31, 0xffffffffu);
+    if constexpr (!Level::worker) {
+      if (warps_per_worker == 1) {
+        total = warp_total;
+        return exclusive;
+      }
+      const unsigned first = threadIdx.y * warps_per_worker;
+      if (lane == 0) part[warp] = warp_total;
+      worker_barrier(g);
+      T before = id, all = id;
+      for (unsigned k = first; k < first + warps_per_worker; ++k) {
+        if (k == warp) before = all;
+        all = op(all, part[k]);
+      }
+      worker_barrier(g);  // part may be reused
+      total = all;
+      return op(before, exclusive);
+    } else {
+      if (lane == 0) part[warp] = warp_total;
+      gang_barrier();
+      T before = id, all = id;
+      const unsigned warps = blockDim.y * warps_per_worker;
+      for (unsigned k = 0; k < warps; ++k) {
+        if (k == warp) before = all;
+        all = op(all, part[k]);
+      }
+      gang_barrier();
+      total = all;
+      return op(before, exclusive);
+    }
+  } else {
+    if (threadIdx.x == 0) part[threadIdx.y] = v;
+    gang_barrier();
+    T before = id, all = id;
+    for (unsigned k = 0; k < blockDim.y; ++k) {
+      if (k == threadIdx.y) before = all;
+      all = op(all, part[k]);
+    }
+    gang_barrier();
+    total = all;
+    return before;
+  }
+}
+#endif
+
+}  // namespace detail
+
+/// Inclusive scan: out[i] = op(in[0], ..., in[i]) for i in [0, n), in the output's element
+/// type (the scan accumulates in it). Contract: api.md, Scans.
+/// - Forms: inclusive_scan(first, n, out[, op][, clauses...]) with host pointers, and
+///   inclusive_scan(a, b[, op][, clauses...]) with rank-1 acc::array / acc::view of equal size
+///   (else acc::bad_clause naming both). out == first scans in place; other overlaps are
+///   acc::bad_clause.
+/// - Data: where the input or output is present (acc::data, enter_data) its device copy is
+///   used and the result stays on the device (update_self brings it back); absent data is
+///   copied in (input) and out (output) for this call. default_present makes absence an error.
+/// - op: acc::plus (default), maximum, minimum, bit_or, ..., or any associative ACC_ROUTINE
+///   callable T(T, T); it need not be commutative: the order of the elements is kept.
+/// - Clauses after op: async(q) (returns at once; the result is ready after acc::wait(q)),
+///   if_, device_num, default_present. Any size, 0 and beyond 2^31 included.
+/// - On a GPU cub::DeviceScan (single pass, decoupled look-back): float sums may differ in the
+///   last bits from run to run, as the grouping depends on timing; integers are exact.
+/// e.g. int x[] = {3, 1, 4}; acc::inclusive_scan(x, 3, x);  // x == {3, 4, 8}
+template <class First, class... Args>
+struct inclusive_scan {
+  inclusive_scan(const First& first, const Args&... args, std::source_location where = std::source_location::current()) {
+    detail::scan_entry<false>("inclusive_scan", first, where, args...);
+  }
+};
+template <class First, class... Args>
+inclusive_scan(First, Args...) -> inclusive_scan<First, Args...>;
+
+/// Exclusive scan: out[i] = op(init, in[0], ..., in[i - 1]) for i in [0, n) (out[0] = init).
+/// Forms exclusive_scan(first, n, out, init[, op][, clauses...]) and
+/// exclusive_scan(a, b, init[, op][, clauses...]); everything else as acc::inclusive_scan.
+/// e.g. int c[] = {2, 0, 3}; int start[3]; acc::exclusive_scan(c, 3, start, 0);  // {0, 2, 2}
+template <class First, class... Args>
+struct exclusive_scan {
+  exclusive_scan(const First& first, const Args&... args, std::source_location where = std::source_location::current()) {
+    detail::scan_entry<true>("exclusive_scan", first, where, args...);
+  }
+};
+template <class First, class... Args>
+exclusive_scan(First, Args...) -> exclusive_scan<First, Args...>;
+
+/// A loop whose iterations see the combined contributions of the iterations before them
+/// (Kokkos' parallel_scan): body(i, T& partial, bool final) adds iteration i's contribution
+/// to partial (`partial += v`, or `partial = op(partial, v)`). Returns the total.
+/// - When final is true, partial holds on entry the exclusive prefix (op of the contributions of
+///   the iterations before i); act on it then (write out[partial]). Calls with final false only
+///   compute contributions, may happen more than once per iteration, and must have no side
+///   effects; each iteration has exactly one final call.
+/// - T is the type of the body's partial parameter; for a generic body write
+///   acc::parallel_scan<T>(n, body). op defaults to acc::plus; another needs an identity.
+/// - extent: a count n or acc::range(lo, hi). Clauses before the op/body: async, if_,
+///   device_num, default_present (launch shape clauses are accepted and ignored); the call
+///   always returns the finished total.
+/// - Deterministic for a fixed device and configuration (floats: a fixed grouping).
+/// e.g. long kept = acc::parallel_scan(n, ACC_LAMBDA(long i, long& p, bool final) {
+///        if (final && x[i] > 0) y[p] = x[i]; p += x[i] > 0; });
+template <class T = void, class Extent, class Body>
+  requires detail::scan_not_clause_v<Body>
+auto parallel_scan(const Extent& e, const Body& body, std::source_location where = std::source_location::current()) {
+  return detail::parallel_scan_entry<T>(e, detail::launch_spec{}, plus, body, where);
+}
+template <class T = void, class Extent, class Op, class Body>
+  requires(detail::scan_not_clause_v<Op> && detail::scan_not_clause_v<Body>)
+auto parallel_scan(const Extent& e, const Op& op, const Body& body,
+                   std::source_location where = std::source_location::current()) {
+  return detail::parallel_scan_entry<T>(e, detail::launch_spec{}, op, body, where);
+}
+template <class T = void, class Extent, class C1, class Body>
+  requires(detail::is_compute_clause_v<C1> && detail::scan_not_clause_v<Body>)
+auto parallel_scan(const Extent& e, const C1& c1, const Body& body,
+                   std::source_location where = std::source_location::current()) {
+  return detail::parallel_scan_entry<T>(e, detail::scan_spec(c1), plus, body, where);
+}
+template <class T = void, class Extent, class C1, class Op, class Body>
+  requires(detail::is_compute_clause_v<C1> && detail::scan_not_clause_v<Op> && detail::scan_not_clause_v<Body>)
+auto parallel_scan(const Extent& e, const C1& c1, const Op& op, const Body& body,
+                   std::source_location where = std::source_location::current()) {
+  return detail::parallel_scan_entry<T>(e, detail::scan_spec(c1), op, body, where);
+}
+template <class T = void, class Extent, class C1, class C2, class Body>
+  requires(detail::is_compute_clause_v<C1> && detail::is_compute_clause_v<C2> && detail::scan_not_clause_v<Body>)
+auto parallel_scan(const Extent& e, const C1& c1, const C2& c2, const Body& body,
+                   std::source_location where = std::source_location::current()) {
+  return detail::parallel_scan_entry<T>(e, detail::scan_spec(c1, c2), plus, body, where);
+}
+template <class T = void, class Extent, class C1, class C2, class Op, class Body>
+  requires(detail::is_compute_clause_v<C1> && detail::is_compute_clause_v<C2> && detail::scan_not_clause_v<Op> &&
+           detail::scan_not_clause_v<Body>)
+auto parallel_scan(const Extent& e, const C1& c1, const C2& c2, const Op& op, const Body& body,
+                   std::source_location where = std::source_location::current()) {
+  return detail::parallel_scan_entry<T>(e, detail::scan_spec(c1, c2), op, body, where);
+}
+template <class T = void, class Extent, class C1, class C2, class C3, class Body>
+  requires(detail::is_compute_clause_v<C1> && detail::is_compute_clause_v<C2> && detail::is_compute_clause_v<C3> &&
+           detail::scan_not_clause_v<Body>)
+auto parallel_scan(const Extent& e, const C1& c1, const C2& c2, const C3& c3, const Body& body,
+                   std::source_location where = std::source_location::current()) {
+  return detail::parallel_scan_entry<T>(e, detail::scan_spec(c1, c2, c3), plus, body, where);
+}
+
+namespace detail {
+
+/// The checks of loop_scan's arguments; only the first failure is reported.
+template <class Explicit, class Level, class Extent, class Op, class Body>
+constexpr bool check_loop_scan_args() {
+  if constexpr (!is_level<Level>::value || Level::gang || !(Level::worker || Level::vector)) {
+    static_assert(dependent_false<Level>,
+                  "acc::loop_scan: the level must be acc::worker, acc::vector or acc::worker_vector; scan across "
+                  "gangs with acc::parallel_scan");
+    return false;
+  } else if constexpr (!extent_traits<Extent>::valid || extent_traits<Extent>::rank != 1) {
+    static_assert(dependent_false<Level>,
+                  "acc::loop_scan: the extent must be an iteration count (an integer) or acc::range(lo, hi)");
+    return false;
+  } else if constexpr (std::is_void_v<scan_value_t<Explicit, Body>>) {
+    static_assert(dependent_false<Level>,
+                  "acc::loop_scan: cannot tell the scanned type from the body; give the body a typed partial, "
+                  "[&](int j, long& partial, bool final), or write acc::loop_scan<T>(g, level, n, op, body)");
+    return false;
+  } else if constexpr (!std::is_invocable_v<const Body&, typename extent_traits<Extent>::index_type,
+                                            scan_value_t<Explicit, Body>&, bool>) {
+    static_assert(dependent_false<Level>, "acc::loop_scan: body must take (i, T& partial, bool final)");
+    return false;
+  } else if constexpr (!has_identity_v<Op, scan_value_t<Explicit, Body>>) {
+    static_assert(dependent_false<Level>,
+                  "acc::loop_scan: the operator needs an identity (a member T identity() const)");
+    return false;
+  } else {
+    return true;
+  }
+}
+
+/// loop_scan once its arguments are checked: see acc::loop_scan.
+template <class Level, class V, class Extent, class Op, class Body>
+ACC_DETAIL_HD V run_loop_scan([[maybe_unused]] const gang_t& g, const Extent& extent, Op op, const Body& body) {
+  const auto s = to_space(extent);
+  const std::uint64_t total = s.count[0];
+  const V id = identity_of<V>(op);
+#if defined(__CUDA_ARCH__)
+  __shared__ alignas(V) unsigned char raw[32 * sizeof(V)];
+  V* part = reinterpret_cast<V*>(raw);
+  // This thread's rank in the group and the group's size; padding lanes take no iterations.
+  std::uint64_t rank = 0, size = 1;
+  bool active = true;
+  if constexpr (Level::worker) rank = threadIdx.y, size = blockDim.y;
+  if constexpr (Level::vector) {
+    rank = rank * g.vector_length() + threadIdx.x, size *= g.vector_length();
+    active = threadIdx.x < unsigned(g.vector_length());
+  } else {
+    active = threadIdx.x == 0;  // worker loops: lane 0 calls the body, every lane gets the results
+  }
+  // A vector loop outside worker loops is every worker's (redundantly); only worker 0 acts.
+  bool acts = active;
+  if constexpr (Level::vector && !Level::worker) acts = active && (g.worker_depth_ > 0 || threadIdx.y == 0);
+  V carry = id;
+  for (std::uint64_t base = 0; base < total; base += size) {
+    const std::uint64_t t = base + rank;
+    const bool mine = active && t < total;
+    V c = id;
+    if (mine) body(index_at(s.lo[0], t), c, false);
+    V round_total;
+    const V before = group_exclusive_scan<Level>(g, c, op, id, part, round_total);
+    if (mine && acts) {
+      V p = op(carry, before);
+      body(index_at(s.lo[0], t), p, true);
+    }
+    carry = op(carry, round_total);
+  }
+  if constexpr (Level::worker) gang_barrier();
+  else if (g.worker_depth_ > 0) worker_barrier(g);
+  else gang_barrier();
+  return carry;
+#else
+  (void)g;
+  // One thread runs the gang on the host: the whole loop in order, one final call each.
+  V partial = id;
+  for (std::uint64_t t = 0; t < total; ++t) body(index_at(s.lo[0], t), partial, true);
+  return partial;
+#endif
+}
+
+}  // namespace detail
+
+/// A scan over a loop at worker, vector or worker_vector level inside acc::parallel:
+/// body(i, T& partial, bool final) as in acc::parallel_scan, contributions combined by op in
+/// iteration order; returns the total to every thread of the gang (worker levels) or of the
+/// worker (vector). op needs an identity; T is the body's partial type (or loop_scan<T>).
+/// - Each iteration's final call runs once (on lane 0 for worker loops; on worker 0 for a
+///   vector loop outside any worker loop); calls with final false may repeat and must have no
+///   side effects. Ends with the loop's barrier, so the final calls' writes are visible after it.
+/// - Call it where every thread of the gang (worker levels) or worker (vector) arrives.
+/// - GPU: cub::WarpScan within warps, shared memory across warps and workers; host: in order.
+/// e.g. long n_kept = acc::loop_scan(g, acc::vector, m, acc::plus, [&](int j, long& p, bool final) {
+///        if (final && keep(j)) out[p] = j; p += keep(j); });
+template <class T = void, class Level, class Extent, class Op, class Body>
+ACC_DETAIL_HD auto loop_scan(const gang_t& g, Level, const Extent& extent, Op op, const Body& body) {
+  if constexpr (detail::check_loop_scan_args<T, Level, Extent, Op, Body>())
+    return detail::run_loop_scan<Level, detail::scan_value_t<T, Body>>(g, extent, op, body);
+  else
+    return 0;
+}
+
+}  // namespace acc
