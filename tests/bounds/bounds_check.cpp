@@ -3,6 +3,8 @@
 //   bounds_check host     index on the host: acc::error, printed; exits 0 if it was thrown
 //   bounds_check device   index inside a kernel: the GPU prints the report and traps, which
 //                         the construct turns into acc::device_error (prints "no GPU" without one)
+//   bounds_check tile_host    a cached_view (acc::tile_loop) read outside its cached range, on the host
+//   bounds_check tile_device  the same inside a kernel (prints "no GPU" without one)
 #include <acc/parallel.hpp>
 
 #include <cstdio>
@@ -13,11 +15,34 @@ namespace {
 void write_outside(acc::array<double, 2> t) {
   acc::parallel_loop(1, ACC_LAMBDA(int) { t(1, 7) = 1.0; });
 }
+// Tile 1 caches [3, 8) of 'pressure' (halo 1 before, 0 after); iteration 5 reads element 8.
+void read_outside_cache(acc::array<double> p, bool on_device) {
+  acc::tile_loop(8, acc::tile_size(4), acc::if_(on_device), acc::cached(p, acc::fetch, acc::halo(1, 0)),
+                 ACC_LAMBDA(int i, const acc::cached_view<double, 1>& c) {
+                   if (i == 5) p(i) = c(i + 3);
+                 });
+}
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc != 2) return 2;
   acc::array<double, 2> t("temperature", 4, 5);
+  if (std::strncmp(argv[1], "tile_", 5) == 0) {
+    const bool on_device = std::strcmp(argv[1], "tile_device") == 0;
+    if (on_device && acc::get_device_type() != acc::device_type::nvidia) {
+      std::printf("no GPU: the device report is not exercised\n");
+      return 0;
+    }
+    acc::array<double> p("pressure", 12);
+    try {
+      read_outside_cache(p, on_device);
+    } catch (const std::exception& e) {
+      std::printf("caught: %s\n", e.what());
+      return 0;
+    }
+    std::printf("no error for c(8) outside the cached range [3, 8)\n");
+    return 1;
+  }
   if (std::strcmp(argv[1], "host") == 0) {
     try {
       t(1, 2) = 3.0;  // inside: no error
