@@ -3,6 +3,7 @@
 
 #include <acc/array.hpp>
 #include <acc/async.hpp>
+#include <acc/atomic.hpp>
 #include <acc/clauses.hpp>
 #include <acc/data.hpp>
 #include <acc/error.hpp>
@@ -12,3 +13,5 @@
 #include <acc/reduce.hpp>
 #include <acc/region.hpp>
 #include <acc/runtime.hpp>
+#include <acc/scan.hpp>
+#include <acc/tile.hpp>
