@@ -83,7 +83,23 @@ inline void* alloc(int device, std::size_t bytes, int queue, const std::string& 
 class stream_buffer {
 public:
   stream_buffer(std::size_t bytes, int device, cudaStream_t stream, const call_site& site) : stream_(stream) {
-    ACC_DETAIL_CUDA_CHECK(cudaMallocFromPoolAsync(&p_, bytes, memory_pool(device, site), stream), site);
+    cudaMemPool_t pool = memory_pool(device, site);
+    cudaError_t e = cudaMallocFromPoolAsync(&p_, bytes, pool, stream);
+    if (e == cudaErrorMemoryAllocation) {  // give the pool's cached memory back, then once more
+      (void)cudaGetLastError();
+      ACC_DETAIL_CUDA_CHECK(cudaStreamSynchronize(stream), site);
+      ACC_DETAIL_CUDA_CHECK(cudaMemPoolTrimTo(pool, 0), site);
+      e = cudaMallocFromPoolAsync(&p_, bytes, pool, stream);
+    }
+    if (e == cudaErrorMemoryAllocation) {
+      (void)cudaGetLastError();
+      std::size_t free = 0, total = 0;
+      mem_info(device, &free, &total);
+      fail<device_error>(site, "cannot allocate " + std::to_string(bytes) + " bytes of scratch memory on device " +
+                                   std::to_string(device) + ": " + std::to_string(free) + " of " +
+                                   std::to_string(total) + " bytes are free");
+    }
+    ACC_DETAIL_CUDA_CHECK(e, site);
   }
   stream_buffer(const stream_buffer&) = delete;
   stream_buffer& operator=(const stream_buffer&) = delete;
@@ -160,6 +176,45 @@ inline bool pin(const void* host, std::size_t bytes) noexcept {
 
 inline void unpin(const void* host) noexcept {
   if (cudaHostUnregister(const_cast<void*>(host)) != cudaSuccess) (void)cudaGetLastError();
+}
+
+/// Page-locked, device-mapped host memory for the values a construct returns (a reduction's
+/// result, a scan's total): the kernel that computes them stores them here, so no copy is
+/// queued after it. One per host thread, as constructs that return a value wait for it before
+/// the thread goes on; grown on demand, freed when the thread ends.
+class result_slot {
+public:
+  result_slot() = default;
+  result_slot(const result_slot&) = delete;
+  result_slot& operator=(const result_slot&) = delete;
+  ~result_slot() {
+    if (host_) (void)cudaFreeHost(host_);
+  }
+  /// At least `bytes`, 16-byte aligned; host() and device() name the same memory.
+  void reserve(std::size_t bytes, const call_site& site) {
+    if (bytes <= size_) return;
+    if (host_) (void)cudaFreeHost(host_);
+    host_ = device_ = nullptr;
+    size_ = 0;
+    const std::size_t want = bytes < 256 ? 256 : bytes;
+    ACC_DETAIL_CUDA_CHECK(cudaHostAlloc(&host_, want, cudaHostAllocMapped | cudaHostAllocPortable), site);
+    size_ = want;
+    ACC_DETAIL_CUDA_CHECK(cudaHostGetDevicePointer(&device_, host_, 0), site);
+  }
+  void* host() const noexcept { return host_; }
+  void* device() const noexcept { return device_; }
+
+private:
+  void* host_ = nullptr;
+  void* device_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+/// The calling thread's result_slot, with room for `bytes`.
+inline result_slot& results(std::size_t bytes, const call_site& site) {
+  thread_local result_slot slot;
+  slot.reserve(bytes, site);
+  return slot;
 }
 
 }  // namespace acc::detail::cuda

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <acc/backend/cuda/launch.hpp>
+#include <acc/backend/cuda/memory.hpp>
 #include <acc/backend/cuda/runtime.hpp>
 #include <acc/backend/cuda/tuning.hpp>
 #include <acc/extent.hpp>
@@ -12,6 +13,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 namespace acc::detail::cuda {
 
@@ -105,15 +107,16 @@ T reduce_with(const index_space<Index, Rank>& s, std::uint64_t total, int device
   const int grid = static_cast<int>(std::min<std::uint64_t>(needed, resident_blocks(blocks_kernel, block, device, site)));
 
   const Count n1 = Rank > 1 ? Count(s.count[1]) : 1, n2 = Rank > 2 ? Count(s.count[2]) : 1;
-  stream_buffer scratch(sizeof(T) * (grid + 1), device, stream, site);
+  stream_buffer scratch(sizeof(T) * grid, device, stream, site);
   T* partial = static_cast<T*>(scratch.get());
+  result_slot& out = results(sizeof(T), site);
   launch(blocks_kernel, {unsigned(grid), unsigned(block)}, 0, stream, site, input{body, s.lo[0], n1, n2},
          Count(total), op, partial);
-  launch(final_kernel, {1u, unsigned(block)}, 0, stream, site, partial, grid, op, init, partial + grid);
-  T result;
-  ACC_DETAIL_CUDA_CHECK(cudaMemcpyAsync(&result, partial + grid, sizeof(T), cudaMemcpyDeviceToHost, stream), site);
+  launch(final_kernel, {1u, unsigned(block)}, 0, stream, site, partial, grid, op, init, static_cast<T*>(out.device()));
   scratch.release(site);
   ACC_DETAIL_CUDA_CHECK(cudaStreamSynchronize(stream), site);  // the caller gets a value
+  T result;
+  std::memcpy(&result, out.host(), sizeof(T));
   return result;
 }
 

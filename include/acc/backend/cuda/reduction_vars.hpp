@@ -1,5 +1,5 @@
 //! @file The device side of reduction(op, var) clauses, shared by parallel_loop and parallel:
-//! one partial per block and variable, one kernel that combines them all, one copy back.
+//! one partial per block and variable, one kernel that combines them all into mapped host memory.
 #pragma once
 
 #include <acc/backend/cuda/check.hpp>
@@ -31,8 +31,8 @@ __global__ void __launch_bounds__(Block) combine_reduction_vars(Ops ops, Outs pa
 /// kernel writes block b's private value of variable v to std::get<v>(partials())[b];
 /// finish() combines them on the device and folds each result into its variable.
 ///
-/// Layout: every variable's result first, so one copy brings them all back, then each
-/// variable's partials; every segment 16-byte aligned.
+/// Layout: each variable's partials in device scratch, and the results side by side in the
+/// thread's result_slot (mapped host memory: no copy back); every segment 16-byte aligned.
 template <class... R>
 class reduction_vars {
 public:
@@ -60,12 +60,12 @@ public:
     const ops_type ops = [&]<std::size_t... V>(std::index_sequence<V...>) {
       return ops_type{std::get<V>(reds).op...};
     }(std::index_sequence_for<R...>{});
+    result_slot& out = results(results_bytes, site);
     launch(&combine_reduction_vars<block, ops_type, pointers_type>, {1u, unsigned(block)}, 0, stream_, site, ops,
-           pointers(o.partial), blocks_, pointers(o.result));
-    alignas(16) unsigned char bytes[results_bytes];
-    ACC_DETAIL_CUDA_CHECK(cudaMemcpyAsync(bytes, scratch_.get(), results_bytes, cudaMemcpyDeviceToHost, stream_), site);
+           pointers(o.partial), blocks_, pointers(static_cast<char*>(out.device()), o.result));
     scratch_.release(site);
     ACC_DETAIL_CUDA_CHECK(cudaStreamSynchronize(stream_), site);
+    const auto* bytes = static_cast<const unsigned char*>(out.host());
     [&]<std::size_t... V>(std::index_sequence<V...>) {
       (fold_into(std::get<V>(reds), bytes + o.result[V]), ...);
     }(std::index_sequence_for<R...>{});
@@ -84,7 +84,7 @@ private:
     constexpr std::size_t sizes[k] = {sizeof(typename R::value_type)...};
     offsets o{};
     for (std::size_t v = 0; v < k; ++v) o.result[v + 1] = o.result[v] + round16(sizes[v]);
-    std::size_t at = o.result[k];
+    std::size_t at = 0;
     for (std::size_t v = 0; v < k; ++v) o.partial[v] = at, at += round16(sizes[v] * std::size_t(blocks));
     o.total = at;
     return o;
@@ -97,7 +97,10 @@ private:
   }
   template <std::size_t N>
   pointers_type pointers(const std::size_t (&offset)[N]) const {
-    char* base = static_cast<char*>(scratch_.get());
+    return pointers(static_cast<char*>(scratch_.get()), offset);
+  }
+  template <std::size_t N>
+  static pointers_type pointers(char* base, const std::size_t (&offset)[N]) {
     return [&]<std::size_t... V>(std::index_sequence<V...>) {
       return pointers_type{reinterpret_cast<std::tuple_element_t<V, pointers_type>>(base + offset[V])...};
     }(std::index_sequence_for<R...>{});

@@ -22,6 +22,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 
@@ -258,28 +259,27 @@ T parallel_scan_with(Index lo, std::uint64_t total, int device, cudaStream_t str
                                " are supported");
   const int tiles = static_cast<int>(tiles64);
   const T id = identity_of<T>(op);
-  (void)device;
+  // The total goes straight to mapped host memory, with no copy queued after the kernels.
+  result_slot& out = results(sizeof(T), site);
+  T* d_total = static_cast<T*>(out.device());
   T result;
   if constexpr (exact_scan_v<T>) {
     using state_t = cub::ScanTileState<T>;
     std::size_t state_bytes = 0;
     ACC_DETAIL_CUDA_CHECK(state_t::AllocationSize(tiles, state_bytes), site);
-    stream_buffer scratch(align_up(state_bytes) + sizeof(T), device, stream, site);
+    stream_buffer scratch(state_bytes, device, stream, site);
     char* base = static_cast<char*>(scratch.get());
-    T* d_total = reinterpret_cast<T*>(base + align_up(state_bytes));
     state_t state;
     ACC_DETAIL_CUDA_CHECK(state.Init(tiles, base, state_bytes), site);
     launch(&init_tile_state<state_t>, {unsigned((tiles + 255) / 256), 256u}, 0, stream, site, state, tiles);
     launch(&scan_tiles<tile_mode::lookback, block, items, T, Count, Index, Op, Body, state_t>,
            {unsigned(tiles), unsigned(block)}, 0, stream, site, body, lo, Count(total), op, id, state,
            static_cast<T*>(nullptr), d_total);
-    ACC_DETAIL_CUDA_CHECK(cudaMemcpyAsync(&result, d_total, sizeof(T), cudaMemcpyDeviceToHost, stream), site);
     scratch.release(site);
   } else {
     constexpr int sum_block = 1024;
-    stream_buffer scratch(sizeof(T) * (std::size_t(tiles) + 1), device, stream, site);
+    stream_buffer scratch(sizeof(T) * std::size_t(tiles), device, stream, site);
     T* sums = static_cast<T*>(scratch.get());
-    T* d_total = sums + tiles;
     launch(&scan_tiles<tile_mode::reduce, block, items, T, Count, Index, Op, Body, no_tile_state>,
            {unsigned(tiles), unsigned(block)}, 0, stream, site, body, lo, Count(total), op, id, no_tile_state{}, sums,
            d_total);
@@ -287,10 +287,10 @@ T parallel_scan_with(Index lo, std::uint64_t total, int device, cudaStream_t str
     launch(&scan_tiles<tile_mode::rescan, block, items, T, Count, Index, Op, Body, no_tile_state>,
            {unsigned(tiles), unsigned(block)}, 0, stream, site, body, lo, Count(total), op, id, no_tile_state{}, sums,
            d_total);
-    ACC_DETAIL_CUDA_CHECK(cudaMemcpyAsync(&result, d_total, sizeof(T), cudaMemcpyDeviceToHost, stream), site);
     scratch.release(site);
   }
   ACC_DETAIL_CUDA_CHECK(cudaStreamSynchronize(stream), site);  // the caller gets the total
+  std::memcpy(&result, out.host(), sizeof(T));
   return result;
 }
 
