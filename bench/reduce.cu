@@ -12,7 +12,7 @@
 
 #include <cuda_runtime.h>
 
-#include "check.cuh"
+#include "timing.cuh"
 
 #include <algorithm>
 #include <array>
@@ -26,47 +26,8 @@
 
 namespace {
 
-const cudaStream_t stream = cudaStreamPerThread;  // acc's synchronous queue
-
-template <class T>
-__global__ void fill(T* p, long long n) {
-  for (long long i = blockIdx.x * 256LL + threadIdx.x; i < n; i += 256LL * gridDim.x)
-    p[i] = static_cast<T>(i % 17) - T(8);  // exact sums for both types: sum is known
-}
-
-// Median milliseconds of each f() (each must end synchronised), after warm-up. The functions
-// take turns within every run, so a slow spell of the GPU (clocks, a neighbour) weighs on
-// all of them alike instead of on whichever was being timed then.
-template <class... F>
-std::array<double, sizeof...(F)> time_each(int runs, F... f) {
-  constexpr std::size_t k = sizeof...(F);
-  cudaEvent_t start, stop;
-  CHECK(cudaEventCreate(&start));
-  CHECK(cudaEventCreate(&stop));
-  for (int i = 0; i < 5; ++i) (f(), ...);
-  std::array<std::vector<float>, k> ms;
-  const auto once = [&](std::vector<float>& into, auto& g) {
-    CHECK(cudaEventRecord(start, stream));
-    g();
-    CHECK(cudaEventRecord(stop, stream));
-    CHECK(cudaEventSynchronize(stop));
-    float t = 0;
-    CHECK(cudaEventElapsedTime(&t, start, stop));
-    into.push_back(t);
-  };
-  for (int i = 0; i < runs; ++i) {
-    std::size_t j = 0;
-    (once(ms[j++], f), ...);
-  }
-  CHECK(cudaEventDestroy(start));
-  CHECK(cudaEventDestroy(stop));
-  std::array<double, k> median{};
-  for (std::size_t j = 0; j < k; ++j) {
-    std::sort(ms[j].begin(), ms[j].end());
-    median[j] = ms[j][ms[j].size() / 2];
-  }
-  return median;
-}
+using bench::stream;
+using bench::time_each;
 
 template <class T>
 T acc_sum_of(const T* d, long long n) {
@@ -74,13 +35,12 @@ T acc_sum_of(const T* d, long long n) {
 }
 
 template <class T>
-bool bench(const char* type, long long n, int runs) {
+bool bench_sum(const char* type, long long n, int runs) {
   T* d = nullptr;
   CHECK(cudaMalloc(&d, sizeof(T) * n));
-  fill<<<4096, 256, 0, stream>>>(d, n);
+  bench::fill_mod17<<<4096, 256, 0, stream>>>(d, n);
   CHECK(cudaGetLastError());
-  long long expect = 0;
-  for (long long r = 0; r < 17; ++r) expect += (r - 8) * (n / 17 + (r < n % 17 ? 1 : 0));
+  const long long expect = bench::sum_mod17(n);
 
   T acc_sum = 0, cub_sum = 0, thrust_sum = 0;
   // CUB with its temporary storage allocated once, outside the timing: its best case.
@@ -303,10 +263,9 @@ bool bench_xu(int runs) {
   CHECK(cudaMalloc(&out_hand, sizeof(double) * ni));
   CHECK(cudaMalloc(&partial, sizeof(double) * (1 << 20)));
   CHECK(cudaMalloc(&out, sizeof(double)));
-  fill<<<4096, 256, 0, stream>>>(x, total);
+  bench::fill_mod17<<<4096, 256, 0, stream>>>(x, total);
   CHECK(cudaGetLastError());
-  long long expect = 0;
-  for (long long r = 0; r < 17; ++r) expect += (r - 8) * (total / 17 + (r < total % 17 ? 1 : 0));
+  const long long expect = bench::sum_mod17(total);
   const double bytes = sizeof(double) * double(total);
 
   std::printf("\nXu's reduction positions, %d x %d doubles (v, w, wv: one sum per row; the rest: one sum)\n", ni, n);
@@ -324,8 +283,7 @@ bool bench_xu(int runs) {
 
   {  // g: the gang loop alone, over 2^24 elements (one thread per gang reads: latency-bound)
     const long long m = 1LL << 24;
-    long long e = 0;
-    for (long long r = 0; r < 17; ++r) e += (r - 8) * (m / 17 + (r < m % 17 ? 1 : 0));
+    const long long e = bench::sum_mod17(m);
     const int grid = resident_grid(&hand_gang, 32);
     double a = 0, h = 0;
     const auto [acc_ms, hand_ms] = time_each(
@@ -381,9 +339,9 @@ int main(int argc, char** argv) try {
               prop.name, runs);
   std::printf("%-7s %-5s %10s %10s %10s %9s\n", "type", "size", "acc", "cub", "thrust", "acc/cub");
   const long long n = 1LL << log2n;
-  bool ok = bench<double>("double", n, runs);
-  ok &= bench<int>("int", n, runs);
-  ok &= bench<double>("double", n + 12345, runs);  // not a power of two
+  bool ok = bench_sum<double>("double", n, runs);
+  ok &= bench_sum<int>("int", n, runs);
+  ok &= bench_sum<double>("double", n + 12345, runs);  // not a power of two
   ok &= bench_xu(std::max(5, runs / 2));
   return ok ? 0 : 1;
 } catch (const std::exception& e) {

@@ -13,7 +13,7 @@
 
 #include <cuda_runtime.h>
 
-#include "check.cuh"
+#include "timing.cuh"
 
 #include <algorithm>
 #include <cmath>
@@ -25,38 +25,10 @@
 
 namespace {
 
-const cudaStream_t stream = cudaStreamPerThread;  // acc's synchronous queue
+using bench::stream;
+using bench::time_ms;
 
-template <class T>
-__global__ void fill(T* p, long long n) {
-  for (long long i = blockIdx.x * 256LL + threadIdx.x; i < n; i += 256LL * gridDim.x)
-    p[i] = static_cast<T>(i % 17) - T(8);  // integer prefix sums: exact for both types
-}
-
-// Median milliseconds of f() (which must end synchronised), after warm-up.
-template <class F>
-double time_ms(int runs, F f) {
-  cudaEvent_t start, stop;
-  CHECK(cudaEventCreate(&start));
-  CHECK(cudaEventCreate(&stop));
-  for (int i = 0; i < 3; ++i) f();
-  std::vector<float> ms;
-  for (int i = 0; i < runs; ++i) {
-    CHECK(cudaEventRecord(start, stream));
-    f();
-    CHECK(cudaEventRecord(stop, stream));
-    CHECK(cudaEventSynchronize(stop));
-    float t = 0;
-    CHECK(cudaEventElapsedTime(&t, start, stop));
-    ms.push_back(t);
-  }
-  CHECK(cudaEventDestroy(start));
-  CHECK(cudaEventDestroy(stop));
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
-}
-
-/// The first index where got differs from the sequential scan of fill's values (inclusive, or
+/// The first index where got differs from the sequential scan of fill_mod17's values (inclusive, or
 /// exclusive from 0), or -1.
 template <class T>
 long long first_wrong(const T* d, long long n, bool exclusive) {
@@ -77,7 +49,7 @@ bool bench_scans(const char* type, long long n, int runs) {
   T *in = nullptr, *out = nullptr;
   CHECK(cudaMalloc(&in, sizeof(T) * n));
   CHECK(cudaMalloc(&out, sizeof(T) * n));
-  fill<<<4096, 256, 0, stream>>>(in, n);
+  bench::fill_mod17<<<4096, 256, 0, stream>>>(in, n);
   CHECK(cudaGetLastError());
   CHECK(cudaStreamSynchronize(stream));
   // The device memory is present for acc (deviceptr), so its scans run in place on it.
@@ -131,7 +103,7 @@ bool bench_scans(const char* type, long long n, int runs) {
   return ok;
 }
 
-/// Keeps x > 0 (8 of the 17 values fill writes, about 47%).
+/// Keeps x > 0 (8 of the 17 values fill_mod17 writes, about 47%).
 struct positive {
   __host__ __device__ bool operator()(int v) const { return v > 0; }
 };
@@ -153,7 +125,7 @@ bool bench_compaction(const char* counter, long long n, int runs) {
   CHECK(cudaMalloc(&in, sizeof(int) * n));
   CHECK(cudaMalloc(&out, sizeof(int) * n));
   CHECK(cudaMalloc(&count, sizeof(int)));
-  fill<<<4096, 256, 0, stream>>>(in, n);
+  bench::fill_mod17<<<4096, 256, 0, stream>>>(in, n);
   CHECK(cudaGetLastError());
   CHECK(cudaStreamSynchronize(stream));
   long long expect = 0;

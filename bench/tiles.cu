@@ -18,7 +18,7 @@
 
 #include <cuda_runtime.h>
 
-#include "check.cuh"
+#include "timing.cuh"
 
 #include <algorithm>
 #include <cmath>
@@ -30,30 +30,13 @@
 
 namespace {
 
-const cudaStream_t stream = cudaStreamPerThread;  // acc's synchronous queue
+using bench::stream;
 int runs = 20;
 
-// Median milliseconds of f() (which must end synchronised), after warm-up.
+// Median milliseconds of f() (which must end synchronised) over `runs` runs, after warm-up.
 template <class F>
 double time_ms(F f) {
-  cudaEvent_t start, stop;
-  CHECK(cudaEventCreate(&start));
-  CHECK(cudaEventCreate(&stop));
-  for (int i = 0; i < 3; ++i) f();
-  std::vector<float> ms;
-  for (int i = 0; i < runs; ++i) {
-    CHECK(cudaEventRecord(start, stream));
-    f();
-    CHECK(cudaEventRecord(stop, stream));
-    CHECK(cudaEventSynchronize(stop));
-    float t = 0;
-    CHECK(cudaEventElapsedTime(&t, start, stop));
-    ms.push_back(t);
-  }
-  CHECK(cudaEventDestroy(start));
-  CHECK(cudaEventDestroy(stop));
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
+  return bench::time_ms(runs, f);
 }
 
 /// One line of the table; `target` is the issue's tiled/untiled speedup (0: none asked).
@@ -307,11 +290,7 @@ int main(int argc, char** argv) try {
     if (arg == "--runs") runs = std::max(1, std::atoi(argv[i + 1]));
     else if (arg == "--only") only = argv[i + 1];
   }
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-    std::printf("no CUDA device: nothing to measure\n");
-    return 0;
-  }
+  if (!bench::have_gpu()) return 0;
   cudaDeviceProp prop{};
   CHECK(cudaGetDeviceProperties(&prop, acc::get_device_num(acc::device_type::nvidia)));
   std::printf("device: %s; ms per whole computation, median of %d runs; speedup = untiled / tiled; "

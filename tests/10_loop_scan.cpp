@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "support/buffer.hpp"
+#include "support/mat2.hpp"
 
 using acc_test::buffer;
 
@@ -22,19 +23,8 @@ namespace {
 
 enum : int { kSeen = 40 };  // width of the worker_vector loop that reads the totals
 
-struct mat2 {
-  std::uint32_t a, b, c, d;
-  friend bool operator==(const mat2&, const mat2&) = default;
-};
-struct mat_product {
-  ACC_ROUTINE mat2 operator()(const mat2& x, const mat2& y) const {
-    return {x.a * y.a + x.b * y.c, x.a * y.b + x.b * y.d, x.c * y.a + x.d * y.c, x.c * y.b + x.d * y.d};
-  }
-  ACC_ROUTINE mat2 identity() const { return {1, 0, 0, 1}; }
-};
-std::ostream& operator<<(std::ostream& os, const mat2& m) {
-  return os << "[" << m.a << " " << m.b << "; " << m.c << " " << m.d << "]";
-}
+using acc_test::mat2;
+using acc_test::mat_product;
 
 // ---- the regions: one function template each (nvcc: no ACC_LAMBDA inside another lambda) ----
 

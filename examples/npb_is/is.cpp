@@ -9,6 +9,8 @@
 // verif info" and rank()). Key generation and the full verification are untimed, as in NPB.
 #include <acc/parallel.hpp>
 
+#include "../common/npb_random.hpp"
+
 #include <chrono>
 #include <cstdio>
 #include <exception>
@@ -16,20 +18,7 @@
 
 namespace {
 
-// --- NPB's random number generator (host only: the keys are generated untimed) ----------------
-// x_{k+1} = a * x_k mod 2^46 in doubles, both factors split into 23-bit halves so that every
-// product is exact (as in examples/npb_ep); the same sequence as NPB's randlc.
-constexpr double r23 = 1.0 / 8388608.0, t23 = 8388608.0, r46 = r23 * r23, t46 = t23 * t23;
-
-double randlc(double& x, double a) {
-  const double a1 = static_cast<double>(static_cast<long long>(r23 * a)), a2 = a - t23 * a1;
-  const double x1 = static_cast<double>(static_cast<long long>(r23 * x)), x2 = x - t23 * x1;
-  const double t1 = a1 * x2 + a2 * x1;
-  const double z = t1 - t23 * static_cast<double>(static_cast<long long>(r23 * t1));
-  const double t3 = t23 * z + a2 * x2;
-  x = t3 - t46 * static_cast<double>(static_cast<long long>(r46 * t3));
-  return r46 * x;
-}
+using npb::randlc;  // keys are generated on the host, untimed
 
 // --- IS's parameters (NPB 3.x is.c / npbparams.h) -----------------------------------------------
 constexpr int max_iterations = 10;

@@ -52,9 +52,8 @@ inline cudaMemPool_t memory_pool(int device, const call_site& site) {
 /// queue without a device-wide synchronisation (cudaMalloc/cudaFree would serialise every
 /// queue). If the device is full, the pool's cached memory is given back and the allocation
 /// tried once more before it fails.
-inline void* alloc(int device, std::size_t bytes, int queue, const std::string& what, const call_site& site) {
-  use_device(device, site);
-  cudaStream_t stream = queue_stream(device, queue, site);
+inline void* pool_alloc(int device, std::size_t bytes, cudaStream_t stream, const std::string& what,
+                        const call_site& site) {
   cudaMemPool_t pool = memory_pool(device, site);
   void* p = nullptr;
   cudaError_t e = cudaMallocFromPoolAsync(&p, bytes, pool, stream);
@@ -73,6 +72,14 @@ inline void* alloc(int device, std::size_t bytes, int queue, const std::string& 
                                  std::to_string(total) + " bytes are free");
   }
   ACC_DETAIL_CUDA_CHECK(e, site);
+  return p;
+}
+
+/// pool_alloc on `queue`'s stream of the current `device`.
+inline void* alloc(int device, std::size_t bytes, int queue, const std::string& what, const call_site& site) {
+  use_device(device, site);
+  cudaStream_t stream = queue_stream(device, queue, site);
+  void* p = pool_alloc(device, bytes, stream, what, site);
   // A synchronous data action returns with memory any queue may use.
   if (queue == queue_sync) ACC_DETAIL_CUDA_CHECK(cudaStreamSynchronize(stream), site);
   return p;
@@ -82,25 +89,8 @@ inline void* alloc(int device, std::size_t bytes, int queue, const std::string& 
 /// with the error checked; the destructor frees it on an exception path.
 class stream_buffer {
 public:
-  stream_buffer(std::size_t bytes, int device, cudaStream_t stream, const call_site& site) : stream_(stream) {
-    cudaMemPool_t pool = memory_pool(device, site);
-    cudaError_t e = cudaMallocFromPoolAsync(&p_, bytes, pool, stream);
-    if (e == cudaErrorMemoryAllocation) {  // give the pool's cached memory back, then once more
-      (void)cudaGetLastError();
-      ACC_DETAIL_CUDA_CHECK(cudaStreamSynchronize(stream), site);
-      ACC_DETAIL_CUDA_CHECK(cudaMemPoolTrimTo(pool, 0), site);
-      e = cudaMallocFromPoolAsync(&p_, bytes, pool, stream);
-    }
-    if (e == cudaErrorMemoryAllocation) {
-      (void)cudaGetLastError();
-      std::size_t free = 0, total = 0;
-      mem_info(device, &free, &total);
-      fail<device_error>(site, "cannot allocate " + std::to_string(bytes) + " bytes of scratch memory on device " +
-                                   std::to_string(device) + ": " + std::to_string(free) + " of " +
-                                   std::to_string(total) + " bytes are free");
-    }
-    ACC_DETAIL_CUDA_CHECK(e, site);
-  }
+  stream_buffer(std::size_t bytes, int device, cudaStream_t stream, const call_site& site)
+      : p_(pool_alloc(device, bytes, stream, "scratch memory", site)), stream_(stream) {}
   stream_buffer(const stream_buffer&) = delete;
   stream_buffer& operator=(const stream_buffer&) = delete;
   ~stream_buffer() {
