@@ -468,6 +468,22 @@ public:
       count_[k] = left < std::uint64_t(g.shape[k]) ? static_cast<int>(left) : g.shape[k];
     }
   }
+  // Made by the CUDA backend's one-gang-per-tile launch: the tile at coordinates coord[d]
+  // (blockIdx), when the host has checked that counts, origins and tile ends fit in 32 bits.
+  ACC_DETAIL_HD tile_t(const detail::tile_geometry<Index, Rank>& g, const unsigned* coord, unsigned char* cache,
+                       std::size_t cache_bytes) noexcept
+      : total_(g.total), cache_(cache), cache_bytes_(cache_bytes) {
+    std::uint64_t num = 0;
+    for (std::size_t k = 0; k < Rank; ++k) {
+      num = num * g.tiles[k] + coord[k];
+      const unsigned first = coord[k] * static_cast<unsigned>(g.shape[k]);
+      origin_[k] = detail::index_at(g.lo[k], first);
+      shape_[k] = g.shape[k];
+      const unsigned left = static_cast<unsigned>(g.count[k]) - first;
+      count_[k] = left < static_cast<unsigned>(g.shape[k]) ? static_cast<int>(left) : g.shape[k];
+    }
+    num_ = num;
+  }
   tile_t(const tile_t&) = delete;
   tile_t& operator=(const tile_t&) = delete;
 

@@ -1,6 +1,8 @@
-//! @file CUDA backend of acc::tile_loop: one block per tile (grid-stride over tiles when the
-//! grid is capped), threadIdx = position in the tile (last dimension in x), cached clauses in
-//! dynamic shared memory. Included by acc/tile.hpp after the tile types.
+//! @file CUDA backend of acc::tile_loop: one block per tile, threadIdx = position in the tile
+//! (last dimension in x), cached clauses in dynamic shared memory. Usually blockIdx.x/y/z are
+//! the tile's coordinates and tile arithmetic is 32-bit (tile_grid_kernel); when num_gangs caps
+//! the grid, tile counts exceed the grid's limits or indices need 64 bits, tile_kernel runs
+//! (grid-stride over tile numbers, 64-bit). Included by acc/tile.hpp after the tile types.
 #pragma once
 
 #include <acc/backend/cuda/check.hpp>
@@ -73,6 +75,246 @@ __global__ void tile_kernel(tile_geometry<Index, Rank> g, tile_layout<N> layout,
   }
 }
 
+// ---- One gang per tile on a 1D-3D grid, 32-bit tile arithmetic (the common case) ----------
+//
+// When the tile counts fit the grid's limits, the construct does not cap the gangs, and every
+// iteration index, tile end, cached box and array extent fits in 32 bits (run_tiles checks
+// this on the host), blockIdx gives the tile's coordinates directly (no division per tile),
+// boxes are computed in 32 bits, and the cooperative load and store run one flat loop over the
+// box's storage (consecutive threads, consecutive elements), so that no warp runs mostly-empty
+// iterations of a loop nest. Otherwise tile_kernel above (grid-stride, 64-bit) runs.
+
+/// What the grid kernel needs of each cached clause's box that is the same for every tile:
+/// its extents, the block's thread count as a mixed-radix number over them (the step of the
+/// flat load loop in box coordinates), and per extent e a multiplier for q = tid / e without a
+/// division: q = umulhi(tid, lo) + tid * hi, where (hi, lo) = floor(2^32 / e) + 1, exact for
+/// tid * e < 2^32 (tid < 1024, e < 2^22: checked on the host).
+template <std::size_t Rank, std::size_t N>
+struct tile_grid_plan {
+  unsigned ext[N ? N : 1][Rank];
+  unsigned step[N ? N : 1][Rank];
+  unsigned magic_lo[N ? N : 1][Rank];
+  unsigned magic_hi[N ? N : 1][Rank];
+};
+
+/// A cached clause's box for one tile, in 32 bits: storage origin and the valid range [lo, hi).
+template <std::size_t R>
+struct narrow_box {
+  int origin[R];
+  int lo[R];
+  int hi[R];
+};
+
+template <std::size_t R, class Index, class Spec>
+__device__ narrow_box<R> narrow_box_of(const tile_t<R, Index>& t, const Spec& s, const unsigned* ext) {
+  narrow_box<R> b;
+  for (std::size_t d = 0; d < R; ++d) {
+    const int o = s.range[d].is_fixed ? static_cast<int>(s.range[d].a)
+                                      : static_cast<int>(t.origin(d)) - static_cast<int>(s.range[d].a);
+    const int n = static_cast<int>(s.source.extent(d));
+    const int end = o + static_cast<int>(ext[d]);
+    b.origin[d] = o;
+    b.lo[d] = o < 0 ? 0 : o;
+    const int h = end < n ? end : n;
+    b.hi[d] = h < b.lo[d] ? b.lo[d] : h;
+  }
+  return b;
+}
+
+template <std::size_t R, class F, std::size_t... D>
+__device__ void call_at(const F& f, unsigned off, const int* origin, const unsigned* a, std::index_sequence<D...>) {
+  f(off, static_cast<unsigned>(origin[D] + static_cast<int>(a[D]))...);
+}
+
+/// Calls f(off, g0[, g1[, g2]]) (unsigned global indices) for every element of [lo, hi) of a
+/// box of extents ext at origin, off being its offset in the box's storage. One loop over the
+/// storage: thread tid takes elements tid, tid + threads, ...; its box coordinates advance by
+/// `step` (threads in the box's mixed radix), with one carry per dimension.
+template <std::size_t R, class F, std::size_t N>
+__device__ void for_each_in_box_flat(const tile_grid_plan<R, N>& plan, std::size_t clause, const int* origin,
+                                     const int* lo, const int* hi, const F& f) {
+  const unsigned* ext = plan.ext[clause];
+  const unsigned* step = plan.step[clause];
+  unsigned volume = 1;
+  for (std::size_t d = 0; d < R; ++d) volume *= ext[d];
+  const unsigned tid = (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+  if (tid >= volume) return;
+  const unsigned threads = blockDim.x * blockDim.y * blockDim.z;
+  unsigned a[R], first[R], span[R];
+  unsigned rest = tid;
+  for (std::size_t d = R; d-- > 1;) {
+    const unsigned q = __umulhi(rest, plan.magic_lo[clause][d]) + rest * plan.magic_hi[clause][d];
+    a[d] = rest - q * ext[d];
+    rest = q;
+  }
+  a[0] = rest;
+  for (std::size_t d = 0; d < R; ++d) {
+    first[d] = static_cast<unsigned>(lo[d] - origin[d]);
+    span[d] = static_cast<unsigned>(hi[d] - lo[d]);
+  }
+  for (unsigned k = tid; k < volume; k += threads) {
+    bool in = true;
+    for (std::size_t d = 0; d < R; ++d) in = in && a[d] - first[d] < span[d];
+    if (in) call_at<R>(f, k, origin, a, std::make_index_sequence<R>{});
+    unsigned carry = 0;
+    for (std::size_t d = R; d-- > 0;) {
+      a[d] += step[d] + carry;
+      carry = 0;
+      if (d > 0 && a[d] >= ext[d]) {
+        a[d] -= ext[d];
+        carry = 1;
+      }
+    }
+  }
+}
+
+/// stage() for the grid kernel: clause K's box in 32 bits, loaded with the flat loop.
+template <std::size_t K, std::size_t Rank, class Index, class Spec, std::size_t N>
+__device__ auto stage_grid(const Spec& s, const tile_t<Rank, Index>& t, const tile_grid_plan<Rank, N>& plan,
+                           unsigned char* shared, std::size_t offset) {
+  using T = typename Spec::element_type;
+  using U = std::remove_cv_t<T>;
+  const narrow_box<Rank> b = narrow_box_of(t, s, plan.ext[K]);
+  U* storage = reinterpret_cast<U*>(shared + offset);
+  if (s.mode.has(fetch))
+    for_each_in_box_flat<Rank>(plan, K, b.origin, b.lo, b.hi,
+                               [&](unsigned off, auto... g) { storage[off] = s.source(g...); });
+  std::int64_t origin[Rank], stride[Rank], lo[Rank], hi[Rank];
+  unsigned st = 1;
+  for (std::size_t d = Rank; d-- > 0;) {
+    stride[d] = st;
+    st *= plan.ext[K][d];
+    origin[d] = b.origin[d];
+    lo[d] = b.lo[d];
+    hi[d] = b.hi[d];
+  }
+  return cached_view<T, Rank>(storage, origin, stride, lo, hi, s.label);
+}
+
+/// unstage() for the grid kernel: the tile's own range of a write_back clause.
+template <std::size_t K, std::size_t Rank, class Index, class Spec, std::size_t N>
+__device__ void unstage_grid(const Spec& s, const tile_t<Rank, Index>& t, const tile_grid_plan<Rank, N>& plan,
+                             unsigned char* shared, std::size_t offset) {
+  using T = typename Spec::element_type;
+  if constexpr (!std::is_const_v<T>) {
+    if (!s.mode.has(write_back)) return;
+    const narrow_box<Rank> b = narrow_box_of(t, s, plan.ext[K]);
+    int lo[Rank], hi[Rank];
+    for (std::size_t d = 0; d < Rank; ++d) {
+      lo[d] = b.lo[d];
+      hi[d] = b.hi[d];
+      if (!s.range[d].is_fixed) {
+        const int o = static_cast<int>(t.origin(d));
+        if (lo[d] < o) lo[d] = o;
+        if (hi[d] > o + t.count(d)) hi[d] = o + t.count(d);
+      }
+      if (hi[d] < lo[d]) hi[d] = lo[d];
+    }
+    const T* storage = reinterpret_cast<const T*>(shared + offset);
+    for_each_in_box_flat<Rank>(plan, K, b.origin, lo, hi,
+                               [&](unsigned off, auto... g) { s.source(g...) = storage[off]; });
+  }
+}
+
+template <class Index, std::size_t Rank, class Body, class... S, std::size_t N, std::size_t... K>
+__device__ void run_grid_tile(const tile_geometry<Index, Rank>& g, const tile_grid_plan<Rank, N>& plan,
+                              const tile_layout<N>& layout, std::size_t cache_bytes,
+                              const tile_closure<Body, std::tuple<S...>>& c, unsigned char* shared,
+                              std::index_sequence<K...>) {
+  unsigned coord[Rank];
+  coord[Rank - 1] = blockIdx.x;
+  if constexpr (Rank >= 2) coord[Rank - 2] = blockIdx.y;
+  if constexpr (Rank >= 3) coord[Rank - 3] = blockIdx.z;
+  const tile_t<Rank, Index> t(g, coord, shared + layout.cache_offset, cache_bytes);
+  const std::tuple<view_of_spec_t<S>...> views{
+      cuda::stage_grid<K>(std::get<K>(c.specs), t, plan, shared, layout.offset[K])...};
+  if ((std::get<K>(c.specs).mode.has(fetch) || ... || false)) __syncthreads();
+  call_tile_body(c.body, t, std::get<K>(views)...);
+  if ((std::get<K>(c.specs).mode.has(write_back) || ... || false)) {
+    __syncthreads();
+    (cuda::unstage_grid<K>(std::get<K>(c.specs), t, plan, shared, layout.offset[K]), ...);
+  }
+}
+
+template <class Index, std::size_t Rank, class Closure, std::size_t N>
+__global__ void tile_grid_kernel(tile_geometry<Index, Rank> g, tile_grid_plan<Rank, N> plan, tile_layout<N> layout,
+                                 std::size_t cache_bytes, Closure c) {
+  extern __shared__ __align__(16) unsigned char tile_shared[];
+  run_grid_tile(g, plan, layout, cache_bytes, c, tile_shared,
+                std::make_index_sequence<std::tuple_size_v<decltype(c.specs)>>{});
+}
+
+/// Whether v (any integer type) lies in [lo, hi].
+template <class V>
+constexpr bool within(V v, [[maybe_unused]] long long lo, long long hi) {
+  if constexpr (std::is_signed_v<V>) return static_cast<long long>(v) >= lo && static_cast<long long>(v) <= hi;
+  else return static_cast<unsigned long long>(v) <= static_cast<unsigned long long>(hi);
+}
+
+/// Whether a box extent along a dimension other than the first is too large for the plan's
+/// multipliers (tid * extent must stay below 2^32).
+inline bool ext_limit_exceeded(const dim_range& r, int shape) {
+  const long long e = r.is_fixed ? r.b : static_cast<long long>(shape) + r.a + r.b;
+  return e >= (1LL << 22);
+}
+
+/// Whether the grid kernel can run g (see above); fills its plan.
+template <class Index, std::size_t Rank, class Body, class... S>
+bool plan_grid(const tile_geometry<Index, Rank>& g, int num_gangs, unsigned threads,
+               const tile_closure<Body, std::tuple<S...>>& c, tile_grid_plan<Rank, sizeof...(S)>& plan) {
+  constexpr long long imax = 0x7fffffffLL, imin = -imax - 1;
+  if (num_gangs > 0 && static_cast<std::uint64_t>(num_gangs) < g.total) return false;
+  for (std::size_t d = 0; d < Rank; ++d) {
+    const std::uint64_t limit = d == Rank - 1 ? 0x7fffffffu : 65535u;
+    if (g.tiles[d] > limit) return false;
+    // Iteration indices lo .. lo + count + shape (a tile's end) fit in int.
+    if (!within(g.lo[d], imin / 2, imax / 2) || g.count[d] > std::uint64_t(imax / 4) ||
+        std::uint64_t(g.shape[d]) > std::uint64_t(imax / 8))
+      return false;
+  }
+  bool ok = true;
+  [&]<std::size_t... K>(std::index_sequence<K...>) {
+    (([&] {
+       const auto& s = std::get<K>(c.specs);
+       for (std::size_t d = 0; d < Rank; ++d) {
+         const dim_range& r = s.range[d];
+         const long long n = s.source.extent(d) > std::size_t(imax) ? -1 : static_cast<long long>(s.source.extent(d));
+         long long ext = 0;
+         if (n < 0) ok = false;
+         if (d > 0 && ext_limit_exceeded(r, g.shape[d])) ok = false;
+         if (r.is_fixed) {
+           ext = r.b;
+           if (r.a < imin / 2 || r.a > imax / 2 || r.b < 0 || r.b > imax / 4) ok = false;
+         } else {
+           ext = static_cast<long long>(g.shape[d]) + r.a + r.b;
+           if (r.a < 0 || r.b < 0 || r.a > imax / 8 || r.b > imax / 8) ok = false;
+         }
+         if (!ok) return;
+         plan.ext[K][d] = static_cast<unsigned>(ext);
+       }
+       std::uint64_t volume = 1;  // each factor < 2^31: no overflow before the check
+       for (std::size_t d = 0; d < Rank && ok; ++d) {
+         volume *= plan.ext[K][d];
+         if (volume > 0x3fffffffu) ok = false;
+       }
+       if (!ok) return;
+       for (std::size_t d = 0; d < Rank; ++d) {
+         const std::uint64_t e = plan.ext[K][d], m = e ? (std::uint64_t(1) << 32) / e + 1 : 0;
+         plan.magic_lo[K][d] = static_cast<unsigned>(m);
+         plan.magic_hi[K][d] = static_cast<unsigned>(m >> 32);
+       }
+       unsigned rest = threads;
+       for (std::size_t d = Rank; d-- > 1;) {
+         plan.step[K][d] = plan.ext[K][d] ? rest % plan.ext[K][d] : 0;
+         rest = plan.ext[K][d] ? rest / plan.ext[K][d] : 0;
+       }
+       plan.step[K][0] = rest;
+     }()),
+     ...);
+  }(std::index_sequence_for<S...>{});
+  return ok;
+}
+
 inline std::string tile_shape_text(const int* shape, std::size_t rank) {
   std::string s = "tile_size(";
   for (std::size_t d = 0; d < rank; ++d) s += (d ? ", " : "") + std::to_string(shape[d]);
@@ -86,13 +328,18 @@ void run_tiles(const tile_geometry<Index, Rank>& g, const launch_spec& spec, con
   register_ops();
   use_device(device, site);
   cudaStream_t stream = queue_stream(device, spec.queue, site);
-  auto kernel = &tile_kernel<Index, Rank, Closure, N>;
-  const kernel_limits& k = limits_of_kernel<tile_policy>(kernel, device, site);
 
   const unsigned x = unsigned(g.shape[Rank - 1]);
   const unsigned y = Rank >= 2 ? unsigned(g.shape[Rank - 2]) : 1u;
   const unsigned z = Rank >= 3 ? unsigned(g.shape[Rank - 3]) : 1u;
   const long long threads = static_cast<long long>(x) * y * z;
+
+  tile_grid_plan<Rank, N> plan{};
+  const bool on_grid = threads <= 1024 && plan_grid(g, spec.num_gangs, static_cast<unsigned>(threads), c, plan);
+  const void* kernel = on_grid ? reinterpret_cast<const void*>(&tile_grid_kernel<Index, Rank, Closure, N>)
+                               : reinterpret_cast<const void*>(&tile_kernel<Index, Rank, Closure, N>);
+  const kernel_limits& k = on_grid ? limits_of_kernel<tile_policy>(&tile_grid_kernel<Index, Rank, Closure, N>, device, site)
+                                   : limits_of_kernel<tile_policy>(&tile_kernel<Index, Rank, Closure, N>, device, site);
   if (threads > k.max_block)
     fail<bad_clause>(site, tile_shape_text(g.shape, Rank) + " = " + std::to_string(threads) +
                                " threads per gang; device " + std::to_string(device) + " runs at most " +
@@ -114,15 +361,21 @@ void run_tiles(const tile_geometry<Index, Rank>& g, const launch_spec& spec, con
     ACC_DETAIL_CUDA_CHECK(
         cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)), site);
   }
-  const std::uint64_t cap = spec.num_gangs ? std::uint64_t(spec.num_gangs) : std::uint64_t(0x7fffffff);
-  const unsigned grid = static_cast<unsigned>(std::min(g.total, cap));
   // Kernel arguments by address, as cudaLaunchKernel copies them; the closure is not copied
   // again on the host (its arrays already hold device addresses).
-  void* argv[] = {const_cast<tile_geometry<Index, Rank>*>(&g), const_cast<tile_layout<N>*>(&layout), &cache_bytes,
-                  const_cast<Closure*>(&c)};
-  ACC_DETAIL_CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(kernel), dim3(grid), dim3(x, y, z), argv,
-                                         shared, stream),
-                        site);
+  if (on_grid) {
+    const dim3 grid(unsigned(g.tiles[Rank - 1]), Rank >= 2 ? unsigned(g.tiles[Rank >= 2 ? Rank - 2 : 0]) : 1u,
+                    Rank >= 3 ? unsigned(g.tiles[0]) : 1u);
+    void* argv[] = {const_cast<tile_geometry<Index, Rank>*>(&g), &plan, const_cast<tile_layout<N>*>(&layout),
+                    &cache_bytes, const_cast<Closure*>(&c)};
+    ACC_DETAIL_CUDA_CHECK(cudaLaunchKernel(kernel, grid, dim3(x, y, z), argv, shared, stream), site);
+  } else {
+    const std::uint64_t cap = spec.num_gangs ? std::uint64_t(spec.num_gangs) : std::uint64_t(0x7fffffff);
+    const unsigned grid = static_cast<unsigned>(std::min(g.total, cap));
+    void* argv[] = {const_cast<tile_geometry<Index, Rank>*>(&g), const_cast<tile_layout<N>*>(&layout), &cache_bytes,
+                    const_cast<Closure*>(&c)};
+    ACC_DETAIL_CUDA_CHECK(cudaLaunchKernel(kernel, dim3(grid), dim3(x, y, z), argv, shared, stream), site);
+  }
   finish_launch(stream, spec.queue, site);
 }
 
