@@ -20,7 +20,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
-#include <string>
 #include <vector>
 
 
@@ -322,17 +321,8 @@ bool bench_xu(int runs) {
 }  // namespace
 
 int main(int argc, char** argv) try {
-  int log2n = 28, runs = 50;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string arg = argv[i];
-    if (arg == "--log2") log2n = std::atoi(argv[i + 1]);
-    else if (arg == "--runs") runs = std::atoi(argv[i + 1]);
-  }
-  int count = 0;
-  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
-    std::printf("no CUDA device: nothing to measure\n");
-    return 0;
-  }
+  const int log2n = bench::int_arg(argc, argv, "--log2", 28), runs = bench::int_arg(argc, argv, "--runs", 50);
+  if (!bench::have_gpu()) return 0;
   cudaDeviceProp prop{};
   CHECK(cudaGetDeviceProperties(&prop, acc::get_device_num(acc::device_type::nvidia)));
   std::printf("device: %s; GB/s of input read, median of %d runs; each run returns the sum to the host\n",
