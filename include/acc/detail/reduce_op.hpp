@@ -7,6 +7,7 @@
 #include <concepts>
 #include <cstddef>
 #include <limits>
+#include <tuple>
 #include <type_traits>
 
 namespace acc {
@@ -117,6 +118,14 @@ template <class T, class Op>
 constexpr T identity_of(const Op& op) {
   if constexpr (templated_identity<Op, T>) return Op::template identity<T>();
   else return static_cast<T>(op.identity());
+}
+
+/// The private starting values of reduction clauses R... (each operator's identity).
+template <class... R>
+constexpr std::tuple<typename R::value_type...> identities_of(const std::tuple<R...>& reds) {
+  return std::apply(
+      [](const R&... r) { return std::tuple<typename R::value_type...>{identity_of<typename R::value_type>(r.op)...}; },
+      reds);
 }
 
 /// The type a reduction body returns for an extent (checked invocable before use).

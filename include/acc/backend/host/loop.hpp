@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <exception>
 
 #if defined(ACC_DETAIL_OPENMP)
 #  include <omp.h>
@@ -24,6 +25,25 @@ inline int thread_count([[maybe_unused]] int num_gangs) {
   return 1;
 #endif
 }
+
+/// The first exception thrown by any thread of a construct: an exception may not leave an
+/// OpenMP region, so each thread keeps it here (from inside its catch block) and the construct
+/// rethrows it once the region has ended.
+class first_error {
+public:
+  void keep() noexcept {
+#if defined(ACC_DETAIL_OPENMP)
+#  pragma omp critical(acc_first_error)
+#endif
+    if (!error_) error_ = std::current_exception();
+  }
+  void rethrow() const {
+    if (error_) std::rethrow_exception(error_);
+  }
+
+private:
+  std::exception_ptr error_;
+};
 
 // The loops are written as the user's own sequential loops over Index, so the compiler sees
 // what it would see without acc (same vectorisation, same bounds reasoning); the counts came

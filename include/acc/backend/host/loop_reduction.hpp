@@ -27,9 +27,7 @@ void run_loop_reductions(const index_space<Index, Rank>& s, std::uint64_t total,
   const int threads = static_cast<int>(std::min<std::uint64_t>(thread_count(num_gangs), total));
   if (threads > 1) {
     using Vals = std::tuple<typename R::value_type...>;
-    const Vals init = [&]<std::size_t... V>(std::index_sequence<V...>) {
-      return Vals{identity_of<std::tuple_element_t<V, Vals>>(std::get<V>(reds).op)...};
-    }(std::index_sequence_for<R...>{});
+    const Vals init = identities_of(reds);
     std::vector<Vals> priv(threads, init);
 #  pragma omp parallel num_threads(threads)
     {

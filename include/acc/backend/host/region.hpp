@@ -28,14 +28,10 @@ void run_region(const launch_spec& spec, const Body& body, const std::tuple<R...
   const int vector = spec.vector_length ? spec.vector_length : 1;
   const std::size_t shared = spec.shared_bytes;
   [[maybe_unused]] const int threads = thread_count(gangs);
-  // An exception may not leave an OpenMP region: the first one is kept and rethrown.
-  std::exception_ptr error;
+  first_error error;
   using Vals = std::tuple<typename R::value_type...>;
   std::vector<Vals> priv;
-  if constexpr (sizeof...(R) > 0)
-    priv.assign(gangs, [&]<std::size_t... V>(std::index_sequence<V...>) {
-      return Vals{identity_of<std::tuple_element_t<V, Vals>>(std::get<V>(reds).op)...};
-    }(std::index_sequence_for<R...>{}));
+  if constexpr (sizeof...(R) > 0) priv.assign(gangs, identities_of(reds));
 #if defined(ACC_DETAIL_OPENMP)
 #  pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
 #endif
@@ -50,13 +46,10 @@ void run_region(const launch_spec& spec, const Body& body, const std::tuple<R...
         priv[gang] = mine;
       }
     } catch (...) {
-#if defined(ACC_DETAIL_OPENMP)
-#  pragma omp critical(acc_region_error)
-#endif
-      if (!error) error = std::current_exception();
+      error.keep();
     }
   }
-  if (error) std::rethrow_exception(error);
+  error.rethrow();
   for (const Vals& v : priv)
     [&]<std::size_t... V>(std::index_sequence<V...>) {
       ((*std::get<V>(reds).var = std::get<V>(reds).op(*std::get<V>(reds).var, std::get<V>(v))), ...);

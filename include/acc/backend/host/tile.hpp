@@ -64,8 +64,7 @@ template <class Index, std::size_t Rank, class Body, class... S, std::size_t N>
 void run_tiles(const tile_geometry<Index, Rank>& g, int num_gangs, const tile_layout<N>& layout, std::size_t cache_bytes,
                const tile_closure<Body, std::tuple<S...>>& c) {
   [[maybe_unused]] const int threads = thread_count(num_gangs);
-  std::exception_ptr error;
-  // An exception may not leave an OpenMP region: the first one is kept and rethrown.
+  first_error error;
 #if defined(ACC_DETAIL_OPENMP)
 #  pragma omp parallel num_threads(threads) if (threads > 1)
 #endif
@@ -82,10 +81,7 @@ void run_tiles(const tile_geometry<Index, Rank>& g, int num_gangs, const tile_la
           buffers[k] = reinterpret_cast<unsigned char*>(storage.get()) + layout.offset[k];
     } catch (...) {
       failed = true;
-#if defined(ACC_DETAIL_OPENMP)
-#  pragma omp critical(acc_tile_error)
-#endif
-      if (!error) error = std::current_exception();
+      error.keep();
     }
 #if defined(ACC_DETAIL_OPENMP)
 #  pragma omp for schedule(static)
@@ -96,14 +92,11 @@ void run_tiles(const tile_geometry<Index, Rank>& g, int num_gangs, const tile_la
         run_tile(g, num, cache_bytes, c, scratch, buffers, std::index_sequence_for<S...>{});
       } catch (...) {
         failed = true;
-#if defined(ACC_DETAIL_OPENMP)
-#  pragma omp critical(acc_tile_error)
-#endif
-        if (!error) error = std::current_exception();
+        error.keep();
       }
     }
   }
-  if (error) std::rethrow_exception(error);
+  error.rethrow();
 }
 
 }  // inline namespace ACC_DETAIL_HOST_ABI
