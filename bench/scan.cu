@@ -3,7 +3,8 @@
 // same run; and stream compaction with acc::parallel_scan against cub::DeviceSelect::If (the
 // bar: >= 0.9x).
 //   bench_scan [--log2 28] [--runs 30]
-// Exits 1 if a result is wrong, 0 without a GPU (nothing to measure).
+// The versions compared take turns within each run (bench::time_each), each writing its own
+// output. Exits 1 if a result is wrong, 0 without a GPU (nothing to measure).
 #include <acc/parallel.hpp>
 
 #include <cub/device/device_scan.cuh>
@@ -25,7 +26,6 @@
 namespace {
 
 using bench::stream;
-using bench::time_ms;
 
 /// The first index where got differs from the sequential scan of fill_mod17's values (inclusive, or
 /// exclusive from 0), or -1.
@@ -45,60 +45,62 @@ long long first_wrong(const T* d, long long n, bool exclusive) {
 
 template <class T>
 bool bench_scans(const char* type, long long n, int runs) {
-  T *in = nullptr, *out = nullptr;
+  // One output per version, so that they can take turns within each run (bench::time_each)
+  // and each result is checked after the timing.
+  T *in = nullptr, *out_acc = nullptr, *out_cub = nullptr, *out_thrust = nullptr;
   CHECK(cudaMalloc(&in, sizeof(T) * n));
-  CHECK(cudaMalloc(&out, sizeof(T) * n));
+  CHECK(cudaMalloc(&out_acc, sizeof(T) * n));
+  CHECK(cudaMalloc(&out_cub, sizeof(T) * n));
+  CHECK(cudaMalloc(&out_thrust, sizeof(T) * n));
   bench::fill_mod17<<<4096, 256, 0, stream>>>(in, n);
   CHECK(cudaGetLastError());
   CHECK(cudaStreamSynchronize(stream));
   // The device memory is present for acc (deviceptr), so its scans run in place on it.
-  acc::data region{acc::deviceptr(in, n), acc::deviceptr(out, n)};
+  acc::data region{acc::deviceptr(in, n), acc::deviceptr(out_acc, n)};
   const double gb = 2.0 * sizeof(T) * double(n) / 1e9;  // read once, written once
   bool ok = true;
 
   for (int exclusive = 0; exclusive <= 1; ++exclusive) {
-    const double acc_ms = time_ms(runs, [&] {
-      if (exclusive) acc::exclusive_scan(in, n, out, T(0));
-      else acc::inclusive_scan(in, n, out);
-    });
-    const long long acc_wrong = first_wrong(out, n, exclusive);
-
     // CUB with its temporary storage allocated once, outside the timing: its best case. An int
     // count, as CUB's users write it (and as acc passes counts below 2^31: 32-bit offsets).
     const int items = static_cast<int>(n);
     std::size_t bytes = 0;
-    if (exclusive) CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, items, stream));
-    else CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, in, out, items, stream));
+    if (exclusive) CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out_cub, items, stream));
+    else CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, in, out_cub, items, stream));
     void* temp = nullptr;
     CHECK(cudaMalloc(&temp, bytes));
-    CHECK(cudaMemsetAsync(out, 0, sizeof(T) * n, stream));
-    const double cub_ms = time_ms(runs, [&] {
-      if (exclusive) CHECK(cub::DeviceScan::ExclusiveSum(temp, bytes, in, out, items, stream));
-      else CHECK(cub::DeviceScan::InclusiveSum(temp, bytes, in, out, items, stream));
-      CHECK(cudaStreamSynchronize(stream));
-    });
-    const long long cub_wrong = first_wrong(out, n, exclusive);
-    CHECK(cudaFree(temp));
+    for (T* out : {out_acc, out_cub, out_thrust}) CHECK(cudaMemsetAsync(out, 0, sizeof(T) * n, stream));
 
-    CHECK(cudaMemsetAsync(out, 0, sizeof(T) * n, stream));
-    const double thrust_ms = time_ms(runs, [&] {
-      if (exclusive) thrust::exclusive_scan(thrust::cuda::par.on(stream), in, in + n, out);
-      else thrust::inclusive_scan(thrust::cuda::par.on(stream), in, in + n, out);
-      CHECK(cudaStreamSynchronize(stream));
-    });
-    const long long thrust_wrong = first_wrong(out, n, exclusive);
+    const auto ms = bench::time_each(
+        runs,
+        [&] {
+          if (exclusive) acc::exclusive_scan(in, n, out_acc, T(0));
+          else acc::inclusive_scan(in, n, out_acc);
+        },
+        [&] {
+          if (exclusive) CHECK(cub::DeviceScan::ExclusiveSum(temp, bytes, in, out_cub, items, stream));
+          else CHECK(cub::DeviceScan::InclusiveSum(temp, bytes, in, out_cub, items, stream));
+          CHECK(cudaStreamSynchronize(stream));
+        },
+        [&] {
+          if (exclusive) thrust::exclusive_scan(thrust::cuda::par.on(stream), in, in + n, out_thrust);
+          else thrust::inclusive_scan(thrust::cuda::par.on(stream), in, in + n, out_thrust);
+          CHECK(cudaStreamSynchronize(stream));
+        });
+    CHECK(cudaFree(temp));
+    const long long acc_wrong = first_wrong(out_acc, n, exclusive);
+    const long long cub_wrong = first_wrong(out_cub, n, exclusive);
+    const long long thrust_wrong = first_wrong(out_thrust, n, exclusive);
 
     std::printf("%-9s %-7s 2^%-3d %10.1f %10.1f %10.1f %9.3f\n", exclusive ? "exclusive" : "inclusive", type,
-                int(std::log2(double(n))), gb / (acc_ms / 1e3), gb / (cub_ms / 1e3), gb / (thrust_ms / 1e3),
-                cub_ms / acc_ms);
+                int(std::log2(double(n))), gb / (ms[0] / 1e3), gb / (ms[1] / 1e3), gb / (ms[2] / 1e3), ms[1] / ms[0]);
     if (acc_wrong >= 0 || cub_wrong >= 0 || thrust_wrong >= 0) {
       std::fprintf(stderr, "%s %s: wrong scan: first bad index acc %lld cub %lld thrust %lld\n",
                    exclusive ? "exclusive" : "inclusive", type, acc_wrong, cub_wrong, thrust_wrong);
       ok = false;
     }
   }
-  CHECK(cudaFree(in));
-  CHECK(cudaFree(out));
+  for (T* p : {in, out_acc, out_cub, out_thrust}) CHECK(cudaFree(p));
   return ok;
 }
 
@@ -120,9 +122,10 @@ Count acc_compact(const int* in, Count n, int* out) {
 
 template <class Count>
 bool bench_compaction(const char* counter, long long n, int runs) {
-  int *in = nullptr, *out = nullptr, *count = nullptr;
+  int *in = nullptr, *out_acc = nullptr, *out_cub = nullptr, *count = nullptr;
   CHECK(cudaMalloc(&in, sizeof(int) * n));
-  CHECK(cudaMalloc(&out, sizeof(int) * n));
+  CHECK(cudaMalloc(&out_acc, sizeof(int) * n));
+  CHECK(cudaMalloc(&out_cub, sizeof(int) * n));
   CHECK(cudaMalloc(&count, sizeof(int)));
   bench::fill_mod17<<<4096, 256, 0, stream>>>(in, n);
   CHECK(cudaGetLastError());
@@ -131,31 +134,29 @@ bool bench_compaction(const char* counter, long long n, int runs) {
   for (long long r = 0; r < 17; ++r)
     if (r - 8 > 0) expect += n / 17 + (r < n % 17 ? 1 : 0);
 
-  Count acc_kept = 0;
-  const double acc_ms = time_ms(runs, [&] { acc_kept = acc_compact(in, Count(n), out); });
-  std::vector<int> acc_out(expect > 0 ? expect : 1);
-  CHECK(cudaMemcpy(acc_out.data(), out, sizeof(int) * acc_out.size(), cudaMemcpyDeviceToHost));
-
   // CUB with its temporary storage allocated once; each run also returns the count to the host,
   // as parallel_scan does.
   const int items = static_cast<int>(n);
   std::size_t bytes = 0;
-  CHECK(cub::DeviceSelect::If(nullptr, bytes, in, out, count, items, positive{}, stream));
+  CHECK(cub::DeviceSelect::If(nullptr, bytes, in, out_cub, count, items, positive{}, stream));
   void* temp = nullptr;
   CHECK(cudaMalloc(&temp, bytes));
+  Count acc_kept = 0;
   int cub_kept = 0;
-  CHECK(cudaMemsetAsync(out, 0, sizeof(int) * n, stream));
-  const double cub_ms = time_ms(runs, [&] {
-    CHECK(cub::DeviceSelect::If(temp, bytes, in, out, count, items, positive{}, stream));
-    CHECK(cudaMemcpyAsync(&cub_kept, count, sizeof(int), cudaMemcpyDeviceToHost, stream));
-    CHECK(cudaStreamSynchronize(stream));
-  });
-  std::vector<int> cub_out(acc_out.size());
-  CHECK(cudaMemcpy(cub_out.data(), out, sizeof(int) * cub_out.size(), cudaMemcpyDeviceToHost));
+  const auto ms = bench::time_each(
+      runs, [&] { acc_kept = acc_compact(in, Count(n), out_acc); },
+      [&] {
+        CHECK(cub::DeviceSelect::If(temp, bytes, in, out_cub, count, items, positive{}, stream));
+        CHECK(cudaMemcpyAsync(&cub_kept, count, sizeof(int), cudaMemcpyDeviceToHost, stream));
+        CHECK(cudaStreamSynchronize(stream));
+      });
+  std::vector<int> acc_out(expect > 0 ? expect : 1), cub_out(acc_out.size());
+  CHECK(cudaMemcpy(acc_out.data(), out_acc, sizeof(int) * acc_out.size(), cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(cub_out.data(), out_cub, sizeof(int) * cub_out.size(), cudaMemcpyDeviceToHost));
 
   const double gb = (sizeof(int) * double(n) + sizeof(int) * double(expect)) / 1e9;  // read all, write kept
   std::printf("compact   int     2^%-3d %10.1f %10.1f %10s %9.3f   (%s counter; kept %lld)\n",
-              int(std::log2(double(n))), gb / (acc_ms / 1e3), gb / (cub_ms / 1e3), "-", cub_ms / acc_ms, counter,
+              int(std::log2(double(n))), gb / (ms[0] / 1e3), gb / (ms[1] / 1e3), "-", ms[1] / ms[0], counter,
               static_cast<long long>(acc_kept));
   bool ok = static_cast<long long>(acc_kept) == expect && cub_kept == expect && acc_out == cub_out;
   // The kept values cycle 1..8 in order.
@@ -164,9 +165,7 @@ bool bench_compaction(const char* counter, long long n, int runs) {
     std::fprintf(stderr, "compaction (%s counter): acc kept %lld, cub %d, expected %lld; outputs %s\n", counter,
                  static_cast<long long>(acc_kept), cub_kept, expect, acc_out == cub_out ? "equal" : "differ");
   CHECK(cudaFree(temp));
-  CHECK(cudaFree(in));
-  CHECK(cudaFree(out));
-  CHECK(cudaFree(count));
+  for (int* p : {in, out_acc, out_cub, count}) CHECK(cudaFree(p));
   return ok;
 }
 
