@@ -74,6 +74,28 @@ ACC_DETAIL_HD constexpr Index index_at(Index lo, Count t) noexcept {
   return static_cast<Index>(static_cast<U>(static_cast<U>(lo) + static_cast<U>(t)));
 }
 
+/// Returns f(indices of flat iteration t) for Rank loops: from lo for rank 1, from 0 with inner
+/// counts n1 (and n2) for collapsed ones. Counter type C is 64 bits, or 32 where the caller
+/// has checked that every flat iteration fits (32-bit division is much cheaper on a GPU).
+template <class Index, std::size_t Rank, class C, class F>
+ACC_DETAIL_HD decltype(auto) call_at_flat(Index lo, C n1, C n2, C t, const F& f) {
+  if constexpr (Rank == 1) {
+    return f(index_at(lo, t));
+  } else if constexpr (Rank == 2) {
+    const C i = t / n1;
+    return f(static_cast<Index>(i), static_cast<Index>(t - i * n1));
+  } else {
+    const C n12 = n1 * n2, i = t / n12, r = t - i * n12, j = r / n2;
+    return f(static_cast<Index>(i), static_cast<Index>(j), static_cast<Index>(r - j * n2));
+  }
+}
+
+/// Calls f with the indices of flat iteration t of space s.
+template <class Index, std::size_t Rank, class F>
+ACC_DETAIL_HD void call_at(const index_space<Index, Rank>& s, std::uint64_t t, const F& f) {
+  call_at_flat<Index, Rank, std::uint64_t>(s.lo[0], Rank > 1 ? s.count[1] : 1, Rank > 2 ? s.count[2] : 1, t, f);
+}
+
 /// Iterations of `for (i = 0; i < n; ++i)`: none for n <= 0, as the sequential loop.
 template <class I>
 constexpr std::uint64_t trip_count(I lo, I hi) noexcept {

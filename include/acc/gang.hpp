@@ -211,20 +211,6 @@ ACC_DETAIL_HD partition<L> partition_of(const gang_t& g) {
 #endif
 }
 
-/// Calls f with the indices of flat iteration t of space s.
-template <class Index, std::size_t Rank, class F>
-ACC_DETAIL_HD void call_at(const index_space<Index, Rank>& s, std::uint64_t t, const F& f) {
-  if constexpr (Rank == 1) {
-    f(index_at(s.lo[0], t));
-  } else if constexpr (Rank == 2) {
-    const std::uint64_t i = t / s.count[1];
-    f(static_cast<Index>(i), static_cast<Index>(t - i * s.count[1]));
-  } else {
-    const std::uint64_t n12 = s.count[1] * s.count[2], i = t / n12, r = t - i * n12, j = r / s.count[2];
-    f(static_cast<Index>(i), static_cast<Index>(j), static_cast<Index>(r - j * s.count[2]));
-  }
-}
-
 template <class Extent, class Body>
 constexpr bool check_gang_loop_args() {
   if constexpr (!extent_traits<Extent>::valid) {

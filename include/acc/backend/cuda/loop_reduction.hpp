@@ -75,7 +75,7 @@ void run_loop_reductions(const index_space<Index, Rank>& s, std::uint64_t total,
     return typename vars::ops_type{std::get<V>(reds).op...};
   }(std::index_sequence_for<R...>{});
   launch(kernel, {unsigned(grid), unsigned(block)}, 0, stream, site, s, Count(total), body, ops,
-         vars::identities(reds), scratch.partials());
+         identities_of(reds), scratch.partials());
   scratch.finish(reds, site);
 }
 

@@ -23,8 +23,7 @@ namespace acc::detail::cuda {
 // flight instead (tuning.hpp), and the operator needs no identity: a thread starts from its
 // first value, and only threads that have one take part in the block's reduction.
 
-/// Flat iteration t -> body(i, j, k). Collapsed spaces divide once per element; the body's own
-/// loads dominate.
+/// Flat iteration t -> body(i, j, k), in the counter type of the launch.
 template <class T, class Count, class Index, std::size_t Rank, class Body>
 struct reduce_input {
   Body body;
@@ -32,15 +31,7 @@ struct reduce_input {
   Count n1, n2;
 
   __device__ T operator()(Count t) const {
-    if constexpr (Rank == 1) {
-      return body(index_at(lo, t));
-    } else if constexpr (Rank == 2) {
-      const Count i = t / n1;
-      return body(static_cast<Index>(i), static_cast<Index>(t - i * n1));
-    } else {
-      const Count n12 = n1 * n2, i = t / n12, r = t - i * n12, j = r / n2;
-      return body(static_cast<Index>(i), static_cast<Index>(j), static_cast<Index>(r - j * n2));
-    }
+    return call_at_flat<Index, Rank, Count>(lo, n1, n2, t, [&](auto... idx) -> T { return body(idx...); });
   }
 };
 

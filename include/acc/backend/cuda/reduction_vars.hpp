@@ -46,13 +46,6 @@ public:
 
   pointers_type partials() const { return pointers(layout(blocks_).partial); }
 
-  /// The variables' private starting values: each operator's identity.
-  static values_type identities(const std::tuple<R...>& reds) {
-    return [&]<std::size_t... V>(std::index_sequence<V...>) {
-      return values_type{identity_of<std::tuple_element_t<V, values_type>>(std::get<V>(reds).op)...};
-    }(std::index_sequence_for<R...>{});
-  }
-
   /// Waits for the construct (the variables are the host's) and sets var = op(var, result).
   void finish(const std::tuple<R...>& reds, const call_site& site) {
     constexpr int block = reduce_policy::block;

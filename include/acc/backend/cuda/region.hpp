@@ -81,7 +81,7 @@ void run_region(const launch_spec& spec, int device, const Body& body, const std
     finish_launch(stream, spec.queue, site);
   } else {
     vars scratch(grid, device, stream, site);
-    launch(kernel, shape, shared, stream, site, body, vector, shared, vars::identities(reds), scratch.partials());
+    launch(kernel, shape, shared, stream, site, body, vector, shared, identities_of(reds), scratch.partials());
     scratch.finish(reds, site);
   }
 }
