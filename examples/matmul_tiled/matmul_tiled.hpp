@@ -13,11 +13,15 @@
 #include <cstddef>
 #include <vector>
 
-// `#pragma unroll` for nvcc (g++ would warn about an unknown pragma).
+// `#pragma unroll` for nvcc (g++ would warn about an unknown pragma); `unroll 1` for the last,
+// partial step of k, which runs once per tile (unrolled, its remainder arithmetic would be
+// computed in every full step).
 #if defined(__CUDACC__)
 #  define MATMUL_TILED_UNROLL _Pragma("unroll")
+#  define MATMUL_TILED_ROLLED _Pragma("unroll 1")
 #else
 #  define MATMUL_TILED_UNROLL
+#  define MATMUL_TILED_ROLLED
 #endif
 
 namespace matmul_tiled {
@@ -59,6 +63,9 @@ inline void untiled(acc::view<const float, 2> a, acc::view<const float, 2> b, ac
 // and B[k0:16][j0:16] (clipped at the matrices' edges) and every iteration accumulates its dot
 // product from shared memory in a per_iteration register; the same additions in the same order
 // as untiled(). OpenACC: `#pragma acc cache(a[i0:16][k0:16], b[k0:16][j0:16])` in the k loop.
+// On a GPU the two blocks have the tile's shape, so each thread loads one element of each (as
+// the hand-written kernel does), the two loads share one barrier, and the unrolled k loop reads
+// as(i, k0 + k) four elements at a time.
 inline void tiled(acc::view<const float, 2> a, acc::view<const float, 2> b, acc::view<float, 2> c, int queue = 1) {
   const int M = int(a.extent(0)), K = int(a.extent(1)), N = int(b.extent(1));
   acc::tile_loop(acc::collapse(M, N), acc::tile_size(side, side), acc::cache_bytes(2 * side * side * sizeof(float)),
@@ -74,6 +81,7 @@ inline void tiled(acc::view<const float, 2> a, acc::view<const float, 2> b, acc:
                          MATMUL_TILED_UNROLL
                          for (int k = 0; k < side; ++k) s += as(i, k0 + k) * bs(k0 + k, j);
                        } else {
+                         MATMUL_TILED_ROLLED
                          for (int k = k0; k < K; ++k) s += as(i, k) * bs(k, j);
                        }
                        sum(i, j) = s;
@@ -86,12 +94,12 @@ inline void tiled(acc::view<const float, 2> a, acc::view<const float, 2> b, acc:
 
 // Tiled with team memory (MACC's dist_private): the same tiles and steps, but the 16 x 16
 // blocks are gang-private buffers the iterations fill themselves in one acc::tile_for, so that a
-// step costs two barriers (fill, use) as in hand-written CUDA, where acc::cache's collective
-// loads synchronise before and after each of its two calls. Iteration (i, j) loads A(i, k0 + kk)
-// for kk = j - j0, j - j0 + nj, ... and B(k0 + kk, j) for kk = i - i0, i - i0 + ni, ..., so that
-// a tile at the matrices' edge (ni x nj iterations) still fills every row and column it reads.
-// Buffer a_block has A's rows of the tile (halo 0) and 16 columns (fixed(0, 16), indexed by the
-// offset kk in the step), b_block 16 rows and B's columns of the tile.
+// step costs two barriers (fill, use), as in hand-written CUDA. Iteration (i, j) loads
+// A(i, k0 + kk) for kk = j - j0, j - j0 + nj, ... and B(k0 + kk, j) for kk = i - i0, i - i0 + ni,
+// ..., so that a tile at the matrices' edge (ni x nj iterations) still fills every row and column
+// it reads. Buffer a_block has A's rows of the tile (halo 0) and 16 columns (fixed(0, 16),
+// indexed by the offset kk in the step: a fixed last dimension, whose rows are 16-byte aligned,
+// so a_block(i, kk) is read four at a time), b_block 16 rows and B's columns of the tile.
 inline void tiled_team(acc::view<const float, 2> a, acc::view<const float, 2> b, acc::view<float, 2> c,
                        int queue = 1) {
   const int M = int(a.extent(0)), K = int(a.extent(1)), N = int(b.extent(1));
@@ -118,6 +126,7 @@ inline void tiled_team(acc::view<const float, 2> a, acc::view<const float, 2> b,
                          MATMUL_TILED_UNROLL
                          for (int kk = 0; kk < side; ++kk) s += a_block(i, kk) * b_block(kk, j);
                        } else {
+                         MATMUL_TILED_ROLLED
                          for (int kk = 0; kk < kn; ++kk) s += a_block(i, kk) * b_block(kk, j);
                        }
                        sum(i, j) = s;

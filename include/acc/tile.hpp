@@ -161,11 +161,13 @@ inline constexpr std::size_t label_chars = 24;
 }  // namespace detail
 
 /// One cached array of a tile_loop (made by acc::cached, dist_private, dist_firstprivate,
-/// dist_lastprivate): the array, its modes and one range per dimension.
-template <class T, std::size_t Rank>
+/// dist_lastprivate): the array, its modes and one range per dimension. `Fixed` has bit d set
+/// when dimension d has an acc::fixed range (known from the types of the clause's arguments).
+template <class T, std::size_t Rank, unsigned Fixed = 0>
 struct cached_t {
   using element_type = T;
   static constexpr std::size_t rank = Rank;
+  static constexpr unsigned fixed_dims = Fixed;
   view<T, Rank> source;
   cache_mode_t mode;
   detail::dim_range range[Rank];
@@ -174,9 +176,19 @@ struct cached_t {
 };
 
 namespace detail {
+/// Bit d set when the d-th range is acc::fixed.
+template <class... Ranges, std::size_t... D>
+constexpr unsigned fixed_mask_of(std::index_sequence<D...>) noexcept {
+  return (0u | ... | (std::is_same_v<std::remove_cvref_t<Ranges>, fixed_t> ? 1u << D : 0u));
+}
+template <class... Ranges>
+constexpr unsigned fixed_mask() noexcept {
+  return fixed_mask_of<Ranges...>(std::index_sequence_for<Ranges...>{});
+}
+
 template <class T, std::size_t Rank, class... Ranges>
-cached_t<T, Rank> make_cached(const view<T, Rank>& v, cache_mode_t mode, Ranges... r) {
-  cached_t<T, Rank> c{v, mode, {}, {}};
+cached_t<T, Rank, fixed_mask<Ranges...>()> make_cached(const view<T, Rank>& v, cache_mode_t mode, Ranges... r) {
+  cached_t<T, Rank, fixed_mask<Ranges...>()> c{v, mode, {}, {}};
   if constexpr (sizeof...(Ranges) == 0) {
     for (std::size_t d = 0; d < Rank; ++d) c.range[d] = dim_range{false, 0, 0};
   } else {
@@ -303,11 +315,25 @@ public:
       if (idx[d] < lo_[d] || idx[d] >= hi_[d]) detail::cache_index_error(label_, d, idx[d], lo_[d], hi_[d]);
 #endif
 #if defined(__CUDA_ARCH__)
-    // Shared memory: offsets fit in 32 bits; unsigned arithmetic wraps to the right value.
-    unsigned off = 0;
-    for (std::size_t d = 0; d < Rank; ++d)
-      off += (static_cast<unsigned>(idx[d]) - static_cast<unsigned>(origin_[d])) * static_cast<unsigned>(stride_[d]);
-    return p_[static_cast<int>(off)];
+    // Shared memory: offsets fit in 32 bits, and unsigned arithmetic wraps to the right value.
+    // The last dimension's stride is 1. With int indices (when an access is valid, the origins
+    // fit an int too) its term is added in signed arithmetic to a row offset that excludes
+    // nothing variable: v(i, k0 + k) for an unrolled k is then one address plus immediate
+    // offsets, and four of them one 16-byte load when the compiler can prove the alignment, as
+    // for a hand-written `float as[16][16]`.
+    if constexpr (((sizeof(I) < sizeof(int) || (sizeof(I) == sizeof(int) && std::is_signed_v<I>)) && ...)) {
+      const int ii[] = {static_cast<int>(i)...};
+      unsigned rows = 0;
+      for (std::size_t d = 0; d + 1 < Rank; ++d)
+        rows += (static_cast<unsigned>(ii[d]) - static_cast<unsigned>(origin_[d])) * static_cast<unsigned>(stride_[d]);
+      const int row = static_cast<int>(rows) - static_cast<int>(origin_[Rank - 1]);
+      return p_[row + ii[Rank - 1]];
+    } else {
+      unsigned off = 0;
+      for (std::size_t d = 0; d < Rank; ++d)
+        off += (static_cast<unsigned>(idx[d]) - static_cast<unsigned>(origin_[d])) * static_cast<unsigned>(stride_[d]);
+      return p_[static_cast<int>(off)];
+    }
 #else
     std::int64_t off = 0;
     for (std::size_t d = 0; d < Rank; ++d) off += (idx[d] - origin_[d]) * stride_[d];
@@ -520,7 +546,10 @@ struct tile_access {
   }
   /// Room for `bytes` of acc::cache (16-byte aligned) at byte `at` of the area; false when
   /// it does not fit. (An offset, not a pointer with a null case: on a GPU the pointer must be
-  /// visibly derived from shared memory, or the compiler emits generic loads.)
+  /// visibly derived from shared memory, or the compiler emits generic loads.) On a GPU the
+  /// area is taken even when it does not fit: acc::cache then loads nothing, and the next
+  /// tile_for, tile_barrier or the end of the tile reports it (overflowed()), so that the
+  /// check costs no branch per call.
   template <std::size_t R, class I>
   ACC_DETAIL_HD static bool take_cache(const tile_t<R, I>& t, std::size_t bytes, std::size_t& at) noexcept {
     if (t.cache_reuse_) {
@@ -529,10 +558,24 @@ struct tile_access {
     }
     at = t.cache_used_;
     const std::size_t need = (bytes + 15) / 16 * 16;
+#if defined(__CUDA_ARCH__)
+    // The launch checked that cache_bytes fits the device: a 32-bit bound.
+    const std::size_t end = t.cache_used_ + need;
+    t.cache_used_ = end;
+    return end <= 0xffffffffu && static_cast<unsigned>(end) <= static_cast<unsigned>(t.cache_bytes_);
+#else
     if (need > t.cache_bytes_ - t.cache_used_) return false;
     t.cache_used_ += need;
     return true;
+#endif
   }
+  /// Whether acc::cache calls since the area was last started asked more than it holds.
+  template <std::size_t R, class I>
+  ACC_DETAIL_HD static bool overflowed(const tile_t<R, I>& t) noexcept {
+    return t.cache_used_ > 0xffffffffu || static_cast<unsigned>(t.cache_used_) > static_cast<unsigned>(t.cache_bytes_);
+  }
+  template <std::size_t R, class I>
+  ACC_DETAIL_HD static std::size_t cache_used(const tile_t<R, I>& t) noexcept { return t.cache_used_; }
   template <std::size_t R, class I>
   ACC_DETAIL_HD static unsigned char* cache_area(const tile_t<R, I>& t) noexcept { return t.cache_; }
   template <std::size_t R, class I>
@@ -591,10 +634,33 @@ ACC_DETAIL_HD void for_each_in_box(const cache_box<R>& b, const std::int64_t* lo
   }
 }
 
+/// Elements per 16 bytes for a cached clause whose last dimension is fixed (known from its
+/// type), 1 otherwise. Such a clause's storage starts and ends on a multiple of it along that
+/// dimension (the fixed range widened to 16-byte boundaries, which changes neither the valid
+/// range nor what is loaded or stored), so that the compiler can prove 16-byte alignment and
+/// read four floats of a row at once, as from a hand-written `float as[16][16]`.
+template <class Spec>
+inline constexpr std::int64_t last_dim_align_v = [] {
+  using U = std::remove_cv_t<typename Spec::element_type>;
+  if constexpr (((Spec::fixed_dims >> (Spec::rank - 1)) & 1u) != 0 && sizeof(U) < 16 && 16 % sizeof(U) == 0)
+    return static_cast<std::int64_t>(16 / sizeof(U));
+  else
+    return std::int64_t(1);
+}();
+
+/// The storage origin of a fixed range [lo, lo + count) widened to multiples of `align` (a
+/// power of two; rounds down, also for negative lo), and its widened extent.
+ACC_DETAIL_HD constexpr std::int64_t widened_origin(std::int64_t lo, std::int64_t align) noexcept { return lo & -align; }
+ACC_DETAIL_HD constexpr std::int64_t widened_ext(std::int64_t lo, std::int64_t count, std::int64_t align) noexcept {
+  return (lo + count - widened_origin(lo, align) + align - 1) & -align;
+}
+
 /// The box of one range set for a tile: halo dimensions follow the tile, fixed ones do not;
-/// extents of the array clip lo/hi.
+/// extents of the array clip lo/hi. With align_last > 1 a fixed last dimension is widened
+/// (last_dim_align_v).
 template <std::size_t R, class Index, class A>
-ACC_DETAIL_HD cache_box<R> box_of(const tile_t<R, Index>& t, const dim_range* range, const A& a) {
+ACC_DETAIL_HD cache_box<R> box_of(const tile_t<R, Index>& t, const dim_range* range, const A& a,
+                                  std::int64_t align_last = 1) {
   cache_box<R> b{};
   for (std::size_t d = 0; d < R; ++d) {
     if (range[d].is_fixed) {
@@ -609,6 +675,10 @@ ACC_DETAIL_HD cache_box<R> box_of(const tile_t<R, Index>& t, const dim_range* ra
     const std::int64_t end = b.origin[d] + b.ext[d];
     b.hi[d] = end < n ? end : n;
     if (b.hi[d] < b.lo[d]) b.hi[d] = b.lo[d];
+    if (d == R - 1 && range[d].is_fixed && align_last > 1) {
+      b.ext[d] = widened_ext(range[d].a, range[d].b, align_last);
+      b.origin[d] = widened_origin(range[d].a, align_last);
+    }
   }
   return b;
 }
@@ -666,6 +736,12 @@ ACC_DETAIL_HD void load_box(const A& a, U* storage, const cache_box<R>& b) {
   for_each_in_box<R>(b, b.lo, b.hi, [&](int off, auto... g) { storage[off] = a(g...); });
 }
 
+/// a(g[0], ..., g[R - 1]).
+template <class A, class G, std::size_t... D>
+ACC_DETAIL_HD decltype(auto) element_at(const A& a, const G* g, std::index_sequence<D...>) {
+  return a(g[D]...);
+}
+
 /// Stores [lo, hi) of the box's storage to a (collective on a GPU).
 template <std::size_t R, class A, class U>
 ACC_DETAIL_HD void store_box(const A& a, const U* storage, const cache_box<R>& b, const std::int64_t* lo,
@@ -673,16 +749,11 @@ ACC_DETAIL_HD void store_box(const A& a, const U* storage, const cache_box<R>& b
   for_each_in_box<R>(b, lo, hi, [&](int off, auto... g) { a(g...) = storage[off]; });
 }
 
-[[noreturn]] ACC_DETAIL_HD inline void cache_overflow(std::size_t bytes, std::size_t used, std::size_t total) {
-#if defined(__CUDA_ARCH__)
-  printf("acc::cache: %llu bytes asked beyond the %llu used of the %llu that acc::cache_bytes gave the tile_loop\n",
-         (unsigned long long)bytes, (unsigned long long)used, (unsigned long long)total);
-  __trap();
-  __builtin_unreachable();
-#else
+/// The host's report of an acc::cache call that does not fit the area (a GPU reports it at
+/// the next synchronisation point: check_cache_room).
+[[noreturn]] inline void cache_overflow(std::size_t bytes, std::size_t used, std::size_t total) {
   throw bad_clause("acc::cache: " + std::to_string(bytes) + " bytes asked beyond the " + std::to_string(used) +
                    " used of the " + std::to_string(total) + " that acc::cache_bytes gave the tile_loop");
-#endif
 }
 
 [[noreturn]] ACC_DETAIL_HD inline void cache_bad_range(long long a, long long b) {
@@ -693,6 +764,51 @@ ACC_DETAIL_HD void store_box(const A& a, const U* storage, const cache_box<R>& b
 #else
   throw bad_clause("acc::cache: a range is negative (halo before/after or fixed count: " + std::to_string(a) + ", " +
                    std::to_string(b) + ")");
+#endif
+}
+
+/// On a GPU, at the tile_for, tile_barrier or tile end that follows acc::cache calls whose
+/// views did not fit the area (they loaded nothing): the report and a trap.
+template <std::size_t R, class I>
+ACC_DETAIL_HD inline void check_cache_room([[maybe_unused]] const tile_t<R, I>& t) {
+#if defined(__CUDA_ARCH__)
+  if (tile_access::overflowed(t)) {
+    printf("acc::cache: the views made since the last tile_for take %llu bytes (each rounded up to 16), more than "
+           "the %llu that acc::cache_bytes gave the tile_loop\n",
+           (unsigned long long)tile_access::cache_used(t), (unsigned long long)tile_access::cache_bytes(t));
+    __trap();
+  }
+#endif
+}
+
+/// acc::cache's load on a GPU. A box of the gang's shape (acc::cache of a tile-sized block,
+/// the usual case) is loaded as hand-written kernels do: the thread at position p of the gang
+/// loads element origin + p if it lies in the array, a predicated load and store with no loop,
+/// in 32-bit arithmetic when the array's extents are below 2^31 and the origin fits an int
+/// (then unsigned origin + p, wrapped, is below an extent exactly when the global index is
+/// inside it). Other boxes take the general loop. Nothing is loaded without `room`.
+template <std::size_t R, class A, class U>
+ACC_DETAIL_HD void cache_load([[maybe_unused]] const A& a, [[maybe_unused]] U* storage,
+                              [[maybe_unused]] const cache_box<R>& b, [[maybe_unused]] const int* gang,
+                              [[maybe_unused]] bool room) {
+#if defined(__CUDA_ARCH__)
+  bool shaped = room;
+  for (std::size_t d = 0; d < R; ++d)
+    shaped = shaped && b.ext[d] == gang[d] && (a.extent(d) >> 31) == 0 && b.origin[d] == static_cast<int>(b.origin[d]);
+  if (shaped) {
+    bool mine = true;
+    unsigned g[R];
+    int off = 0;
+    for (std::size_t d = 0; d < R; ++d) {
+      const int p = thread_pos<R>(d);
+      g[d] = static_cast<unsigned>(b.origin[d]) + static_cast<unsigned>(p);
+      mine = mine && g[d] < static_cast<unsigned>(a.extent(d));
+      off = off * static_cast<int>(b.ext[d]) + p;
+    }
+    if (mine) storage[off] = element_at(a, g, std::make_index_sequence<R>{});
+  } else if (room) {
+    load_box<R>(a, storage, b);
+  }
 #endif
 }
 
@@ -794,6 +910,7 @@ ACC_DETAIL_HD void tile_for(const tile_t<R, I>& t, const F& f) {
   static_assert(detail::invocable_with_rank_v<F, I, R>,
                 "acc::tile_for: the function must take one index per dimension of the tile, e.g. [&](int i, int j) { ... }");
 #if defined(__CUDA_ARCH__)
+  detail::check_cache_room(t);
   if (detail::tile_access::take_load_pending(t)) __syncthreads();  // acc::cache's loads are complete
 #endif
   detail::for_tile_iterations(t, f);
@@ -806,6 +923,7 @@ ACC_DETAIL_HD void tile_for(const tile_t<R, I>& t, const F& f) {
 /// order. From tile-level code only.
 template <std::size_t R, class I>
 ACC_DETAIL_HD void tile_barrier(const tile_t<R, I>& t) {
+  detail::check_cache_room(t);
   detail::tile_access::take_load_pending(t);
   detail::tile_sync();
 }
@@ -820,8 +938,11 @@ ACC_DETAIL_HD void tile_barrier(const tile_t<R, I>& t) {
 ///   that follows a tile_for: such a call starts the area again without a barrier of its own,
 ///   so after a tile_for read the view only inside tile_for calls (or call tile_barrier first).
 /// - The area is acc::cache_bytes(n) of the construct. Calls between two acc::tile_for take
-///   consecutive pieces (16-byte aligned). Too little room: acc::bad_clause on the host, a
-///   message and a trap on a GPU (the host checks the same sizes, so it fails the same way).
+///   consecutive pieces (16-byte aligned). Too little room: acc::bad_clause from the call on
+///   the host; on a GPU (where the same sizes fail) a message and a trap at the next tile_for,
+///   tile_barrier or the end of the body, before any read of the view.
+/// - On a GPU a range of the tile's shape (e.g. fixed(t.origin(0), 16) x fixed(k0, 16) for
+///   16 x 16 tiles) is loaded with one element per thread, as a hand-written kernel does.
 /// - Write nothing through the view.
 /// e.g. for (int jt = 0; jt < n; jt += 256) { auto p = acc::cache(t, pos, acc::fixed(jt, 256)); acc::tile_for(t, ...); }
 template <std::size_t R, class I, class A, class... Ranges>
@@ -840,15 +961,19 @@ ACC_DETAIL_HD auto cache(const tile_t<R, I>& t, const A& a, Ranges... ranges) {
   const detail::cache_box<R> b = detail::box_of(t, range, a);
   const std::size_t bytes = detail::box_volume(b) * sizeof(U);
   std::size_t at = 0;
-  if (!detail::tile_access::take_cache(t, bytes, at)) detail::cache_overflow(bytes, at, detail::tile_access::cache_bytes(t));
+  const bool room = detail::tile_access::take_cache(t, bytes, at);
 #if defined(__CUDA_ARCH__)
   // No barrier before: the area is reused only after a tile_for, whose barrier ended the reads
-  // of the earlier views. None after: the next tile_for or tile_barrier waits for the loads.
-  U* storage = reinterpret_cast<U*>(detail::tile_access::cache_area(t) + at);
-  detail::load_box<R>(a, storage, b);
+  // of the earlier views. None after: the next tile_for or tile_barrier waits for the loads
+  // (and reports a view that did not fit). The area is 16-byte aligned, as the views' pieces.
+  U* storage = static_cast<U*>(__builtin_assume_aligned(detail::tile_access::cache_area(t) + at, 16));
+  int gang[R];
+  for (std::size_t d = 0; d < R; ++d) gang[d] = t.size(d);
+  detail::cache_load<R>(a, storage, b, gang, room);
   detail::tile_access::set_load_pending(t);
   return detail::view_on<T, R>(storage, b, nullptr);
 #else
+  if (!room) detail::cache_overflow(bytes, at, detail::tile_access::cache_bytes(t));
   return detail::view_alias<T, R>(a, b, a.label());
 #endif
 }
@@ -866,7 +991,7 @@ template <std::size_t R> struct is_tile_size<tile_size_t<R>> : std::true_type {
   static constexpr std::size_t rank = R;
 };
 template <class C> struct is_cached : std::false_type {};
-template <class T, std::size_t R> struct is_cached<cached_t<T, R>> : std::true_type {};
+template <class T, std::size_t R, unsigned F> struct is_cached<cached_t<T, R, F>> : std::true_type {};
 
 template <class C>
 inline constexpr bool is_tile_size_v = is_tile_size<std::remove_cvref_t<C>>::value;
@@ -905,8 +1030,8 @@ constexpr void apply_tile_arg(tile_spec<Rank>& s, const vector_length_t& c) {
 }
 template <std::size_t Rank>
 constexpr void apply_tile_arg(tile_spec<Rank>& s, const cache_bytes_t& c) { s.cache_bytes = c.value; }
-template <std::size_t Rank, class T, std::size_t R>
-constexpr void apply_tile_arg(tile_spec<Rank>&, const cached_t<T, R>&) {}
+template <std::size_t Rank, class T, std::size_t R, unsigned F>
+constexpr void apply_tile_arg(tile_spec<Rank>&, const cached_t<T, R, F>&) {}
 template <std::size_t Rank, class C>
   requires(is_compute_clause_v<C> && !std::is_same_v<C, vector_length_t>)
 constexpr void apply_tile_arg(tile_spec<Rank>& s, const C& c) {
@@ -934,7 +1059,7 @@ auto cached_of(const C&... c) {
 }
 
 template <class C> struct view_of_spec;
-template <class T, std::size_t R> struct view_of_spec<cached_t<T, R>> {
+template <class T, std::size_t R, unsigned F> struct view_of_spec<cached_t<T, R, F>> {
   using type = cached_view<T, R>;
 };
 template <class C>
@@ -1072,10 +1197,13 @@ tile_layout<std::tuple_size_v<Specs>> layout_of(const int* shape, const Specs& s
   [&]<std::size_t... K>(std::index_sequence<K...>) {
     (([&] {
        const auto& c = std::get<K>(specs);
-       using U = std::remove_cv_t<typename std::remove_cvref_t<decltype(c)>::element_type>;
+       using C = std::remove_cvref_t<decltype(c)>;
+       using U = std::remove_cv_t<typename C::element_type>;
        std::size_t n = 1;
        for (std::size_t d = 0; d < Rank; ++d)
-         n *= static_cast<std::size_t>(c.range[d].is_fixed ? c.range[d].b : shape[d] + c.range[d].a + c.range[d].b);
+         n *= static_cast<std::size_t>(!c.range[d].is_fixed ? shape[d] + c.range[d].a + c.range[d].b
+                                       : d == Rank - 1   ? widened_ext(c.range[d].a, c.range[d].b, last_dim_align_v<C>)
+                                                         : c.range[d].b);
        l.offset[K] = at;
        at += (n * sizeof(U) + 15) / 16 * 16;
      }()),
@@ -1193,8 +1321,10 @@ void run_tile_loop(const Extent& extent, const tile_spec<Rank>& spec, const Body
 ///   acc::cache. Arrays captured by the body and those in cached clauses get implicit data as
 ///   in parallel_loop.
 /// - Shared memory: per clause the product over dimensions of (tile size + before + after),
-///   or the fixed count, times sizeof(T), each rounded up to 16 bytes, plus cache_bytes. Above
-///   the device's opt-in limit: acc::bad_clause naming the bytes asked and allowed.
+///   or the fixed count, times sizeof(T), each rounded up to 16 bytes, plus cache_bytes. A
+///   fixed range in the last dimension is widened to 16-byte boundaries in storage (rows of
+///   4-byte elements can then be read four at a time); its valid range stays lo .. lo + count.
+///   Above the device's opt-in limit: acc::bad_clause naming the bytes asked and allowed.
 /// - On the host backend tiles run on OpenMP threads, a tile's iterations in order; fetch-only
 ///   clauses alias the array (the fetch is free), the other modes use a per-thread buffer with
 ///   the same fetch and write-back as on a GPU (so halos hold the values from the start of the

@@ -34,8 +34,8 @@ template <std::size_t Rank, class Index, class Spec>
 __device__ auto stage(const Spec& s, const tile_t<Rank, Index>& t, unsigned char* shared, std::size_t offset) {
   using T = typename Spec::element_type;
   using U = std::remove_cv_t<T>;
-  const cache_box<Rank> b = box_of(t, s.range, s.source);
-  U* storage = reinterpret_cast<U*>(shared + offset);
+  const cache_box<Rank> b = box_of(t, s.range, s.source, last_dim_align_v<Spec>);
+  U* storage = static_cast<U*>(__builtin_assume_aligned(shared + offset, 16));
   if (s.mode.has(fetch)) load_box<Rank>(s.source, storage, b);
   return view_on<T, Rank>(storage, b, s.label);
 }
@@ -46,7 +46,7 @@ __device__ void unstage(const Spec& s, const tile_t<Rank, Index>& t, unsigned ch
   using T = typename Spec::element_type;
   if constexpr (!std::is_const_v<T>) {
     if (!s.mode.has(write_back)) return;
-    const cache_box<Rank> b = box_of(t, s.range, s.source);
+    const cache_box<Rank> b = box_of(t, s.range, s.source, last_dim_align_v<Spec>);
     std::int64_t lo[Rank] = {}, hi[Rank] = {};
     own_range(t, s.range, b, lo, hi);
     store_box<Rank>(s.source, reinterpret_cast<const T*>(shared + offset), b, lo, hi);
@@ -57,10 +57,11 @@ template <class Index, std::size_t Rank, class Body, class... S, std::size_t N, 
 __device__ void run_tile(const tile_geometry<Index, Rank>& g, std::uint64_t num, const tile_layout<N>& layout,
                          std::size_t cache_bytes, const tile_closure<Body, std::tuple<S...>>& c, unsigned char* shared,
                          std::index_sequence<K...>) {
-  const tile_t<Rank, Index> t(g, num, shared + layout.cache_offset, cache_bytes, nullptr);
+  const tile_t<Rank, Index> t(g, num, shared + (N == 0 ? 0 : layout.cache_offset), cache_bytes, nullptr);
   const std::tuple<view_of_spec_t<S>...> views{cuda::stage(std::get<K>(c.specs), t, shared, layout.offset[K])...};
   if ((std::get<K>(c.specs).mode.has(fetch) || ... || false)) __syncthreads();
   call_tile_body(c.body, t, std::get<K>(views)...);
+  check_cache_room(t);
   if ((std::get<K>(c.specs).mode.has(write_back) || ... || false)) {
     __syncthreads();
     (cuda::unstage(std::get<K>(c.specs), t, shared, layout.offset[K]), ...);
@@ -108,13 +109,15 @@ struct narrow_box {
 
 template <std::size_t R, class Index, class Spec>
 __device__ narrow_box<R> narrow_box_of(const tile_t<R, Index>& t, const Spec& s, const unsigned* ext) {
+  constexpr int align = static_cast<int>(last_dim_align_v<Spec>);  // > 1: a widened fixed last dimension
   narrow_box<R> b;
   for (std::size_t d = 0; d < R; ++d) {
+    const bool widened = align > 1 && d == R - 1;
     const int o = s.range[d].is_fixed ? static_cast<int>(s.range[d].a)
                                       : static_cast<int>(t.origin(d)) - static_cast<int>(s.range[d].a);
     const int n = static_cast<int>(s.source.extent(d));
-    const int end = o + static_cast<int>(ext[d]);
-    b.origin[d] = o;
+    const int end = o + (widened ? static_cast<int>(s.range[d].b) : static_cast<int>(ext[d]));
+    b.origin[d] = widened ? o & -align : o;
     b.lo[d] = o < 0 ? 0 : o;
     const int h = end < n ? end : n;
     b.hi[d] = h < b.lo[d] ? b.lo[d] : h;
@@ -175,8 +178,10 @@ __device__ auto stage_grid(const Spec& s, const tile_t<Rank, Index>& t, const ti
                            unsigned char* shared, std::size_t offset) {
   using T = typename Spec::element_type;
   using U = std::remove_cv_t<T>;
+  constexpr unsigned align = static_cast<unsigned>(last_dim_align_v<Spec>);
   const narrow_box<Rank> b = narrow_box_of(t, s, plan.ext[K]);
-  U* storage = reinterpret_cast<U*>(shared + offset);
+  // Clause offsets are multiples of 16 bytes (layout_of), as the dynamic shared memory.
+  U* storage = static_cast<U*>(__builtin_assume_aligned(shared + offset, 16));
   if (s.mode.has(fetch))
     for_each_in_box_flat<Rank>(plan, K, b.origin, b.lo, b.hi,
                                [&](unsigned off, auto... g) { storage[off] = s.source(g...); });
@@ -184,7 +189,8 @@ __device__ auto stage_grid(const Spec& s, const tile_t<Rank, Index>& t, const ti
   unsigned st = 1;
   for (std::size_t d = Rank; d-- > 0;) {
     stride[d] = st;
-    st *= plan.ext[K][d];
+    // A widened last extent is a multiple of align already; the mask tells the compiler.
+    st *= d == Rank - 1 ? plan.ext[K][d] & ~(align - 1) : plan.ext[K][d];
     origin[d] = b.origin[d];
     lo[d] = b.lo[d];
     hi[d] = b.hi[d];
@@ -226,11 +232,14 @@ __device__ void run_grid_tile(const tile_geometry<Index, Rank>& g, const tile_gr
   coord[Rank - 1] = blockIdx.x;
   if constexpr (Rank >= 2) coord[Rank - 2] = blockIdx.y;
   if constexpr (Rank >= 3) coord[Rank - 3] = blockIdx.z;
-  const tile_t<Rank, Index> t(g, coord, shared + layout.cache_offset, cache_bytes);
+  // Without cached clauses the acc::cache area starts at 0: a constant the compiler folds into
+  // the views' shared-memory addresses.
+  const tile_t<Rank, Index> t(g, coord, shared + (N == 0 ? 0 : layout.cache_offset), cache_bytes);
   const std::tuple<view_of_spec_t<S>...> views{
       cuda::stage_grid<K>(std::get<K>(c.specs), t, plan, shared, layout.offset[K])...};
   if ((std::get<K>(c.specs).mode.has(fetch) || ... || false)) __syncthreads();
   call_tile_body(c.body, t, std::get<K>(views)...);
+  check_cache_room(t);
   if ((std::get<K>(c.specs).mode.has(write_back) || ... || false)) {
     __syncthreads();
     (cuda::unstage_grid<K>(std::get<K>(c.specs), t, plan, shared, layout.offset[K]), ...);
@@ -256,7 +265,7 @@ constexpr bool within(V v, [[maybe_unused]] long long lo, long long hi) {
 /// multipliers (tid * extent must stay below 2^32).
 inline bool ext_limit_exceeded(const dim_range& r, int shape) {
   const long long e = r.is_fixed ? r.b : static_cast<long long>(shape) + r.a + r.b;
-  return e >= (1LL << 22);
+  return e >= (1LL << 22) - 32;  // room for a fixed last dimension widened to 16-byte boundaries
 }
 
 /// Whether the grid kernel can run g (see above); fills its plan.
@@ -284,8 +293,9 @@ bool plan_grid(const tile_geometry<Index, Rank>& g, int num_gangs, unsigned thre
          if (n < 0) ok = false;
          if (d > 0 && ext_limit_exceeded(r, g.shape[d])) ok = false;
          if (r.is_fixed) {
-           ext = r.b;
            if (r.a < imin / 2 || r.a > imax / 2 || r.b < 0 || r.b > imax / 4) ok = false;
+           if (!ok) return;
+           ext = d == Rank - 1 ? widened_ext(r.a, r.b, last_dim_align_v<std::remove_cvref_t<decltype(s)>>) : r.b;
          } else {
            ext = static_cast<long long>(g.shape[d]) + r.a + r.b;
            if (r.a < 0 || r.b < 0 || r.a > imax / 8 || r.b > imax / 8) ok = false;

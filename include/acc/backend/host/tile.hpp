@@ -27,7 +27,7 @@ template <std::size_t Rank, class Index, class Spec>
 auto stage(const Spec& s, const tile_t<Rank, Index>& t, void* buffer) {
   using T = typename Spec::element_type;
   using U = std::remove_cv_t<T>;
-  const cache_box<Rank> b = box_of(t, s.range, s.source);
+  const cache_box<Rank> b = box_of(t, s.range, s.source, last_dim_align_v<Spec>);
   if (aliases(s.mode)) return view_alias<T, Rank>(s.source, b, s.label);
   U* storage = static_cast<U*>(buffer);
   if (s.mode.has(fetch)) load_box<Rank>(s.source, storage, b);
@@ -39,7 +39,7 @@ void unstage(const Spec& s, const tile_t<Rank, Index>& t, const void* buffer) {
   using T = typename Spec::element_type;
   if constexpr (!std::is_const_v<T>) {
     if (aliases(s.mode) || !s.mode.has(write_back)) return;
-    const cache_box<Rank> b = box_of(t, s.range, s.source);
+    const cache_box<Rank> b = box_of(t, s.range, s.source, last_dim_align_v<Spec>);
     std::int64_t lo[Rank] = {}, hi[Rank] = {};
     own_range(t, s.range, b, lo, hi);
     store_box<Rank>(s.source, static_cast<const T*>(buffer), b, lo, hi);

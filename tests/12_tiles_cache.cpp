@@ -1,0 +1,411 @@
+// Level 12c: the fast paths of tiles. acc::cache of blocks with the gang's shape (one element
+// per thread on a GPU) against blocks that are larger, smaller or off the array (the general
+// loop), 1D, 2D and 3D, at the arrays' edges, for element sizes 1 to 8 bytes; fixed last
+// dimensions of cached() clauses, whose storage is widened to 16-byte boundaries (fetch,
+// channel, write_back and none; odd lo and count; 2D and 3D; both kernels: the widening must
+// change neither what is read nor what is stored);
+// the blocked matrix product of examples/matmul_tiled in both forms (acc::cache, and team
+// memory filled by the iterations) in exact integers; and indices beyond 32 bits. All against
+// sequential references.
+#include <acc/parallel.hpp>
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+namespace {
+
+using dims = std::array<int, 3>;
+
+template <std::size_t R>
+auto extent_of(const dims& n) {
+  if constexpr (R == 1) return n[0];
+  else if constexpr (R == 2) return acc::collapse(n[0], n[1]);
+  else return acc::collapse(n[0], n[1], n[2]);
+}
+template <std::size_t R>
+auto tile_of(const dims& t) {
+  if constexpr (R == 1) return acc::tile_size(t[0]);
+  else if constexpr (R == 2) return acc::tile_size(t[0], t[1]);
+  else return acc::tile_size(t[0], t[1], t[2]);
+}
+template <class T, std::size_t R>
+acc::array<T, R> make_array(const char* label, const dims& n) {
+  if constexpr (R == 1) return acc::array<T, R>(label, n[0]);
+  else if constexpr (R == 2) return acc::array<T, R>(label, n[0], n[1]);
+  else return acc::array<T, R>(label, n[0], n[1], n[2]);
+}
+template <std::size_t R, class V>
+ACC_ROUTINE decltype(auto) at(const V& v, const int* i) {
+  if constexpr (R == 1) return v(i[0]);
+  else if constexpr (R == 2) return v(i[0], i[1]);
+  else return v(i[0], i[1], i[2]);
+}
+template <std::size_t R, class V>
+ACC_ROUTINE bool has(const V& v, const int* i) {
+  if constexpr (R == 1) return v.contains(i[0]);
+  else if constexpr (R == 2) return v.contains(i[0], i[1]);
+  else return v.contains(i[0], i[1], i[2]);
+}
+
+/// Where block `shape` of a step starts relative to the tile's origin, per dimension.
+struct block_spec {
+  int shift[3];  // origin of the block = tile origin + shift
+  int size[3];   // the block's extent (the tile's shape: one element per thread)
+};
+
+/// acc::cache(t, a, fixed(origin + shift, size)...) in every dimension.
+template <std::size_t R, class I, class A>
+ACC_ROUTINE auto cache_block(const acc::tile_t<R, I>& t, const A& a, const block_spec& s) {
+  if constexpr (R == 1) return acc::cache(t, a, acc::fixed(t.origin(0) + s.shift[0], s.size[0]));
+  else if constexpr (R == 2)
+    return acc::cache(t, a, acc::fixed(t.origin(0) + s.shift[0], s.size[0]), acc::fixed(t.origin(1) + s.shift[1], s.size[1]));
+  else
+    return acc::cache(t, a, acc::fixed(t.origin(0) + s.shift[0], s.size[0]), acc::fixed(t.origin(1) + s.shift[1], s.size[1]),
+                      acc::fixed(t.origin(2) + s.shift[2], s.size[2]));
+}
+
+/// For each of `steps` blocks (cached one after another in a sequential loop, as matmul's k
+/// loop does), every iteration adds weight * element at (its index + shift) where the block
+/// holds it. The weights (1, 2, 3: the step) catch an element read from the wrong step.
+template <class T, std::size_t R>
+void blocks_construct(acc::array<T, R> a, acc::array<long long, R> out, dims n, dims tile, block_spec s0,
+                      block_spec s1, block_spec s2) {
+  std::size_t volume = 1;
+  for (std::size_t d = 0; d < R; ++d) volume *= static_cast<std::size_t>(std::max({s0.size[d], s1.size[d], s2.size[d]}));
+  acc::tile_loop(extent_of<R>(n), tile_of<R>(tile), acc::cache_bytes(volume * sizeof(T) + 16),
+                 ACC_LAMBDA(const acc::tile_t<R>& t) {
+                   acc::per_iteration<long long> sum(t);
+                   const block_spec steps[3] = {s0, s1, s2};
+                   for (int k = 0; k < 3; ++k) {
+                     const block_spec s = steps[k];
+                     const auto v = cache_block<R>(t, a, s);
+                     acc::tile_for(t, [&](auto... ii) {
+                       int j[] = {int(ii)...};
+                       for (std::size_t d = 0; d < R; ++d) j[d] += s.shift[d];
+                       if (has<R>(v, j)) sum(ii...) += (k + 1) * static_cast<long long>(at<R>(v, j));
+                     });
+                   }
+                   acc::tile_for(t, [&](auto... ii) { out(ii...) = sum(ii...); });
+                 });
+}
+
+template <class T, std::size_t R>
+void check_blocks(dims n, dims big, dims tile, const block_spec (&steps)[3], unsigned seed) {
+  INFO("rank " << R << " extent " << n[0] << "x" << n[1] << "x" << n[2] << " array " << big[0] << "x" << big[1] << "x"
+                << big[2] << " tile " << tile[0] << "x" << tile[1] << "x" << tile[2] << " element bytes " << sizeof(T));
+  auto a = make_array<T, R>("a", big);
+  auto out = make_array<long long, R>("out", big);
+  std::mt19937 gen(seed);
+  for (auto& x : a) x = static_cast<T>(int(gen() % 201) - 100);
+  for (auto& x : out) x = -7;
+  blocks_construct<T, R>(a, out, n, tile, steps[0], steps[1], steps[2]);
+  int bad = 0;
+  for (int i0 = 0; i0 < big[0]; ++i0)
+    for (int i1 = 0; i1 < (R > 1 ? big[1] : 1); ++i1)
+      for (int i2 = 0; i2 < (R > 2 ? big[2] : 1); ++i2) {
+        const int i[3] = {i0, i1, i2};
+        bool iter = true;
+        for (std::size_t d = 0; d < R; ++d) iter = iter && i[d] < n[d];
+        long long e = -7;
+        if (iter) {
+          e = 0;
+          for (int k = 0; k < 3; ++k) {
+            bool in = true;
+            int j[3] = {};
+            for (std::size_t d = 0; d < R; ++d) {
+              const int origin = i[d] / tile[d] * tile[d] + steps[k].shift[d];
+              j[d] = i[d] + steps[k].shift[d];
+              in = in && j[d] >= std::max(0, origin) && j[d] < std::min(big[d], origin + steps[k].size[d]);
+            }
+            if (in) e += (k + 1) * static_cast<long long>(at<R>(a, j));
+          }
+        }
+        const long long got = at<R>(out, i);
+        if (got != e && bad++ < 5) UNSCOPED_INFO("at " << i0 << "," << i1 << "," << i2 << ": " << got << " expected " << e);
+      }
+  REQUIRE(bad == 0);
+}
+
+template <class T>
+void blocks_all_ranks(unsigned seed) {
+  // 1D: the gang's shape, shifted inside, across the array's start and end, and off it.
+  const block_spec one[3] = {{{0}, {64}}, {{-5}, {64}}, {{7}, {64}}};
+  check_blocks<T, 1>({1000, 1, 1}, {1003, 1, 1}, {64, 1, 1}, one, seed);
+  check_blocks<T, 1>({61, 1, 1}, {61, 1, 1}, {64, 1, 1}, one, seed + 1);  // one partial tile
+  const block_spec off[3] = {{{-70}, {64}}, {{2000}, {64}}, {{0}, {64}}};
+  check_blocks<T, 1>({200, 1, 1}, {200, 1, 1}, {64, 1, 1}, off, seed + 2);
+  // Larger and smaller than the gang: the general loop.
+  const block_spec other[3] = {{{-3}, {70}}, {{2}, {50}}, {{-1}, {131}}};
+  check_blocks<T, 1>({333, 1, 1}, {340, 1, 1}, {64, 1, 1}, other, seed + 3);
+  // 2D, 16 x 16 gangs (matmul's shape) and 8 x 4.
+  const block_spec two[3] = {{{0, 0}, {16, 16}}, {{-3, 5}, {16, 16}}, {{16, -16}, {16, 16}}};
+  check_blocks<T, 2>({45, 37, 1}, {47, 37, 1}, {16, 16, 1}, two, seed + 4);
+  const block_spec mixed[3] = {{{0, 0}, {8, 4}}, {{-1, -1}, {10, 6}}, {{0, 2}, {8, 3}}};
+  check_blocks<T, 2>({29, 19, 1}, {29, 21, 1}, {8, 4, 1}, mixed, seed + 5);
+  // 3D.
+  const block_spec three[3] = {{{0, 0, 0}, {2, 4, 8}}, {{1, -2, 3}, {2, 4, 8}}, {{-1, 0, -1}, {3, 4, 9}}};
+  check_blocks<T, 3>({5, 9, 17}, {6, 9, 19}, {2, 4, 8}, three, seed + 6);
+}
+
+}  // namespace
+
+TEST_CASE("acc::cache: blocks of the gang's shape, larger, smaller and off the array", "[12][tile][cache]") {
+  blocks_all_ranks<int>(1);
+  blocks_all_ranks<signed char>(20);
+  blocks_all_ranks<short>(40);
+  blocks_all_ranks<double>(60);
+  blocks_all_ranks<long long>(80);
+}
+
+// ---- fixed last dimensions: widened storage ----
+
+namespace {
+
+/// One tile covering rows x cols of w, caching fixed(0, rows) x fixed(lo, count) in `mode`.
+/// Fetch: out(i, j) = sum over the cached columns k of (k - lo + 1) * w(i, k). Then (but for
+/// fetch only, whose view may alias the array) every iteration whose column is cached writes
+/// w(i, j) = 1000 + 10 * i + j (channel: read back by its row neighbour); with write_back those
+/// reach the array, and only those.
+template <class T>
+void fixed_rows(acc::array<T, 2> w, acc::array<long long, 2> out, int rows, int cols, long long lo, long long count,
+                acc::cache_mode_t mode) {
+  const bool fetched = mode.has(acc::fetch), chan = mode.has(acc::channel), writes = !(mode == acc::fetch);
+  acc::tile_loop(acc::collapse(rows, cols), acc::tile_size(rows, cols),
+                 acc::cached(w, mode, acc::fixed(0, rows), acc::fixed(lo, count)),
+                 ACC_LAMBDA(const acc::tile_t<2>& t, const acc::cached_view<T, 2>& c) {
+                   if (fetched)
+                     acc::tile_for(t, [&](int i, int j) {
+                       long long s = 0;
+                       for (long long k = c.lo(1); k < c.hi(1); ++k) s += (k - lo + 1) * static_cast<long long>(c(i, k));
+                       out(i, j) = s;
+                     });
+                   if (writes)
+                     acc::tile_for(t, [&](int i, int j) {
+                       if (c.contains(i, j)) c(i, j) = static_cast<T>(1000 + 10 * i + j);
+                     });
+                   if (chan)
+                     acc::tile_for(t, [&](int i, int j) {
+                       const int k = j + 1 < cols ? j + 1 : 0;
+                       out(i, j) += 7 * (c.contains(i, k) ? static_cast<long long>(c(i, k)) : -1);
+                     });
+                 });
+}
+
+template <class T>
+void check_fixed_rows(long long lo, long long count, acc::cache_mode_t mode) {
+  const int rows = 3, cols = 37;
+  INFO("element bytes " << sizeof(T) << ", fixed(" << lo << ", " << count << "), mode " << mode.bits);
+  acc::array<T, 2> w("w", rows, cols);
+  acc::array<long long, 2> out("out", rows, cols);
+  std::mt19937 gen(unsigned(lo * 31 + count));
+  for (auto& x : w) x = static_cast<T>(int(gen() % 101) - 50);
+  for (auto& x : out) x = 0;
+  const std::vector<T> start(w.begin(), w.end());
+  fixed_rows<T>(w, out, rows, cols, lo, count, mode);
+  const long long clo = std::max<long long>(0, lo), chi = std::max(clo, std::min<long long>(cols, lo + count));
+  for (int i = 0; i < rows; ++i)
+    for (int j = 0; j < cols; ++j) {
+      INFO("i = " << i << ", j = " << j);
+      long long e = 0;
+      if (mode.has(acc::fetch))
+        for (long long k = clo; k < chi; ++k) e += (k - lo + 1) * static_cast<long long>(start[i * cols + k]);
+      if (mode.has(acc::channel)) {
+        const int k = j + 1 < cols ? j + 1 : 0;
+        e += 7 * (k >= clo && k < chi ? static_cast<long long>(static_cast<T>(1000 + 10 * i + k)) : -1);
+      }
+      REQUIRE(out(i, j) == e);
+      const bool stored = mode.has(acc::write_back) && j >= clo && j < chi;
+      REQUIRE(w(i, j) == (stored ? static_cast<T>(1000 + 10 * i + j) : start[i * cols + j]));
+    }
+}
+
+template <class T>
+void fixed_rows_all() {
+  struct range {
+    long long lo, count;
+  };
+  const acc::cache_mode_t modes[] = {acc::fetch, acc::channel | acc::write_back, acc::fetch | acc::channel | acc::write_back,
+                                     acc::none};
+  for (const range r : {range{0, 16}, range{1, 3}, range{3, 7}, range{-3, 9}, range{5, 0}, range{30, 11}, range{2, 33}})
+    for (const auto m : modes) check_fixed_rows<T>(r.lo, r.count, m);
+}
+
+// The same through the 64-bit kernel (num_gangs below the tile count: gangs take several
+// tiles), in 3D, fixed last dimension: out(i, j, k) = sum over the cached range of w(i, j, q).
+template <class T>
+void fixed_3d(acc::array<T, 3> w, acc::array<long long, 3> out, dims n, long long lo, long long count) {
+  acc::tile_loop(acc::collapse(n[0], n[1], n[2]), acc::tile_size(2, 2, 8), acc::num_gangs(3),
+                 acc::cached(w, acc::fetch, acc::halo(0, 1), acc::halo(1, 0), acc::fixed(lo, count)),
+                 ACC_LAMBDA(int i, int j, int k, const acc::cached_view<T, 3>& c) {
+                   long long s = 0;
+                   for (long long q = c.lo(2); q < c.hi(2); ++q)
+                     s += (q + 2) * static_cast<long long>(c(i, j, q)) +
+                          (c.contains(i + 1, j - 1, q) ? static_cast<long long>(c(i + 1, j - 1, q)) : 0);
+                   out(i, j, k) = s;
+                 });
+}
+
+template <class T>
+void check_fixed_3d(long long lo, long long count) {
+  const dims n = {5, 4, 13};
+  INFO("element bytes " << sizeof(T) << ", fixed(" << lo << ", " << count << ")");
+  acc::array<T, 3> w("w", n[0], n[1], n[2]);
+  acc::array<long long, 3> out("out", n[0], n[1], n[2]);
+  std::mt19937 gen(unsigned(lo + 100 * count));
+  for (auto& x : w) x = static_cast<T>(int(gen() % 101) - 50);
+  fixed_3d<T>(w, out, n, lo, count);
+  const long long clo = std::max<long long>(0, lo), chi = std::max(clo, std::min<long long>(n[2], lo + count));
+  for (int i = 0; i < n[0]; ++i)
+    for (int j = 0; j < n[1]; ++j)
+      for (int k = 0; k < n[2]; ++k) {
+        const int oi = i / 2 * 2, oj = j / 2 * 2;
+        long long e = 0;
+        for (long long q = clo; q < chi; ++q) {
+          e += (q + 2) * static_cast<long long>(w(i, j, q));
+          // (i + 1, j - 1) is cached when inside the tile's box: rows [oi, oi + 3), columns [oj - 1, oj + 2).
+          if (i + 1 < std::min(n[0], oi + 3) && j - 1 >= std::max(0, oj - 1)) e += static_cast<long long>(w(i + 1, j - 1, q));
+        }
+        INFO("i = " << i << ", j = " << j << ", k = " << k);
+        REQUIRE(out(i, j, k) == e);
+      }
+}
+
+}  // namespace
+
+TEST_CASE("tile_loop: fixed last dimensions keep their ranges when widened to 16 bytes", "[12][tile][cache]") {
+  fixed_rows_all<signed char>();
+  fixed_rows_all<short>();
+  fixed_rows_all<int>();
+  fixed_rows_all<float>();
+  fixed_rows_all<long long>();
+  for (const long long lo : {-2, 0, 1, 3})
+    for (const long long count : {1, 4, 6, 13}) {
+      check_fixed_3d<signed char>(lo, count);
+      check_fixed_3d<int>(lo, count);
+      check_fixed_3d<double>(lo, count);
+    }
+}
+
+// ---- the blocked matrix product of examples/matmul_tiled, in exact integers ----
+
+namespace {
+
+constexpr int side = 16;
+
+void product_cache(acc::array<long long, 2> a, acc::array<long long, 2> b, acc::array<long long, 2> c) {
+  const int M = int(a.extent(0)), K = int(a.extent(1)), N = int(b.extent(1));
+  acc::tile_loop(acc::collapse(M, N), acc::tile_size(side, side), acc::cache_bytes(2 * side * side * sizeof(long long)),
+                 ACC_LAMBDA(const acc::tile_t<2>& t) {
+                   const int i0 = t.origin(0), j0 = t.origin(1);
+                   acc::per_iteration<long long> sum(t);
+                   for (int k0 = 0; k0 < K; k0 += side) {
+                     const auto as = acc::cache(t, a, acc::fixed(i0, side), acc::fixed(k0, side));
+                     const auto bs = acc::cache(t, b, acc::fixed(k0, side), acc::fixed(j0, side));
+                     acc::tile_for(t, [&](int i, int j) {
+                       long long s = sum(i, j);
+                       for (int k = k0; k < (K < k0 + side ? K : k0 + side); ++k) s += as(i, k) * bs(k, j);
+                       sum(i, j) = s;
+                     });
+                   }
+                   acc::tile_for(t, [&](int i, int j) { c(i, j) = sum(i, j); });
+                 });
+}
+
+void product_team(acc::array<long long, 2> a, acc::array<long long, 2> b, acc::array<long long, 2> c) {
+  const int M = int(a.extent(0)), K = int(a.extent(1)), N = int(b.extent(1));
+  acc::tile_loop(acc::collapse(M, N), acc::tile_size(side, side),
+                 acc::dist_private(a, acc::halo(0, 0), acc::fixed(0, side)),
+                 acc::dist_private(b, acc::fixed(0, side), acc::halo(0, 0)),
+                 ACC_LAMBDA(const acc::tile_t<2>& t, const acc::cached_view<long long, 2>& a_block,
+                            const acc::cached_view<long long, 2>& b_block) {
+                   const int i0 = t.origin(0), j0 = t.origin(1), ni = t.count(0), nj = t.count(1);
+                   acc::per_iteration<long long> sum(t);
+                   for (int k0 = 0; k0 < K; k0 += side) {
+                     const int kn = K - k0 < side ? K - k0 : side;
+                     acc::tile_for(t, [&](int i, int j) {
+                       for (int kk = j - j0; kk < kn; kk += nj) a_block(i, kk) = a(i, k0 + kk);
+                       for (int kk = i - i0; kk < kn; kk += ni) b_block(kk, j) = b(k0 + kk, j);
+                     });
+                     acc::tile_for(t, [&](int i, int j) {
+                       long long s = sum(i, j);
+                       for (int kk = 0; kk < kn; ++kk) s += a_block(i, kk) * b_block(kk, j);
+                       sum(i, j) = s;
+                     });
+                   }
+                   acc::tile_for(t, [&](int i, int j) { c(i, j) = sum(i, j); });
+                 });
+}
+
+}  // namespace
+
+TEST_CASE("blocked matrix product in 16 x 16 tiles: acc::cache and team memory", "[12][tile][cache]") {
+  struct size3 {
+    int m, k, n;
+  };
+  for (const size3 s : {size3{1, 1, 1}, size3{16, 16, 16}, size3{37, 29, 23}, size3{64, 48, 33}, size3{17, 40, 15}}) {
+    INFO("M = " << s.m << ", K = " << s.k << ", N = " << s.n);
+    acc::array<long long, 2> a("a", s.m, s.k), b("b", s.k, s.n), c("c", s.m, s.n);
+    std::mt19937 gen(unsigned(s.m * 100 + s.k * 10 + s.n));
+    for (auto& x : a) x = int(gen() % 201) - 100;
+    for (auto& x : b) x = int(gen() % 201) - 100;
+    std::vector<long long> ref(std::size_t(s.m) * s.n, 0);
+    for (int i = 0; i < s.m; ++i)
+      for (int k = 0; k < s.k; ++k)
+        for (int j = 0; j < s.n; ++j) ref[std::size_t(i) * s.n + j] += a(i, k) * b(k, j);
+    for (auto& x : c) x = -1;
+    product_cache(a, b, c);
+    REQUIRE(std::equal(ref.begin(), ref.end(), c.begin()));
+    for (auto& x : c) x = -1;
+    product_team(a, b, c);
+    REQUIRE(std::equal(ref.begin(), ref.end(), c.begin()));
+  }
+}
+
+// ---- indices beyond 32 bits ----
+
+namespace {
+
+// Tiles of a 64-bit iteration space (the general kernel): iteration i reads x at i - base
+// through acc::cache blocks of the gang's shape, indexed with long long.
+void wide_cache(long long base, acc::array<long long> x, acc::array<long long> out) {
+  const long long n = static_cast<long long>(x.size());
+  acc::tile_loop(acc::range(base, base + n), acc::tile_size(64), acc::cache_bytes(64 * sizeof(long long)),
+                 ACC_LAMBDA(const acc::tile_t<1, long long>& t) {
+                   const auto v = acc::cache(t, x, acc::fixed(t.origin() - base + 3, 64));
+                   acc::tile_for(t, [&](long long i) { out[i - base] = v.contains(i - base + 3) ? v(i - base + 3) : -1; });
+                 });
+}
+
+// Ranges that start beyond 32 bits cache nothing (their origin must not wrap to a small index).
+void far_ranges(acc::array<long long> x, acc::array<long long> out, long long far) {
+  acc::tile_loop(64, acc::tile_size(64), acc::cache_bytes(2 * 64 * sizeof(long long)),
+                 ACC_LAMBDA(const acc::tile_t<1>& t) {
+                   const auto up = acc::cache(t, x, acc::fixed(far, 64));
+                   const auto down = acc::cache(t, x, acc::fixed(-far, 64));
+                   acc::tile_for(t, [&](int i) {
+                     out[i] = (up.hi() - up.lo()) * 1000 + (down.hi() - down.lo()) * 100 + (up.contains(i) ? 10 : 0) +
+                              (down.contains(i) ? 1 : 0);
+                   });
+                 });
+}
+
+}  // namespace
+
+TEST_CASE("acc::cache with 64-bit indices, and ranges beyond 32 bits", "[12][tile][cache]") {
+  const long long base = 3'000'000'000LL + 5;  // iteration indices past 2^31
+  acc::array<long long> x("x", 200), out("out", 200);
+  for (int k = 0; k < 200; ++k) x[k] = 7 * k - 300;
+  wide_cache(base, x, out);
+  for (int k = 0; k < 200; ++k) REQUIRE(out[k] == (k + 3 < 200 ? x[k + 3] : -1));
+  for (const long long far : {(1LL << 32) + 3, (1LL << 32), (1LL << 31) + 7}) {
+    INFO("far = " << far);
+    acc::array<long long> o("o", 64);
+    far_ranges(x, o, far);
+    for (int k = 0; k < 64; ++k) REQUIRE(o[k] == 0);
+  }
+}
