@@ -15,6 +15,8 @@
 #include <acc/parallel.hpp>
 #include <catch2/catch.hpp>
 
+#include "support/tiles.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cstddef>
@@ -25,7 +27,12 @@
 
 namespace {
 
-using dims = std::array<int, 3>;
+using acc_test::at;
+using acc_test::dims;
+using acc_test::extent_of;
+using acc_test::has;
+using acc_test::make_array;
+using acc_test::tile_of;
 
 struct halo_spec {
   int b[3];
@@ -34,18 +41,6 @@ struct halo_spec {
 
 // ---- generic-rank helpers (host and device) ----
 
-template <std::size_t R, class V>
-ACC_ROUTINE decltype(auto) at(const V& v, const int* i) {
-  if constexpr (R == 1) return v(i[0]);
-  else if constexpr (R == 2) return v(i[0], i[1]);
-  else return v(i[0], i[1], i[2]);
-}
-template <std::size_t R, class V>
-ACC_ROUTINE bool has(const V& v, const int* i) {
-  if constexpr (R == 1) return v.contains(i[0]);
-  else if constexpr (R == 2) return v.contains(i[0], i[1]);
-  else return v.contains(i[0], i[1], i[2]);
-}
 template <std::size_t R>
 ACC_ROUTINE long long lin(const int* i, const int* n) {
   long long k = 0;
@@ -79,29 +74,11 @@ ACC_ROUTINE long long neighbourhood(const int* i, const halo_spec& h, const F& v
   return s;
 }
 
-template <std::size_t R>
-auto extent_of(const dims& n) {
-  if constexpr (R == 1) return n[0];
-  else if constexpr (R == 2) return acc::collapse(n[0], n[1]);
-  else return acc::collapse(n[0], n[1], n[2]);
-}
-template <std::size_t R>
-auto tile_of(const dims& t) {
-  if constexpr (R == 1) return acc::tile_size(t[0]);
-  else if constexpr (R == 2) return acc::tile_size(t[0], t[1]);
-  else return acc::tile_size(t[0], t[1], t[2]);
-}
 template <std::size_t R, class A>
 auto cached_halo(const A& a, acc::cache_mode_t m, const halo_spec& h) {
   if constexpr (R == 1) return acc::cached(a, m, acc::halo(h.b[0], h.a[0]));
   else if constexpr (R == 2) return acc::cached(a, m, acc::halo(h.b[0], h.a[0]), acc::halo(h.b[1], h.a[1]));
   else return acc::cached(a, m, acc::halo(h.b[0], h.a[0]), acc::halo(h.b[1], h.a[1]), acc::halo(h.b[2], h.a[2]));
-}
-template <class T, std::size_t R>
-acc::array<T, R> make_array(const char* label, const dims& n) {
-  if constexpr (R == 1) return acc::array<T, R>(label, n[0]);
-  else if constexpr (R == 2) return acc::array<T, R>(label, n[0], n[1]);
-  else return acc::array<T, R>(label, n[0], n[1], n[2]);
 }
 
 /// Calls f(i) for every index i (int[3]) of the box [0, n) in row-major order.

@@ -10,6 +10,8 @@
 #include <acc/parallel.hpp>
 #include <catch2/catch.hpp>
 
+#include "support/tiles.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cstddef>
@@ -19,38 +21,13 @@
 
 namespace {
 
-using dims = std::array<int, 3>;
+using acc_test::at;
+using acc_test::dims;
+using acc_test::extent_of;
+using acc_test::has;
+using acc_test::make_array;
+using acc_test::tile_of;
 
-template <std::size_t R>
-auto extent_of(const dims& n) {
-  if constexpr (R == 1) return n[0];
-  else if constexpr (R == 2) return acc::collapse(n[0], n[1]);
-  else return acc::collapse(n[0], n[1], n[2]);
-}
-template <std::size_t R>
-auto tile_of(const dims& t) {
-  if constexpr (R == 1) return acc::tile_size(t[0]);
-  else if constexpr (R == 2) return acc::tile_size(t[0], t[1]);
-  else return acc::tile_size(t[0], t[1], t[2]);
-}
-template <class T, std::size_t R>
-acc::array<T, R> make_array(const char* label, const dims& n) {
-  if constexpr (R == 1) return acc::array<T, R>(label, n[0]);
-  else if constexpr (R == 2) return acc::array<T, R>(label, n[0], n[1]);
-  else return acc::array<T, R>(label, n[0], n[1], n[2]);
-}
-template <std::size_t R, class V>
-ACC_ROUTINE decltype(auto) at(const V& v, const int* i) {
-  if constexpr (R == 1) return v(i[0]);
-  else if constexpr (R == 2) return v(i[0], i[1]);
-  else return v(i[0], i[1], i[2]);
-}
-template <std::size_t R, class V>
-ACC_ROUTINE bool has(const V& v, const int* i) {
-  if constexpr (R == 1) return v.contains(i[0]);
-  else if constexpr (R == 2) return v.contains(i[0], i[1]);
-  else return v.contains(i[0], i[1], i[2]);
-}
 
 /// Where block `shape` of a step starts relative to the tile's origin, per dimension.
 struct block_spec {
