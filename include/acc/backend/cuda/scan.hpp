@@ -126,12 +126,17 @@ void run_scan(const T* in, std::uint64_t n, V* out, const V& init, const Op& op,
 
 /// parallel_scan tiles: `block` threads of `items<T>` iterations, so that a tile keeps about
 /// 16 KiB of contributions in registers (CUB's sm90 scan tunings use 3072-element tiles of
-/// 4-byte values). Measured (H100, compaction of 2^28 ints, lookback kernel alone, relative
-/// to cub::DeviceSelect::If): 256 x 16 0.775, 256 x 8 0.617, 128 x 16 0.748, 512 x 8 0.721.
+/// 4-byte values). Measured (H100, compaction of 2^28 ints, relative to
+/// cub::DeviceSelect::If): 4-byte counters 256 x 16 0.78, x 12 0.69, x 20 0.51; 8-byte
+/// counters 256 x 10 0.62, x 8 0.59, x 12 0.49 (register-count cliffs, not a trend).
+/// The look-back waits with the delays CUB's sm90 tuning gives DeviceSelect::If on 4-byte
+/// items (tuning_select_if.cuh, fixed_delay_constructor_t<76, 1150>): 0.78 where the
+/// TilePrefixCallbackOp default gave 0.74.
 struct scan_policy {
   static constexpr int block = 256;
   template <class T>
-  static constexpr int items = sizeof(T) <= 4 ? 16 : sizeof(T) <= 8 ? 8 : sizeof(T) <= 16 ? 4 : 2;
+  static constexpr int items = sizeof(T) <= 4 ? 16 : sizeof(T) <= 8 ? 10 : sizeof(T) <= 16 ? 4 : 2;
+  using delay = cub::detail::fixed_delay_constructor_t<76, 1150>;
 };
 
 /// Integers combine exactly in any grouping, so their tiles may take their prefix from
@@ -156,7 +161,7 @@ struct prefix_storage {
 };
 template <class T, class Op, class TileState>
 struct prefix_storage<tile_mode::lookback, T, Op, TileState> {
-  using type = typename cub::TilePrefixCallbackOp<T, Op, TileState>::TempStorage;
+  using type = typename cub::TilePrefixCallbackOp<T, Op, TileState, scan_policy::delay>::TempStorage;
 };
 
 /// One tile of a parallel_scan: every iteration's contribution (body with final = false,
@@ -206,7 +211,7 @@ __global__ void __launch_bounds__(Block)
         if (gridDim.x == 1) *total = aggregate;
       }
     } else {
-      cub::TilePrefixCallbackOp<T, Op, TileState> prefix(state, prefix_temp, op, int(tile));
+      cub::TilePrefixCallbackOp<T, Op, TileState, scan_policy::delay> prefix(state, prefix_temp, op, int(tile));
       scan_t(temp.scan).ExclusiveScan(c, c, op, prefix);
       // Thread 0 ran the callback, which left the tile's inclusive prefix in prefix_temp.
       if (threadIdx.x == 0 && tile == gridDim.x - 1) *total = prefix.GetInclusivePrefix();
