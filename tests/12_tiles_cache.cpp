@@ -4,9 +4,12 @@
 // dimensions of cached() clauses, whose storage is widened to 16-byte boundaries (fetch,
 // channel, write_back and none; odd lo and count; 2D and 3D; both kernels: the widening must
 // change neither what is read nor what is stored);
-// the blocked matrix product of examples/matmul_tiled in both forms (acc::cache, and team
-// memory filled by the iterations) in exact integers; and indices beyond 32 bits. All against
-// sequential references.
+// acc::cache's list form (acc::cache(t, acc::section(a, ...), ...): 1 to 3 sections of different
+// element types and ranks 1-3, all, none or some of the gang's shape, at the arrays' edges, with
+// halos; equal to single calls; the overflow report); the blocked matrix product of
+// examples/matmul_tiled in both forms (acc::cache single and list, and team memory filled by the
+// iterations, with its full-tile fast path) in exact integers; and indices beyond 32 bits. All
+// against sequential references.
 #include <acc/parallel.hpp>
 #include <catch2/catch.hpp>
 
@@ -17,6 +20,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <random>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -268,6 +273,299 @@ TEST_CASE("tile_loop: fixed last dimensions keep their ranges when widened to 16
     }
 }
 
+
+// ---- acc::cache's list form ----
+
+namespace {
+
+/// A 16-byte element: the list form must load and store it whole.
+struct quad {
+  int x, y, z, w;
+};
+
+template <class T>
+T make_value(int v) {
+  if constexpr (std::is_same_v<T, quad>) return quad{v, -v, 3 * v, v ^ 5};
+  else return static_cast<T>(v);
+}
+template <class T>
+ACC_ROUTINE long long weigh(const T& v) {
+  if constexpr (std::is_same_v<T, quad>) return v.x + 3LL * v.y + 5LL * v.z + 7LL * v.w;
+  else return static_cast<long long>(v);
+}
+
+/// Section kinds (compile-time, as the range types are): fixed in every dimension, halo in
+/// every dimension, or fixed in the first and halo in the others.
+enum kind : int { all_fixed, all_halo, fixed_halo };
+
+/// The ranges of one section relative to the tile, per dimension: fixed(origin + a, b) or
+/// halo(a, b); `halo` follows the section's kind.
+struct sec_spec {
+  bool halo[3];
+  int a[3];
+  int b[3];
+};
+constexpr sec_spec spec(kind k, std::array<int, 3> a, std::array<int, 3> b) {
+  return {{k == all_halo, k != all_fixed, k != all_fixed}, {a[0], a[1], a[2]}, {b[0], b[1], b[2]}};
+}
+
+/// acc::section(a, ...) of kind K for tile t.
+template <int K, std::size_t R, class Index, class A>
+ACC_ROUTINE auto section_of(const acc::tile_t<R, Index>& t, const A& a, const sec_spec& s) {
+  auto r = [&](std::size_t d) {
+    if constexpr (K == all_halo) return acc::halo(s.a[d], s.b[d]);
+    else return acc::fixed(t.origin(d) + s.a[d], s.b[d]);
+  };
+  auto h = [&](std::size_t d) {
+    if constexpr (K == all_fixed) return acc::fixed(t.origin(d) + s.a[d], s.b[d]);
+    else return acc::halo(s.a[d], s.b[d]);
+  };
+  if constexpr (R == 1) return acc::section(a, r(0));
+  else if constexpr (R == 2) return acc::section(a, r(0), h(1));
+  else return acc::section(a, r(0), h(1), h(2));
+}
+
+/// Three sections of arrays a (T0), b (T1), c (T2), of kinds K0, K1, K2, cached in one call
+/// per step (the first `count` of them) for two steps; every iteration adds weight * element
+/// at (index + offset) for each section that holds it (weights per section and step).
+template <class T0, class T1, class T2, std::size_t R, int K0, int K1, int K2>
+void list_construct(acc::array<T0, R> a, acc::array<T1, R> b, acc::array<T2, R> c, acc::array<long long, R> out,
+                    dims n, dims tile, int count, sec_spec s0, sec_spec s1, sec_spec s2, std::size_t bytes) {
+  acc::tile_loop(extent_of<R>(n), tile_of<R>(tile), acc::cache_bytes(bytes), ACC_LAMBDA(const acc::tile_t<R>& t) {
+    acc::per_iteration<long long> sum(t);
+    auto add = [&](const auto& v, const sec_spec& s, int weight) {
+      acc::tile_for(t, [&](auto... ii) {
+        int j[] = {int(ii)...};
+        for (std::size_t d = 0; d < R; ++d) j[d] += s.halo[d] ? (s.b[d] - s.a[d]) / 2 : s.a[d] + 1;
+        if (has<R>(v, j)) sum(ii...) += weight * weigh(at<R>(v, j));
+      });
+    };
+    for (int step = 0; step < 2; ++step) {
+      if (count == 1) {
+        const auto [va] = acc::cache(t, section_of<K0, R>(t, a, s0));
+        add(va, s0, 1 + step);
+      } else if (count == 2) {
+        const auto [va, vb] = acc::cache(t, section_of<K0, R>(t, a, s0), section_of<K1, R>(t, b, s1));
+        add(va, s0, 1 + step);
+        add(vb, s1, 10 + step);
+      } else {
+        const auto [va, vb, vc] =
+            acc::cache(t, section_of<K0, R>(t, a, s0), section_of<K1, R>(t, b, s1), section_of<K2, R>(t, c, s2));
+        add(va, s0, 1 + step);
+        add(vb, s1, 10 + step);
+        add(vc, s2, 100 + step);
+      }
+    }
+    acc::tile_for(t, [&](auto... ii) { out(ii...) = sum(ii...); });
+  });
+}
+
+/// The sequential reference of one section's contribution.
+template <std::size_t R, class A>
+long long expect_section(const A& a, const int* i, dims tile, dims big, const sec_spec& s, int weight) {
+  int j[3] = {};
+  for (std::size_t d = 0; d < R; ++d) {
+    const int origin = i[d] / tile[d] * tile[d];
+    int lo, hi;
+    if (s.halo[d]) {
+      lo = origin - s.a[d];
+      hi = origin + tile[d] + s.b[d];
+      j[d] = i[d] + (s.b[d] - s.a[d]) / 2;
+    } else {
+      lo = origin + s.a[d];
+      hi = lo + s.b[d];
+      j[d] = i[d] + s.a[d] + 1;
+    }
+    if (j[d] < std::max(0, lo) || j[d] >= std::min(big[d], hi)) return 0;
+  }
+  return weight * weigh(at<R>(a, j));
+}
+
+template <class T0, class T1, class T2, std::size_t R, int K0, int K1, int K2>
+void check_list_of(dims n, dims big, dims tile, int count, const sec_spec (&s)[3], unsigned seed) {
+  INFO("rank " << R << " sections " << count << " extent " << n[0] << "x" << n[1] << "x" << n[2] << " array " << big[0]
+                << "x" << big[1] << "x" << big[2] << " tile " << tile[0] << "x" << tile[1] << "x" << tile[2]);
+  auto a = make_array<T0, R>("a", big);
+  auto b = make_array<T1, R>("b", big);
+  auto c = make_array<T2, R>("c", big);
+  auto out = make_array<long long, R>("out", big);
+  std::mt19937 gen(seed);
+  for (auto& x : a) x = make_value<T0>(int(gen() % 201) - 100);
+  for (auto& x : b) x = make_value<T1>(int(gen() % 201) - 100);
+  for (auto& x : c) x = make_value<T2>(int(gen() % 201) - 100);
+  for (auto& x : out) x = -7;
+  // Room for the three boxes, each rounded up to 16 bytes.
+  std::size_t bytes = 0;
+  auto room = [&](const sec_spec& q, std::size_t size) {
+    std::size_t v = 1;
+    for (std::size_t d = 0; d < R; ++d) v *= static_cast<std::size_t>(q.halo[d] ? tile[d] + q.a[d] + q.b[d] : q.b[d]);
+    bytes += (v * size + 15) / 16 * 16;
+  };
+  room(s[0], sizeof(T0));
+  room(s[1], sizeof(T1));
+  room(s[2], sizeof(T2));
+  list_construct<T0, T1, T2, R, K0, K1, K2>(a, b, c, out, n, tile, count, s[0], s[1], s[2], bytes);
+  int bad = 0;
+  for (int i0 = 0; i0 < big[0]; ++i0)
+    for (int i1 = 0; i1 < (R > 1 ? big[1] : 1); ++i1)
+      for (int i2 = 0; i2 < (R > 2 ? big[2] : 1); ++i2) {
+        const int i[3] = {i0, i1, i2};
+        bool iter = true;
+        for (std::size_t d = 0; d < R; ++d) iter = iter && i[d] < n[d];
+        long long e = -7;
+        if (iter) {
+          e = 0;
+          for (int step = 0; step < 2; ++step) {
+            e += expect_section<R>(a, i, tile, big, s[0], 1 + step);
+            if (count >= 2) e += expect_section<R>(b, i, tile, big, s[1], 10 + step);
+            if (count >= 3) e += expect_section<R>(c, i, tile, big, s[2], 100 + step);
+          }
+        }
+        const long long got = at<R>(out, i);
+        if (got != e && bad++ < 5) UNSCOPED_INFO("at " << i0 << "," << i1 << "," << i2 << ": " << got << " expected " << e);
+      }
+  REQUIRE(bad == 0);
+}
+
+template <class T0, class T1, class T2, std::size_t R, int K0, int K1, int K2>
+void check_list(dims n, dims big, dims tile, const sec_spec (&s)[3], unsigned seed) {
+  for (int count = 1; count <= 3; ++count) check_list_of<T0, T1, T2, R, K0, K1, K2>(n, big, tile, count, s, seed + count);
+}
+
+}  // namespace
+
+TEST_CASE("acc::cache list form: 1 to 3 sections, all, none or some of the gang's shape", "[12][tile][cache][list]") {
+  // 1D, tiles of 64. Of the gang's shape: fixed size 64 (inside, across the start and the end
+  // of the array, off it). Not: halos, other sizes.
+  const sec_spec shaped1[3] = {spec(all_fixed, {0}, {64}), spec(all_fixed, {-5}, {64}), spec(all_fixed, {7}, {64})};
+  check_list<float, double, signed char, 1, all_fixed, all_fixed, all_fixed>({1000, 1, 1}, {1003, 1, 1}, {64, 1, 1},
+                                                                            shaped1, 1);
+  check_list<short, quad, float, 1, all_fixed, all_fixed, all_fixed>({61, 1, 1}, {61, 1, 1}, {64, 1, 1}, shaped1, 5);
+  const sec_spec unshaped1[3] = {spec(all_halo, {1}, {2}), spec(all_fixed, {-3}, {70}), spec(all_halo, {0}, {3})};
+  check_list<double, float, quad, 1, all_halo, all_fixed, all_halo>({333, 1, 1}, {340, 1, 1}, {64, 1, 1}, unshaped1, 9);
+  const sec_spec mixed1[3] = {spec(all_fixed, {3}, {64}), spec(all_halo, {2}, {1}), spec(all_fixed, {-64}, {64})};
+  check_list<quad, signed char, double, 1, all_fixed, all_halo, all_fixed>({200, 1, 1}, {200, 1, 1}, {64, 1, 1}, mixed1,
+                                                                          13);
+  // 2D, 16 x 16 (matmul's shape; halo(0, 0) has it too) and 8 x 4.
+  const sec_spec shaped2[3] = {spec(all_fixed, {0, 0}, {16, 16}), spec(all_halo, {0, 0}, {0, 0}),
+                               spec(fixed_halo, {16, 0}, {16, 0})};
+  check_list<float, double, short, 2, all_fixed, all_halo, fixed_halo>({45, 37, 1}, {47, 37, 1}, {16, 16, 1}, shaped2, 20);
+  const sec_spec unshaped2[3] = {spec(all_halo, {1, 1}, {1, 1}), spec(fixed_halo, {-1, 0}, {10, 2}),
+                                 spec(all_fixed, {0, 2}, {15, 16})};
+  check_list<quad, float, signed char, 2, all_halo, fixed_halo, all_fixed>({45, 37, 1}, {45, 40, 1}, {16, 16, 1},
+                                                                          unshaped2, 24);
+  const sec_spec mixed2[3] = {spec(all_fixed, {0, 0}, {8, 4}), spec(all_halo, {1, 0}, {0, 1}),
+                              spec(all_fixed, {-2, 1}, {8, 4})};
+  check_list<short, quad, double, 2, all_fixed, all_halo, all_fixed>({29, 19, 1}, {29, 21, 1}, {8, 4, 1}, mixed2, 28);
+  // 3D, 2 x 4 x 8.
+  const sec_spec shaped3[3] = {spec(all_fixed, {0, 0, 0}, {2, 4, 8}), spec(all_fixed, {1, -2, 3}, {2, 4, 8}),
+                               spec(fixed_halo, {-1, 0, 0}, {2, 0, 0})};
+  check_list<double, quad, float, 3, all_fixed, all_fixed, fixed_halo>({5, 9, 17}, {6, 9, 19}, {2, 4, 8}, shaped3, 40);
+  const sec_spec mixed3[3] = {spec(all_fixed, {0, 0, 0}, {2, 4, 8}), spec(all_halo, {1, 0, 1}, {0, 1, 2}),
+                              spec(fixed_halo, {-1, 1, 0}, {3, 0, 1})};
+  check_list<signed char, float, quad, 3, all_fixed, all_halo, fixed_halo>({5, 9, 17}, {5, 10, 17}, {2, 4, 8}, mixed3, 44);
+}
+
+namespace {
+
+/// The same three sections through one list call and through three single calls: the views
+/// must agree in range, in content and in where they lie in the area (the single calls come
+/// second, after a tile_for that starts the area again, so the same pieces are reused).
+void list_equals_singles(acc::array<float, 2> a, acc::array<double, 2> b, acc::array<short, 2> c,
+                         acc::array<long long, 2> out, int tile) {
+  acc::tile_loop(acc::collapse(int(out.extent(0)), int(out.extent(1))), acc::tile_size(tile, tile),
+                 acc::cache_bytes(4096), ACC_LAMBDA(const acc::tile_t<2>& t) {
+                   const int i0 = t.origin(0), j0 = t.origin(1);
+                   acc::per_iteration<long long> mismatch(t);
+                   const auto [la, lb, lc] =
+                       acc::cache(t, acc::section(a, acc::fixed(i0, tile), acc::fixed(j0 + 1, tile)),
+                                  acc::section(b, acc::halo(1, 1), acc::halo(0, 2)),
+                                  acc::section(c, acc::fixed(i0 - 2, tile), acc::fixed(j0, tile)));
+                   acc::per_iteration<long long> first(t);
+                   acc::tile_for(t, [&](int i, int j) {
+                     long long s = 0;
+                     for (long long p = la.lo(0); p < la.hi(0); ++p)
+                       for (long long q = la.lo(1); q < la.hi(1); ++q) s += static_cast<long long>(la(p, q)) * (p + 3 * q);
+                     for (long long p = lb.lo(0); p < lb.hi(0); ++p)
+                       for (long long q = lb.lo(1); q < lb.hi(1); ++q) s += static_cast<long long>(lb(p, q)) * (p - q);
+                     for (long long p = lc.lo(0); p < lc.hi(0); ++p)
+                       for (long long q = lc.lo(1); q < lc.hi(1); ++q) s += static_cast<long long>(lc(p, q)) * (2 * p + q);
+                     first(i, j) = s + la.lo(0) + 10 * la.hi(1) + 100 * lb.lo(0) + 1000 * lb.hi(1) + 10000 * lc.lo(0);
+                     mismatch(i, j) = reinterpret_cast<const char*>(&lb(lb.lo(0), lb.lo(1))) -
+                                      reinterpret_cast<const char*>(&la(la.lo(0), la.lo(1)));
+                   });
+                   const auto sa = acc::cache(t, a, acc::fixed(i0, tile), acc::fixed(j0 + 1, tile));
+                   const auto sb = acc::cache(t, b, acc::halo(1, 1), acc::halo(0, 2));
+                   const auto sc = acc::cache(t, c, acc::fixed(i0 - 2, tile), acc::fixed(j0, tile));
+                   acc::tile_for(t, [&](int i, int j) {
+                     long long s = 0;
+                     for (long long p = sa.lo(0); p < sa.hi(0); ++p)
+                       for (long long q = sa.lo(1); q < sa.hi(1); ++q) s += static_cast<long long>(sa(p, q)) * (p + 3 * q);
+                     for (long long p = sb.lo(0); p < sb.hi(0); ++p)
+                       for (long long q = sb.lo(1); q < sb.hi(1); ++q) s += static_cast<long long>(sb(p, q)) * (p - q);
+                     for (long long p = sc.lo(0); p < sc.hi(0); ++p)
+                       for (long long q = sc.lo(1); q < sc.hi(1); ++q) s += static_cast<long long>(sc(p, q)) * (2 * p + q);
+                     s += sa.lo(0) + 10 * sa.hi(1) + 100 * sb.lo(0) + 1000 * sb.hi(1) + 10000 * sc.lo(0);
+                     const long long offset = reinterpret_cast<const char*>(&sb(sb.lo(0), sb.lo(1))) -
+                                              reinterpret_cast<const char*>(&sa(sa.lo(0), sa.lo(1)));
+                     // 0 when list and singles agree; the sum itself otherwise (never 0 here).
+                     out(i, j) = (s == first(i, j) && offset == mismatch(i, j)) ? 0 : s + 1;
+                   });
+                 });
+}
+
+}  // namespace
+
+TEST_CASE("acc::cache list form: the same views, pieces and values as single calls", "[12][tile][cache][list]") {
+  for (const int tile : {4, 8}) {
+    INFO("tile " << tile);
+    acc::array<float, 2> a("a", 23, 19);
+    acc::array<double, 2> b("b", 23, 19);
+    acc::array<short, 2> c("c", 23, 19);
+    acc::array<long long, 2> out("out", 21, 17);
+    std::mt19937 gen(static_cast<unsigned>(tile));
+    for (auto& x : a) x = float(int(gen() % 201) - 100);
+    for (auto& x : b) x = double(int(gen() % 201) - 100);
+    for (auto& x : c) x = short(int(gen() % 201) - 100);
+    for (auto& x : out) x = -1;
+    list_equals_singles(a, b, c, out, tile);
+    for (const long long x : out) REQUIRE(x == 0);
+  }
+}
+
+namespace {
+
+void list_overflow(acc::array<float, 2> a, acc::array<double, 2> b, std::size_t bytes) {
+  acc::tile_loop(acc::collapse(16, 16), acc::tile_size(16, 16), acc::cache_bytes(bytes),
+                 ACC_LAMBDA(const acc::tile_t<2>& t) {
+                   const auto [x, y] = acc::cache(t, acc::section(a, acc::fixed(0, 16), acc::fixed(0, 16)),
+                                                  acc::section(b, acc::fixed(0, 16), acc::fixed(0, 16)));
+                   acc::tile_for(t, [&](int i, int j) { a(i, j) = float(x(i, j) + y(i, j)); });
+                 });
+}
+
+}  // namespace
+
+TEST_CASE("acc::cache list form: too little room is acc::bad_clause naming the bytes", "[12][tile][cache][list]") {
+  acc::array<float, 2> a("a", 16, 16);
+  acc::array<double, 2> b("b", 16, 16);
+  for (auto& x : a) x = 1.0f;
+  for (auto& x : b) x = 2.0;
+  if (acc::get_device_type() == acc::device_type::nvidia) return;  // a GPU traps (tested in tests/bounds style runs)
+  // The first section fits (1024 bytes), the second (2048) does not: reported as the second
+  // single call would be.
+  try {
+    list_overflow(a, b, 1024 + 1000);
+    FAIL("no acc::bad_clause");
+  } catch (const acc::bad_clause& e) {
+    const std::string what = e.what();
+    INFO(what);
+    REQUIRE(what.find("2048 bytes asked beyond the 1024 used of the 2024") != std::string::npos);
+  }
+  list_overflow(a, b, 3072);
+  for (const float x : a) REQUIRE(x == 3.0f);
+}
+
 // ---- the blocked matrix product of examples/matmul_tiled, in exact integers ----
 
 namespace {
@@ -293,6 +591,25 @@ void product_cache(acc::array<long long, 2> a, acc::array<long long, 2> b, acc::
                  });
 }
 
+void product_cache_list(acc::array<long long, 2> a, acc::array<long long, 2> b, acc::array<long long, 2> c) {
+  const int M = int(a.extent(0)), K = int(a.extent(1)), N = int(b.extent(1));
+  acc::tile_loop(acc::collapse(M, N), acc::tile_size(side, side), acc::cache_bytes(2 * side * side * sizeof(long long)),
+                 ACC_LAMBDA(const acc::tile_t<2>& t) {
+                   const int i0 = t.origin(0), j0 = t.origin(1);
+                   acc::per_iteration<long long> sum(t);
+                   for (int k0 = 0; k0 < K; k0 += side) {
+                     const auto [as, bs] = acc::cache(t, acc::section(a, acc::fixed(i0, side), acc::fixed(k0, side)),
+                                                         acc::section(b, acc::fixed(k0, side), acc::fixed(j0, side)));
+                     acc::tile_for(t, [&](int i, int j) {
+                       long long s = sum(i, j);
+                       for (int k = k0; k < (K < k0 + side ? K : k0 + side); ++k) s += as(i, k) * bs(k, j);
+                       sum(i, j) = s;
+                     });
+                   }
+                   acc::tile_for(t, [&](int i, int j) { c(i, j) = sum(i, j); });
+                 });
+}
+
 void product_team(acc::array<long long, 2> a, acc::array<long long, 2> b, acc::array<long long, 2> c) {
   const int M = int(a.extent(0)), K = int(a.extent(1)), N = int(b.extent(1));
   acc::tile_loop(acc::collapse(M, N), acc::tile_size(side, side),
@@ -304,9 +621,16 @@ void product_team(acc::array<long long, 2> a, acc::array<long long, 2> b, acc::a
                    acc::per_iteration<long long> sum(t);
                    for (int k0 = 0; k0 < K; k0 += side) {
                      const int kn = K - k0 < side ? K - k0 : side;
+                     const bool full = ni == side && nj == side && kn == side;  // as examples/matmul_tiled
                      acc::tile_for(t, [&](int i, int j) {
-                       for (int kk = j - j0; kk < kn; kk += nj) a_block(i, kk) = a(i, k0 + kk);
-                       for (int kk = i - i0; kk < kn; kk += ni) b_block(kk, j) = b(k0 + kk, j);
+                       if (full) {
+                         const long long x = a(i, k0 + (j - j0)), y = b(k0 + (i - i0), j);
+                         a_block(i, j - j0) = x;
+                         b_block(i - i0, j) = y;
+                       } else {
+                         for (int kk = j - j0; kk < kn; kk += nj) a_block(i, kk) = a(i, k0 + kk);
+                         for (int kk = i - i0; kk < kn; kk += ni) b_block(kk, j) = b(k0 + kk, j);
+                       }
                      });
                      acc::tile_for(t, [&](int i, int j) {
                        long long s = sum(i, j);
@@ -320,11 +644,12 @@ void product_team(acc::array<long long, 2> a, acc::array<long long, 2> b, acc::a
 
 }  // namespace
 
-TEST_CASE("blocked matrix product in 16 x 16 tiles: acc::cache and team memory", "[12][tile][cache]") {
+TEST_CASE("blocked matrix product in 16 x 16 tiles: acc::cache (single and list) and team memory", "[12][tile][cache]") {
   struct size3 {
     int m, k, n;
   };
-  for (const size3 s : {size3{1, 1, 1}, size3{16, 16, 16}, size3{37, 29, 23}, size3{64, 48, 33}, size3{17, 40, 15}}) {
+  for (const size3 s : {size3{1, 1, 1}, size3{16, 16, 16}, size3{37, 29, 23}, size3{64, 48, 33}, size3{17, 40, 15},
+                        size3{48, 32, 64}, size3{31, 17, 47}}) {
     INFO("M = " << s.m << ", K = " << s.k << ", N = " << s.n);
     acc::array<long long, 2> a("a", s.m, s.k), b("b", s.k, s.n), c("c", s.m, s.n);
     std::mt19937 gen(unsigned(s.m * 100 + s.k * 10 + s.n));
@@ -336,6 +661,9 @@ TEST_CASE("blocked matrix product in 16 x 16 tiles: acc::cache and team memory",
         for (int j = 0; j < s.n; ++j) ref[std::size_t(i) * s.n + j] += a(i, k) * b(k, j);
     for (auto& x : c) x = -1;
     product_cache(a, b, c);
+    REQUIRE(std::equal(ref.begin(), ref.end(), c.begin()));
+    for (auto& x : c) x = -1;
+    product_cache_list(a, b, c);
     REQUIRE(std::equal(ref.begin(), ref.end(), c.begin()));
     for (auto& x : c) x = -1;
     product_team(a, b, c);

@@ -29,6 +29,13 @@
 //!       }
 //!       acc::tile_for(t, [&](int i) { out[i] = f(i); });
 //!     });
+//!
+//! acc::cache also takes a list of array sections, as the directive does
+//! (`#pragma acc cache(a[i0:16][k0:16], b[k0:16][j0:16])`): one call, one view per section, and
+//! on a GPU every section's load issued before any store to shared memory:
+//!
+//!   const auto [as, bs] = acc::cache(t, acc::section(a, acc::fixed(i0, 16), acc::fixed(k0, 16)),
+//!                                       acc::section(b, acc::fixed(k0, 16), acc::fixed(j0, 16)));
 #pragma once
 
 #include <acc/array.hpp>
@@ -781,35 +788,82 @@ ACC_DETAIL_HD inline void check_cache_room([[maybe_unused]] const tile_t<R, I>& 
 #endif
 }
 
+/// Whether acc::cache's box b of array a takes the one-element-per-thread load on a GPU: it
+/// has the gang's shape, the array's extents are below 2^31 and the origin fits an int (then
+/// unsigned origin + p, wrapped, is below an extent exactly when the global index is inside it).
+template <std::size_t R, class A>
+ACC_DETAIL_HD bool gang_shaped(const A& a, const cache_box<R>& b, const int* gang) {
+  // Not short-circuit: cheap tests the compiler can hoist out of a loop around acc::cache.
+  bool shaped = true;
+  for (std::size_t d = 0; d < R; ++d)
+    shaped = shaped & (b.ext[d] == gang[d]) & ((a.extent(d) >> 31) == 0) & (b.origin[d] == static_cast<int>(b.origin[d]));
+  return shaped;
+}
+
+/// This thread's element of a gang_shaped box: its global indices g, its offset in storage
+/// `off`, and whether it lies in the array (32-bit arithmetic).
+template <std::size_t R, class A>
+ACC_DETAIL_HD bool thread_element(const A& a, const cache_box<R>& b, unsigned* g, int& off) {
+  bool mine = true;
+  off = 0;
+  for (std::size_t d = 0; d < R; ++d) {
+    const int p = thread_pos<R>(d);
+    g[d] = static_cast<unsigned>(b.origin[d]) + static_cast<unsigned>(p);
+    mine = mine && g[d] < static_cast<unsigned>(a.extent(d));
+    off = off * static_cast<int>(b.ext[d]) + p;
+  }
+  return mine;
+}
+
 /// acc::cache's load on a GPU. A box of the gang's shape (acc::cache of a tile-sized block,
 /// the usual case) is loaded as hand-written kernels do: the thread at position p of the gang
-/// loads element origin + p if it lies in the array, a predicated load and store with no loop,
-/// in 32-bit arithmetic when the array's extents are below 2^31 and the origin fits an int
-/// (then unsigned origin + p, wrapped, is below an extent exactly when the global index is
-/// inside it). Other boxes take the general loop. Nothing is loaded without `room`.
+/// loads element origin + p if it lies in the array, a predicated load and store with no loop
+/// (gang_shaped, thread_element). Other boxes take the general loop. Nothing is loaded without
+/// `room`.
 template <std::size_t R, class A, class U>
 ACC_DETAIL_HD void cache_load([[maybe_unused]] const A& a, [[maybe_unused]] U* storage,
                               [[maybe_unused]] const cache_box<R>& b, [[maybe_unused]] const int* gang,
                               [[maybe_unused]] bool room) {
 #if defined(__CUDA_ARCH__)
-  bool shaped = room;
-  for (std::size_t d = 0; d < R; ++d)
-    shaped = shaped && b.ext[d] == gang[d] && (a.extent(d) >> 31) == 0 && b.origin[d] == static_cast<int>(b.origin[d]);
-  if (shaped) {
-    bool mine = true;
+  if (room && gang_shaped<R>(a, b, gang)) {
     unsigned g[R];
     int off = 0;
-    for (std::size_t d = 0; d < R; ++d) {
-      const int p = thread_pos<R>(d);
-      g[d] = static_cast<unsigned>(b.origin[d]) + static_cast<unsigned>(p);
-      mine = mine && g[d] < static_cast<unsigned>(a.extent(d));
-      off = off * static_cast<int>(b.ext[d]) + p;
-    }
-    if (mine) storage[off] = element_at(a, g, std::make_index_sequence<R>{});
+    if (thread_element<R>(a, b, g, off)) storage[off] = element_at(a, g, std::make_index_sequence<R>{});
   } else if (room) {
     load_box<R>(a, storage, b);
   }
 #endif
+}
+
+/// Where one acc::cache view lies in the tile's area (byte `at`), its box, and whether it fit.
+template <std::size_t R>
+struct cache_piece {
+  cache_box<R> box;
+  std::size_t at;
+  bool room;
+};
+
+/// The storage of a view at byte `at` of the tile's acc::cache area (16-byte aligned, as the
+/// area and the pieces).
+template <class U, std::size_t R, class I>
+ACC_DETAIL_HD U* cache_storage(const tile_t<R, I>& t, std::size_t at) {
+  return static_cast<U*>(__builtin_assume_aligned(tile_access::cache_area(t) + at, 16));
+}
+
+/// The part of acc::cache before the load: checks the ranges, computes the box and takes the
+/// view's piece of the area (on the host, acc::bad_clause when it does not fit).
+template <std::size_t R, class I, class A>
+ACC_DETAIL_HD cache_piece<R> place_in_cache(const tile_t<R, I>& t, const A& a, const dim_range* range) {
+  using U = std::remove_cv_t<typename cacheable<std::remove_cvref_t<A>>::element_type>;
+  for (std::size_t d = 0; d < R; ++d)
+    if (range[d].b < 0 || (!range[d].is_fixed && range[d].a < 0)) cache_bad_range(range[d].a, range[d].b);
+  cache_piece<R> piece{box_of(t, range, a), 0, false};
+  const std::size_t bytes = box_volume(piece.box) * sizeof(U);
+  piece.room = tile_access::take_cache(t, bytes, piece.at);
+#if !defined(__CUDA_ARCH__)
+  if (!piece.room) cache_overflow(bytes, piece.at, tile_access::cache_bytes(t));
+#endif
+  return piece;
 }
 
 }  // namespace detail
@@ -944,6 +998,7 @@ ACC_DETAIL_HD void tile_barrier(const tile_t<R, I>& t) {
 /// - On a GPU a range of the tile's shape (e.g. fixed(t.origin(0), 16) x fixed(k0, 16) for
 ///   16 x 16 tiles) is loaded with one element per thread, as a hand-written kernel does.
 /// - Write nothing through the view.
+/// - Several arrays at once: the list form below, acc::cache(t, acc::section(a, ranges...), ...).
 /// e.g. for (int jt = 0; jt < n; jt += 256) { auto p = acc::cache(t, pos, acc::fixed(jt, 256)); acc::tile_for(t, ...); }
 template <std::size_t R, class I, class A, class... Ranges>
 ACC_DETAIL_HD auto cache(const tile_t<R, I>& t, const A& a, Ranges... ranges) {
@@ -954,28 +1009,220 @@ ACC_DETAIL_HD auto cache(const tile_t<R, I>& t, const A& a, Ranges... ranges) {
   static_assert(sizeof...(Ranges) == R && (detail::is_range_v<Ranges> && ...),
                 "acc::cache: give one range per dimension of the array: acc::fixed(lo, count) or acc::halo(before, after)");
   using T = typename detail::cacheable<std::remove_cvref_t<A>>::element_type;
-  using U = std::remove_cv_t<T>;
   const detail::dim_range range[] = {detail::to_dim_range(ranges)...};
-  for (std::size_t d = 0; d < R; ++d)
-    if (range[d].b < 0 || (!range[d].is_fixed && range[d].a < 0)) detail::cache_bad_range(range[d].a, range[d].b);
-  const detail::cache_box<R> b = detail::box_of(t, range, a);
-  const std::size_t bytes = detail::box_volume(b) * sizeof(U);
-  std::size_t at = 0;
-  const bool room = detail::tile_access::take_cache(t, bytes, at);
+  const detail::cache_piece<R> piece = detail::place_in_cache(t, a, range);
 #if defined(__CUDA_ARCH__)
+  using U = std::remove_cv_t<T>;
   // No barrier before: the area is reused only after a tile_for, whose barrier ended the reads
   // of the earlier views. None after: the next tile_for or tile_barrier waits for the loads
   // (and reports a view that did not fit). The area is 16-byte aligned, as the views' pieces.
-  U* storage = static_cast<U*>(__builtin_assume_aligned(detail::tile_access::cache_area(t) + at, 16));
+  U* storage = detail::cache_storage<U>(t, piece.at);
   int gang[R];
   for (std::size_t d = 0; d < R; ++d) gang[d] = t.size(d);
-  detail::cache_load<R>(a, storage, b, gang, room);
+  detail::cache_load<R>(a, storage, piece.box, gang, piece.room);
   detail::tile_access::set_load_pending(t);
-  return detail::view_on<T, R>(storage, b, nullptr);
+  return detail::view_on<T, R>(storage, piece.box, nullptr);
 #else
-  if (!room) detail::cache_overflow(bytes, at, detail::tile_access::cache_bytes(t));
-  return detail::view_alias<T, R>(a, b, a.label());
+  return detail::view_alias<T, R>(a, piece.box, a.label());
 #endif
+}
+
+// ---- acc::cache's list form: acc::cache(t, acc::section(a, ...), acc::section(b, ...)) ----
+
+/// One array section of acc::cache's list form, as `a[i0:16][k0:16]` in OpenACC's
+/// `#pragma acc cache(a[i0:16][k0:16], b[k0:16][j0:16])` (OpenACC 3.3 §2.10): the array and
+/// one range per dimension. Made by acc::section(a, ranges...). It refers to `a` (an array
+/// captured by the body), so pass it straight to acc::cache. Trivially copyable.
+template <class A, std::size_t Rank>
+struct cache_section_t {
+  const A* array;
+  detail::dim_range range[Rank];
+};
+
+namespace detail {
+
+template <class A, class... Ranges>
+constexpr bool check_section_args() {
+  if constexpr (!cacheable<std::remove_cvref_t<A>>::value) {
+    static_assert(dependent_false<A>,
+                  "acc::section: with ranges (for acc::cache) the array must be an acc::array or acc::view captured "
+                  "by the body, e.g. acc::section(a, acc::fixed(i0, 16), acc::fixed(k0, 16))");
+    return false;
+  } else if constexpr (!(is_range_v<Ranges> && ...)) {
+    static_assert(dependent_false<A>,
+                  "acc::section: for acc::cache give only ranges after the array, acc::fixed(lo, count) or "
+                  "acc::halo(before, after), one per dimension; for a data clause write acc::section(a, lo, len)");
+    return false;
+  } else if constexpr (sizeof...(Ranges) != cacheable<std::remove_cvref_t<A>>::rank) {
+    static_assert(dependent_false<A>,
+                  "acc::section: give one range per dimension of the array, e.g. acc::section(a, acc::fixed(i0, 16), "
+                  "acc::fixed(k0, 16)) for a rank-2 array");
+    return false;
+  } else {
+    return true;
+  }
+}
+
+template <class S> struct is_cache_section : std::false_type {};
+template <class A, std::size_t R> struct is_cache_section<cache_section_t<A, R>> : std::true_type {};
+template <class S>
+inline constexpr bool is_cache_section_v = is_cache_section<std::remove_cvref_t<S>>::value;
+
+/// The rank of a section's array (0 for anything else).
+template <class S> struct section_rank : std::integral_constant<std::size_t, 0> {};
+template <class A, std::size_t R> struct section_rank<cache_section_t<A, R>>
+    : std::integral_constant<std::size_t, cacheable<A>::rank> {};
+
+/// The view acc::cache returns for a section.
+template <class S> struct section_view;
+template <class A, std::size_t R> struct section_view<cache_section_t<A, R>> {
+  using element_type = typename cacheable<A>::element_type;
+  using type = cached_view<element_type, R>;
+};
+
+/// The views of a list, first and rest: a plain aggregate (no std::tuple in device code).
+template <class... V> struct view_pack {};
+template <class V, class... Rest> struct view_pack<V, Rest...> {
+  V first;
+  view_pack<Rest...> rest;
+};
+
+template <std::size_t K, class P>
+ACC_DETAIL_HD constexpr auto& pack_get(P& p) noexcept {
+  if constexpr (K == 0) return p.first;
+  else return pack_get<K - 1>(p.rest);
+}
+
+template <class V, class... Rest>
+ACC_DETAIL_HD view_pack<V, Rest...> pack_views(const V& v, const Rest&... rest) {
+  if constexpr (sizeof...(Rest) == 0) return {v, {}};
+  else return {v, pack_views(rest...)};
+}
+
+template <std::size_t K, class... V> struct nth_type;
+template <class V, class... Rest> struct nth_type<0, V, Rest...> {
+  using type = V;
+};
+template <std::size_t K, class V, class... Rest> struct nth_type<K, V, Rest...> : nth_type<K - 1, Rest...> {};
+
+}  // namespace detail
+
+/// What acc::cache's list form returns: the sections' views (acc::cached_view<T, R>, fetch
+/// only), in the order of the sections, for structured bindings on the host and on a GPU:
+/// `const auto [as, bs] = acc::cache(t, acc::section(a, ...), acc::section(b, ...));`
+/// or v.get<0>(), v.get<1>(). Trivially copyable.
+template <class... V>
+struct cached_views_t {
+  detail::view_pack<V...> views;
+
+  /// View K (the K-th section's).
+  template <std::size_t K>
+  ACC_DETAIL_HD constexpr const auto& get() const noexcept {
+    static_assert(K < sizeof...(V), "acc::cached_views_t: get<K>() with K below the number of sections");
+    return detail::pack_get<K>(views);
+  }
+  template <std::size_t K>
+  ACC_DETAIL_HD constexpr auto& get() noexcept {
+    static_assert(K < sizeof...(V), "acc::cached_views_t: get<K>() with K below the number of sections");
+    return detail::pack_get<K>(views);
+  }
+};
+
+/// The section of `a` given by one range per dimension (acc::fixed(lo, count), or acc::halo
+/// relative to the tile's iterations), for acc::cache's list form, e.g.
+/// acc::section(a, acc::fixed(i0, 16), acc::fixed(k0, 16)) is OpenACC's `a[i0:16][k0:16]`.
+/// (acc::section(a, lo, len), without ranges, is the data-clause subarray of acc/array.hpp.)
+template <class A, class... Ranges>
+  requires((detail::is_range_v<Ranges> || ...))
+ACC_DETAIL_HD auto section(const A& a, Ranges... ranges) {
+  if constexpr (detail::check_section_args<A, Ranges...>()) {
+    return cache_section_t<A, sizeof...(Ranges)>{&a, {detail::to_dim_range(ranges)...}};
+  }
+}
+
+namespace detail {
+
+/// The list form's load on a GPU when every section has the gang's shape: each thread loads
+/// its element of every section into a register (a predicated load per section, no branch
+/// between them), then stores them all, so that the loads' latencies overlap, as a
+/// hand-written kernel's `if (..) as[ty][tx] = a[..]; if (..) bs[ty][tx] = b[..];` does.
+/// Recursive: section K's load, the rest's loads and stores, section K's store.
+template <std::size_t R, std::size_t K, class I, class S, class... Rest>
+ACC_DETAIL_HD void load_gang_shaped([[maybe_unused]] const tile_t<R, I>& t, [[maybe_unused]] const cache_piece<R>* piece,
+                                    [[maybe_unused]] const S& s, [[maybe_unused]] const Rest&... rest) {
+#if defined(__CUDA_ARCH__)
+  using U = std::remove_cv_t<typename section_view<S>::element_type>;
+  // Holds the element without asking U for a default constructor.
+  union slot {
+    char none;
+    U value;
+  } v{0};
+  unsigned g[R];
+  int off = 0;
+  const bool mine = thread_element<R>(*s.array, piece[K].box, g, off);
+  if (mine) v.value = element_at(*s.array, g, std::make_index_sequence<R>{});
+  if constexpr (sizeof...(Rest) > 0) load_gang_shaped<R, K + 1>(t, piece, rest...);
+  if (mine) cache_storage<U>(t, piece[K].at)[off] = v.value;
+#endif
+}
+
+template <std::size_t R, class I, class... S, std::size_t... K>
+ACC_DETAIL_HD auto cache_sections(const tile_t<R, I>& t, std::index_sequence<K...>, const S&... s) {
+  // In order (a braced list), as N single calls: the same pieces, the same overflow report.
+  const cache_piece<R> piece[] = {place_in_cache(t, *s.array, s.range)...};
+  using views = cached_views_t<typename section_view<S>::type...>;
+#if defined(__CUDA_ARCH__)
+  int gang[R];
+  for (std::size_t d = 0; d < R; ++d) gang[d] = t.size(d);
+  const bool shaped = (gang_shaped<R>(*s.array, piece[K].box, gang) & ...);
+  const bool room = (piece[K].room & ...);
+  if (shaped & room) {
+    load_gang_shaped<R, 0>(t, piece, s...);
+  } else {
+    (cache_load<R>(*s.array, cache_storage<std::remove_cv_t<typename section_view<S>::element_type>>(t, piece[K].at),
+                   piece[K].box, gang, piece[K].room),
+     ...);
+  }
+  tile_access::set_load_pending(t);
+  return views{pack_views(view_on<typename section_view<S>::element_type, R>(
+      cache_storage<std::remove_cv_t<typename section_view<S>::element_type>>(t, piece[K].at), piece[K].box,
+      nullptr)...)};
+#else
+  return views{pack_views(
+      view_alias<typename section_view<S>::element_type, R>(*s.array, piece[K].box, s.array->label())...)};
+#endif
+}
+
+}  // namespace detail
+
+/// OpenACC's `cache` directive with a list of array sections, `#pragma acc cache(a[i0:16][k0:16],
+/// b[k0:16][j0:16])` (OpenACC 3.3 §2.10): acc::cache(t, acc::section(a, ranges...), ...) with
+/// N >= 1 sections, each one range per dimension of its array (of the tile's rank; element
+/// types may differ). Returns the N fetch-only views in order, an acc::cached_views_t for
+/// structured bindings.
+/// - The same as N single calls acc::cache(t, a, ranges...) in a row: the same consecutive
+///   16-byte-aligned pieces of the area, the same overflow report (acc::bad_clause from the
+///   call on the host, naming the bytes; a trap at the next tile_for on a GPU), the same
+///   deferred barrier (read the views in the tile_for calls that follow), the same lifetime.
+/// - On a GPU, when every section has the tile's shape, each thread issues its loads of all
+///   sections before it stores any into shared memory (one global-load latency per call, as
+///   in a hand-written kernel); otherwise each section is loaded as by a single call.
+/// e.g. for (int k0 = 0; k0 < K; k0 += 16) {
+///        const auto [as, bs] = acc::cache(t, acc::section(a, acc::fixed(i0, 16), acc::fixed(k0, 16)),
+///                                            acc::section(b, acc::fixed(k0, 16), acc::fixed(j0, 16)));
+///        acc::tile_for(t, [&](int i, int j) { for (int k = k0; k < k0 + 16; ++k) s(i, j) += as(i, k) * bs(k, j); });
+///      }
+template <std::size_t R, class I, class A, std::size_t N, class... S>
+ACC_DETAIL_HD auto cache(const tile_t<R, I>& t, const cache_section_t<A, N>& first, const S&... rest) {
+  static_assert((detail::is_cache_section_v<S> && ...),
+                "acc::cache: in the list form every argument after the tile is an acc::section(a, ranges...); write "
+                "acc::cache(t, acc::section(a, ...), acc::section(b, ...)), or acc::cache(t, a, ranges...) for one array");
+  if constexpr ((detail::is_cache_section_v<S> && ...)) {
+    constexpr bool ranks = detail::section_rank<cache_section_t<A, N>>::value == R &&
+                           ((detail::section_rank<std::remove_cvref_t<S>>::value == R) && ...);
+    static_assert(ranks, "acc::cache: every section's array must have the tile's rank; give one range per dimension");
+    if constexpr (ranks) return detail::cache_sections(t, std::make_index_sequence<1 + sizeof...(S)>{}, first, rest...);
+  }
 }
 
 // ------------------------------------------------------------------------------------------
@@ -1356,3 +1603,11 @@ template <class Extent, class... Args>
 tile_loop(Extent, Args&&...) -> tile_loop<Extent, Args...>;
 
 }  // namespace acc
+
+// The tuple protocol of acc::cached_views_t (structured bindings).
+template <class... V>
+struct std::tuple_size<acc::cached_views_t<V...>> : std::integral_constant<std::size_t, sizeof...(V)> {};
+template <std::size_t K, class... V>
+struct std::tuple_element<K, acc::cached_views_t<V...>> {
+  using type = typename acc::detail::nth_type<K, V...>::type;
+};

@@ -1,0 +1,9 @@
+// expect: acc::section: give one range per dimension of the array
+#include <acc/parallel.hpp>
+
+void f(acc::array<float, 2> a, acc::array<float> y) {
+  acc::tile_loop(64, acc::tile_size(64), acc::cache_bytes(1024), ACC_LAMBDA(const acc::tile_t<1>& t) {
+    const auto v = acc::cache(t, acc::section(a, acc::fixed(0, 4)));
+    acc::tile_for(t, [&](int i) { y[i] = v.get<0>()(0, i); });
+  });
+}
