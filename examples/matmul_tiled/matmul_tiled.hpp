@@ -1,9 +1,9 @@
 //! @file Dense single-precision matrix product C = A B in 16 x 16 tiles for acc: the CPU
 //! reference, the untiled acc version (one thread per element of C, the dot product over k
 //! read from global memory) and the tiled acc version (one tile_loop over C in 16 x 16 tiles;
-//! for each 16-wide step of k the tile stages A's 16 x 16 block and B's with acc::cache and
-//! accumulates from shared memory; a variant fills gang-private team-memory blocks instead).
-//! Shared by examples/matmul_tiled and bench/tiles.cu; the
+//! for each 16-wide step of k the tile stages A's 16 x 16 block and B's with one acc::cache call
+//! (a list of two sections) and accumulates from shared memory; a variant fills gang-private
+//! team-memory blocks instead). Shared by examples/matmul_tiled and bench/tiles.cu; the
 //! hand-written CUDA kernel of the same algorithm is in matmul_tiled_cuda.cuh.
 #pragma once
 
@@ -59,13 +59,14 @@ inline void untiled(acc::view<const float, 2> a, acc::view<const float, 2> b, ac
   acc::wait(queue);
 }
 
-// Tiled: a 16 x 16 tile of C per gang; per step of 16 in k, acc::cache stages A[i0:16][k0:16]
-// and B[k0:16][j0:16] (clipped at the matrices' edges) and every iteration accumulates its dot
-// product from shared memory in a per_iteration register; the same additions in the same order
-// as untiled(). OpenACC: `#pragma acc cache(a[i0:16][k0:16], b[k0:16][j0:16])` in the k loop.
-// On a GPU the two blocks have the tile's shape, so each thread loads one element of each (as
-// the hand-written kernel does), the two loads share one barrier, and the unrolled k loop reads
-// as(i, k0 + k) four elements at a time.
+// Tiled: a 16 x 16 tile of C per gang; per step of 16 in k, one acc::cache call stages
+// A[i0:16][k0:16] and B[k0:16][j0:16] (clipped at the matrices' edges) and every iteration
+// accumulates its dot product from shared memory in a per_iteration register; the same additions
+// in the same order as untiled(). OpenACC: `#pragma acc cache(a[i0:16][k0:16], b[k0:16][j0:16])`
+// in the k loop, a list of two sections. On a GPU both blocks have the tile's shape, so each
+// thread loads one element of each, both loads issued before either store to shared memory (one
+// global-load latency per step, as the hand-written kernel), one barrier for both, and the
+// unrolled k loop reads as(i, k0 + k) four elements at a time.
 inline void tiled(acc::view<const float, 2> a, acc::view<const float, 2> b, acc::view<float, 2> c, int queue = 1) {
   const int M = int(a.extent(0)), K = int(a.extent(1)), N = int(b.extent(1));
   acc::tile_loop(acc::collapse(M, N), acc::tile_size(side, side), acc::cache_bytes(2 * side * side * sizeof(float)),
@@ -73,8 +74,8 @@ inline void tiled(acc::view<const float, 2> a, acc::view<const float, 2> b, acc:
                    const int i0 = t.origin(0), j0 = t.origin(1);
                    acc::per_iteration<float> sum(t, 0.0f);
                    for (int k0 = 0; k0 < K; k0 += side) {
-                     const auto as = acc::cache(t, a, acc::fixed(i0, side), acc::fixed(k0, side));
-                     const auto bs = acc::cache(t, b, acc::fixed(k0, side), acc::fixed(j0, side));
+                     const auto [as, bs] = acc::cache(t, acc::section(a, acc::fixed(i0, side), acc::fixed(k0, side)),
+                                                         acc::section(b, acc::fixed(k0, side), acc::fixed(j0, side)));
                      acc::tile_for(t, [&](int i, int j) {
                        float s = sum(i, j);
                        if (k0 + side <= K) {
@@ -97,9 +98,14 @@ inline void tiled(acc::view<const float, 2> a, acc::view<const float, 2> b, acc:
 // step costs two barriers (fill, use), as in hand-written CUDA. Iteration (i, j) loads
 // A(i, k0 + kk) for kk = j - j0, j - j0 + nj, ... and B(k0 + kk, j) for kk = i - i0, i - i0 + ni,
 // ..., so that a tile at the matrices' edge (ni x nj iterations) still fills every row and column
-// it reads. Buffer a_block has A's rows of the tile (halo 0) and 16 columns (fixed(0, 16),
-// indexed by the offset kk in the step: a fixed last dimension, whose rows are 16-byte aligned,
-// so a_block(i, kk) is read four at a time), b_block 16 rows and B's columns of the tile.
+// it reads. A full tile and step (ni = nj = kn = 16, all but the edges) loads exactly one element
+// of each block per iteration: that path has no loops, and issues both global loads before
+// either store to shared memory (one load latency per step, as the hand-written kernel).
+// Buffer a_block has A's rows of the tile (halo 0) and 16 columns (fixed(0, 16), indexed by the
+// offset kk in the step: a fixed last dimension, whose rows are 16-byte aligned, so
+// a_block(i, kk) is read four at a time), b_block 16 rows and B's columns of the tile. (b_block's
+// row stride is a run-time value of the launch, so the unrolled kk loop keeps its 16 row
+// addresses in registers: 45 registers against the hand-written kernel's 32.)
 inline void tiled_team(acc::view<const float, 2> a, acc::view<const float, 2> b, acc::view<float, 2> c,
                        int queue = 1) {
   const int M = int(a.extent(0)), K = int(a.extent(1)), N = int(b.extent(1));
@@ -116,9 +122,17 @@ inline void tiled_team(acc::view<const float, 2> a, acc::view<const float, 2> b,
                    acc::per_iteration<float> sum(t, 0.0f);
                    for (int k0 = 0; k0 < K; k0 += side) {
                      const int kn = K - k0 < side ? K - k0 : side;
+                     const bool full = ni == side && nj == side && kn == side;
                      acc::tile_for(t, [&](int i, int j) {
-                       for (int kk = j - j0; kk < kn; kk += nj) a_block(i, kk) = a(i, k0 + kk);
-                       for (int kk = i - i0; kk < kn; kk += ni) b_block(kk, j) = b(k0 + kk, j);
+                       if (full) {
+                         // One element of each block per iteration; both loads before both stores.
+                         const float x = a(i, k0 + (j - j0)), y = b(k0 + (i - i0), j);
+                         a_block(i, j - j0) = x;
+                         b_block(i - i0, j) = y;
+                       } else {
+                         for (int kk = j - j0; kk < kn; kk += nj) a_block(i, kk) = a(i, k0 + kk);
+                         for (int kk = i - i0; kk < kn; kk += ni) b_block(kk, j) = b(k0 + kk, j);
+                       }
                      });
                      acc::tile_for(t, [&](int i, int j) {
                        float s = sum(i, j);
