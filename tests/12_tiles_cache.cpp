@@ -27,6 +27,7 @@
 namespace {
 
 using acc_test::at;
+using acc_test::count_wrong;
 using acc_test::dims;
 using acc_test::extent_of;
 using acc_test::has;
@@ -86,31 +87,21 @@ void check_blocks(dims n, dims big, dims tile, const block_spec (&steps)[3], uns
   for (auto& x : a) x = static_cast<T>(int(gen() % 201) - 100);
   for (auto& x : out) x = -7;
   blocks_construct<T, R>(a, out, n, tile, steps[0], steps[1], steps[2]);
-  int bad = 0;
-  for (int i0 = 0; i0 < big[0]; ++i0)
-    for (int i1 = 0; i1 < (R > 1 ? big[1] : 1); ++i1)
-      for (int i2 = 0; i2 < (R > 2 ? big[2] : 1); ++i2) {
-        const int i[3] = {i0, i1, i2};
-        bool iter = true;
-        for (std::size_t d = 0; d < R; ++d) iter = iter && i[d] < n[d];
-        long long e = -7;
-        if (iter) {
-          e = 0;
-          for (int k = 0; k < 3; ++k) {
-            bool in = true;
-            int j[3] = {};
-            for (std::size_t d = 0; d < R; ++d) {
-              const int origin = i[d] / tile[d] * tile[d] + steps[k].shift[d];
-              j[d] = i[d] + steps[k].shift[d];
-              in = in && j[d] >= std::max(0, origin) && j[d] < std::min(big[d], origin + steps[k].size[d]);
+  REQUIRE(count_wrong<R>(out, big, n, [&](const int* i, bool inside) {
+            if (!inside) return -7LL;
+            long long e = 0;
+            for (int k = 0; k < 3; ++k) {
+              bool in = true;
+              int j[3] = {};
+              for (std::size_t d = 0; d < R; ++d) {
+                const int origin = i[d] / tile[d] * tile[d] + steps[k].shift[d];
+                j[d] = i[d] + steps[k].shift[d];
+                in = in && j[d] >= std::max(0, origin) && j[d] < std::min(big[d], origin + steps[k].size[d]);
+              }
+              if (in) e += (k + 1) * static_cast<long long>(at<R>(a, j));
             }
-            if (in) e += (k + 1) * static_cast<long long>(at<R>(a, j));
-          }
-        }
-        const long long got = at<R>(out, i);
-        if (got != e && bad++ < 5) UNSCOPED_INFO("at " << i0 << "," << i1 << "," << i2 << ": " << got << " expected " << e);
-      }
-  REQUIRE(bad == 0);
+            return e;
+          }) == 0);
 }
 
 template <class T>
@@ -405,26 +396,16 @@ void check_list_of(dims n, dims big, dims tile, int count, const sec_spec (&s)[3
   room(s[1], sizeof(T1));
   room(s[2], sizeof(T2));
   list_construct<T0, T1, T2, R, K0, K1, K2>(a, b, c, out, n, tile, count, s[0], s[1], s[2], bytes);
-  int bad = 0;
-  for (int i0 = 0; i0 < big[0]; ++i0)
-    for (int i1 = 0; i1 < (R > 1 ? big[1] : 1); ++i1)
-      for (int i2 = 0; i2 < (R > 2 ? big[2] : 1); ++i2) {
-        const int i[3] = {i0, i1, i2};
-        bool iter = true;
-        for (std::size_t d = 0; d < R; ++d) iter = iter && i[d] < n[d];
-        long long e = -7;
-        if (iter) {
-          e = 0;
-          for (int step = 0; step < 2; ++step) {
-            e += expect_section<R>(a, i, tile, big, s[0], 1 + step);
-            if (count >= 2) e += expect_section<R>(b, i, tile, big, s[1], 10 + step);
-            if (count >= 3) e += expect_section<R>(c, i, tile, big, s[2], 100 + step);
-          }
-        }
-        const long long got = at<R>(out, i);
-        if (got != e && bad++ < 5) UNSCOPED_INFO("at " << i0 << "," << i1 << "," << i2 << ": " << got << " expected " << e);
-      }
-  REQUIRE(bad == 0);
+  REQUIRE(count_wrong<R>(out, big, n, [&](const int* i, bool inside) {
+            if (!inside) return -7LL;
+            long long e = 0;
+            for (int step = 0; step < 2; ++step) {
+              e += expect_section<R>(a, i, tile, big, s[0], 1 + step);
+              if (count >= 2) e += expect_section<R>(b, i, tile, big, s[1], 10 + step);
+              if (count >= 3) e += expect_section<R>(c, i, tile, big, s[2], 100 + step);
+            }
+            return e;
+          }) == 0);
 }
 
 template <class T0, class T1, class T2, std::size_t R, int K0, int K1, int K2>
