@@ -452,6 +452,24 @@ namespace {
 /// The same three sections through one list call and through three single calls: the views
 /// must agree in range, in content and in where they lie in the area (the single calls come
 /// second, after a tile_for that starts the area again, so the same pieces are reused).
+/// What list_equals_singles compares between the two forms: the views' valid ranges and contents.
+template <class A, class B, class C>
+ACC_ROUTINE long long digest(const A& va, const B& vb, const C& vc) {
+  long long s = 0;
+  for (long long p = va.lo(0); p < va.hi(0); ++p)
+    for (long long q = va.lo(1); q < va.hi(1); ++q) s += static_cast<long long>(va(p, q)) * (p + 3 * q);
+  for (long long p = vb.lo(0); p < vb.hi(0); ++p)
+    for (long long q = vb.lo(1); q < vb.hi(1); ++q) s += static_cast<long long>(vb(p, q)) * (p - q);
+  for (long long p = vc.lo(0); p < vc.hi(0); ++p)
+    for (long long q = vc.lo(1); q < vc.hi(1); ++q) s += static_cast<long long>(vc(p, q)) * (2 * p + q);
+  return s + va.lo(0) + 10 * va.hi(1) + 100 * vb.lo(0) + 1000 * vb.hi(1) + 10000 * vc.lo(0);
+}
+/// How far the second view's storage lies from the first's, in bytes (the area's pieces).
+template <class A, class B>
+ACC_ROUTINE long long piece_distance(const A& va, const B& vb) {
+  return reinterpret_cast<const char*>(&vb(vb.lo(0), vb.lo(1))) - reinterpret_cast<const char*>(&va(va.lo(0), va.lo(1)));
+}
+
 void list_equals_singles(acc::array<float, 2> a, acc::array<double, 2> b, acc::array<short, 2> c,
                          acc::array<long long, 2> out, int tile) {
   acc::tile_loop(acc::collapse(int(out.extent(0)), int(out.extent(1))), acc::tile_size(tile, tile),
@@ -464,33 +482,16 @@ void list_equals_singles(acc::array<float, 2> a, acc::array<double, 2> b, acc::a
                                   acc::section(c, acc::fixed(i0 - 2, tile), acc::fixed(j0, tile)));
                    acc::per_iteration<long long> first(t);
                    acc::tile_for(t, [&](int i, int j) {
-                     long long s = 0;
-                     for (long long p = la.lo(0); p < la.hi(0); ++p)
-                       for (long long q = la.lo(1); q < la.hi(1); ++q) s += static_cast<long long>(la(p, q)) * (p + 3 * q);
-                     for (long long p = lb.lo(0); p < lb.hi(0); ++p)
-                       for (long long q = lb.lo(1); q < lb.hi(1); ++q) s += static_cast<long long>(lb(p, q)) * (p - q);
-                     for (long long p = lc.lo(0); p < lc.hi(0); ++p)
-                       for (long long q = lc.lo(1); q < lc.hi(1); ++q) s += static_cast<long long>(lc(p, q)) * (2 * p + q);
-                     first(i, j) = s + la.lo(0) + 10 * la.hi(1) + 100 * lb.lo(0) + 1000 * lb.hi(1) + 10000 * lc.lo(0);
-                     mismatch(i, j) = reinterpret_cast<const char*>(&lb(lb.lo(0), lb.lo(1))) -
-                                      reinterpret_cast<const char*>(&la(la.lo(0), la.lo(1)));
+                     first(i, j) = digest(la, lb, lc);
+                     mismatch(i, j) = piece_distance(la, lb);
                    });
                    const auto sa = acc::cache(t, a, acc::fixed(i0, tile), acc::fixed(j0 + 1, tile));
                    const auto sb = acc::cache(t, b, acc::halo(1, 1), acc::halo(0, 2));
                    const auto sc = acc::cache(t, c, acc::fixed(i0 - 2, tile), acc::fixed(j0, tile));
                    acc::tile_for(t, [&](int i, int j) {
-                     long long s = 0;
-                     for (long long p = sa.lo(0); p < sa.hi(0); ++p)
-                       for (long long q = sa.lo(1); q < sa.hi(1); ++q) s += static_cast<long long>(sa(p, q)) * (p + 3 * q);
-                     for (long long p = sb.lo(0); p < sb.hi(0); ++p)
-                       for (long long q = sb.lo(1); q < sb.hi(1); ++q) s += static_cast<long long>(sb(p, q)) * (p - q);
-                     for (long long p = sc.lo(0); p < sc.hi(0); ++p)
-                       for (long long q = sc.lo(1); q < sc.hi(1); ++q) s += static_cast<long long>(sc(p, q)) * (2 * p + q);
-                     s += sa.lo(0) + 10 * sa.hi(1) + 100 * sb.lo(0) + 1000 * sb.hi(1) + 10000 * sc.lo(0);
-                     const long long offset = reinterpret_cast<const char*>(&sb(sb.lo(0), sb.lo(1))) -
-                                              reinterpret_cast<const char*>(&sa(sa.lo(0), sa.lo(1)));
-                     // 0 when list and singles agree; the sum itself otherwise (never 0 here).
-                     out(i, j) = (s == first(i, j) && offset == mismatch(i, j)) ? 0 : s + 1;
+                     const long long s = digest(sa, sb, sc);
+                     // 0 when list and singles agree; the digest plus 1 otherwise (never 0 here).
+                     out(i, j) = (s == first(i, j) && piece_distance(sa, sb) == mismatch(i, j)) ? 0 : s + 1;
                    });
                  });
 }
