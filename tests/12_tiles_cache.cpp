@@ -601,18 +601,26 @@ void product_team(acc::array<long long, 2> a, acc::array<long long, 2> b, acc::a
                             const acc::cached_view<long long, 2>& b_block) {
                    const int i0 = t.origin(0), j0 = t.origin(1), ni = t.count(0), nj = t.count(1);
                    acc::per_iteration<long long> sum(t);
-                   for (int k0 = 0; k0 < K; k0 += side) {
-                     const int kn = K - k0 < side ? K - k0 : side;
-                     const bool full = ni == side && nj == side && kn == side;  // as examples/matmul_tiled
+                   // As examples/matmul_tiled: a full tile's full steps first, one element per block each.
+                   const int k_full = ni == side && nj == side ? K / side * side : 0;
+                   int k0 = 0;
+                   for (; k0 < k_full; k0 += side) {
                      acc::tile_for(t, [&](int i, int j) {
-                       if (full) {
-                         const long long x = a(i, k0 + (j - j0)), y = b(k0 + (i - i0), j);
-                         a_block(i, j - j0) = x;
-                         b_block(i - i0, j) = y;
-                       } else {
-                         for (int kk = j - j0; kk < kn; kk += nj) a_block(i, kk) = a(i, k0 + kk);
-                         for (int kk = i - i0; kk < kn; kk += ni) b_block(kk, j) = b(k0 + kk, j);
-                       }
+                       const long long x = a(i, k0 + (j - j0)), y = b(k0 + (i - i0), j);
+                       a_block(i, j - j0) = x;
+                       b_block(i - i0, j) = y;
+                     });
+                     acc::tile_for(t, [&](int i, int j) {
+                       long long s = sum(i, j);
+                       for (int kk = 0; kk < side; ++kk) s += a_block(i, kk) * b_block(kk, j);
+                       sum(i, j) = s;
+                     });
+                   }
+                   for (; k0 < K; k0 += side) {
+                     const int kn = K - k0 < side ? K - k0 : side;
+                     acc::tile_for(t, [&](int i, int j) {
+                       for (int kk = j - j0; kk < kn; kk += nj) a_block(i, kk) = a(i, k0 + kk);
+                       for (int kk = i - i0; kk < kn; kk += ni) b_block(kk, j) = b(k0 + kk, j);
                      });
                      acc::tile_for(t, [&](int i, int j) {
                        long long s = sum(i, j);
