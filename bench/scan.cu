@@ -122,11 +122,12 @@ Count acc_compact(const int* in, Count n, int* out) {
 
 template <class Count>
 bool bench_compaction(const char* counter, long long n, int runs) {
-  int *in = nullptr, *out_acc = nullptr, *out_cub = nullptr, *count = nullptr;
+  int *in = nullptr, *out_acc = nullptr, *out_cub = nullptr;
+  Count* count = nullptr;
   CHECK(cudaMalloc(&in, sizeof(int) * n));
   CHECK(cudaMalloc(&out_acc, sizeof(int) * n));
   CHECK(cudaMalloc(&out_cub, sizeof(int) * n));
-  CHECK(cudaMalloc(&count, sizeof(int)));
+  CHECK(cudaMalloc(&count, sizeof(Count)));
   bench::fill_mod17<<<4096, 256, 0, stream>>>(in, n);
   CHECK(cudaGetLastError());
   CHECK(cudaStreamSynchronize(stream));
@@ -134,20 +135,20 @@ bool bench_compaction(const char* counter, long long n, int runs) {
   for (long long r = 0; r < 17; ++r)
     if (r - 8 > 0) expect += n / 17 + (r < n % 17 ? 1 : 0);
 
-  // CUB with its temporary storage allocated once; each run also returns the count to the host,
-  // as parallel_scan does.
-  const int items = static_cast<int>(n);
+  // CUB with its temporary storage allocated once, counting in the same type as acc (its offsets
+  // are then 32- or 64-bit alike); each run also returns the count to the host, as parallel_scan
+  // does.
+  const Count items = static_cast<Count>(n);
   std::size_t bytes = 0;
   CHECK(cub::DeviceSelect::If(nullptr, bytes, in, out_cub, count, items, positive{}, stream));
   void* temp = nullptr;
   CHECK(cudaMalloc(&temp, bytes));
-  Count acc_kept = 0;
-  int cub_kept = 0;
+  Count acc_kept = 0, cub_kept = 0;
   const auto ms = bench::time_each(
       runs, [&] { acc_kept = acc_compact(in, Count(n), out_acc); },
       [&] {
         CHECK(cub::DeviceSelect::If(temp, bytes, in, out_cub, count, items, positive{}, stream));
-        CHECK(cudaMemcpyAsync(&cub_kept, count, sizeof(int), cudaMemcpyDeviceToHost, stream));
+        CHECK(cudaMemcpyAsync(&cub_kept, count, sizeof(Count), cudaMemcpyDeviceToHost, stream));
         CHECK(cudaStreamSynchronize(stream));
       });
   std::vector<int> acc_out(expect > 0 ? expect : 1), cub_out(acc_out.size());
@@ -155,17 +156,19 @@ bool bench_compaction(const char* counter, long long n, int runs) {
   CHECK(cudaMemcpy(cub_out.data(), out_cub, sizeof(int) * cub_out.size(), cudaMemcpyDeviceToHost));
 
   const double gb = (sizeof(int) * double(n) + sizeof(int) * double(expect)) / 1e9;  // read all, write kept
-  std::printf("compact   int     2^%-3d %10.1f %10.1f %10s %9.3f   (%s counter; kept %lld)\n",
+  std::printf("compact   int     2^%-3d %10.1f %10.1f %10s %9.3f   (%s counters; kept %lld)\n",
               int(std::log2(double(n))), gb / (ms[0] / 1e3), gb / (ms[1] / 1e3), "-", ms[1] / ms[0], counter,
               static_cast<long long>(acc_kept));
-  bool ok = static_cast<long long>(acc_kept) == expect && cub_kept == expect && acc_out == cub_out;
+  bool ok = static_cast<long long>(acc_kept) == expect && static_cast<long long>(cub_kept) == expect && acc_out == cub_out;
   // The kept values cycle 1..8 in order.
   for (long long k = 0; ok && k < expect; ++k) ok = acc_out[k] == int(k % 8) + 1;
   if (!ok)
-    std::fprintf(stderr, "compaction (%s counter): acc kept %lld, cub %d, expected %lld; outputs %s\n", counter,
-                 static_cast<long long>(acc_kept), cub_kept, expect, acc_out == cub_out ? "equal" : "differ");
+    std::fprintf(stderr, "compaction (%s counter): acc kept %lld, cub %lld, expected %lld; outputs %s\n", counter,
+                 static_cast<long long>(acc_kept), static_cast<long long>(cub_kept), expect,
+                 acc_out == cub_out ? "equal" : "differ");
   CHECK(cudaFree(temp));
-  for (int* p : {in, out_acc, out_cub, count}) CHECK(cudaFree(p));
+  CHECK(cudaFree(count));
+  for (int* p : {in, out_acc, out_cub}) CHECK(cudaFree(p));
   return ok;
 }
 

@@ -127,11 +127,11 @@ void run_scan(const T* in, std::uint64_t n, V* out, const V& init, const Op& op,
 /// parallel_scan tiles: `block` threads of `items<T>` iterations, so that a tile keeps about
 /// 16 KiB of contributions in registers (CUB's sm90 scan tunings use 3072-element tiles of
 /// 4-byte values). Measured (H100, compaction of 2^28 ints, relative to
-/// cub::DeviceSelect::If): 4-byte counters 256 x 16 0.78, x 12 0.69, x 20 0.51; 8-byte
-/// counters 256 x 10 0.62, x 8 0.59, x 12 0.49 (register-count cliffs, not a trend).
+/// cub::DeviceSelect::If with int offsets): 4-byte counters 256 x 16 0.97, x 12 0.87,
+/// x 20 0.94, x 8 0.83; 8-byte counters 256 x 10 0.68, x 8 0.63, x 12 0.68, x 16 0.67.
 /// The look-back waits with the delays CUB's sm90 tuning gives DeviceSelect::If on 4-byte
 /// items (tuning_select_if.cuh, fixed_delay_constructor_t<76, 1150>): 0.78 where the
-/// TilePrefixCallbackOp default gave 0.74.
+/// TilePrefixCallbackOp default gave 0.74 (before full tiles lost their bounds tests).
 struct scan_policy {
   static constexpr int block = 256;
   template <class T>
@@ -183,12 +183,24 @@ __global__ void __launch_bounds__(Block)
   __shared__ typename prefix_storage<Mode, T, Op, TileState>::type prefix_temp;
 
   const Count tile = blockIdx.x;
+  // Every tile but the last is full: its iterations run with no test against n. (With the
+  // test on every body call, branches around each call, compaction of 2^28 ints ran at
+  // 0.78x cub::DeviceSelect::If on the H100; without, 0.97x.)
+  const bool full = tile + 1 < Count(gridDim.x);
   T c[Items];
+  if (full) {
 #pragma unroll
-  for (int k = 0; k < Items; ++k) {
-    c[k] = id;
-    const Count t = tile_iteration<Block, Items>(tile, k);
-    if (t < n) body(index_at(lo, t), c[k], false);
+    for (int k = 0; k < Items; ++k) {
+      c[k] = id;
+      body(index_at(lo, tile_iteration<Block, Items>(tile, k)), c[k], false);
+    }
+  } else {
+#pragma unroll
+    for (int k = 0; k < Items; ++k) {
+      c[k] = id;
+      const Count t = tile_iteration<Block, Items>(tile, k);
+      if (t < n) body(index_at(lo, t), c[k], false);
+    }
   }
   exchange_t(temp.exchange).StripedToBlocked(c);
   __syncthreads();
@@ -218,10 +230,15 @@ __global__ void __launch_bounds__(Block)
     }
     __syncthreads();
     exchange_t(temp.exchange).BlockedToStriped(c);
+    if (full) {
 #pragma unroll
-    for (int k = 0; k < Items; ++k) {
-      const Count t = tile_iteration<Block, Items>(tile, k);
-      if (t < n) body(index_at(lo, t), c[k], true);
+      for (int k = 0; k < Items; ++k) body(index_at(lo, tile_iteration<Block, Items>(tile, k)), c[k], true);
+    } else {
+#pragma unroll
+      for (int k = 0; k < Items; ++k) {
+        const Count t = tile_iteration<Block, Items>(tile, k);
+        if (t < n) body(index_at(lo, t), c[k], true);
+      }
     }
   }
 }
