@@ -1099,12 +1099,6 @@ ACC_DETAIL_HD view_pack<V, Rest...> pack_views(const V& v, const Rest&... rest) 
   else return {v, pack_views(rest...)};
 }
 
-template <std::size_t K, class... V> struct nth_type;
-template <class V, class... Rest> struct nth_type<0, V, Rest...> {
-  using type = V;
-};
-template <std::size_t K, class V, class... Rest> struct nth_type<K, V, Rest...> : nth_type<K - 1, Rest...> {};
-
 }  // namespace detail
 
 /// What acc::cache's list form returns: the sections' views (acc::cached_view<T, R>, fetch
@@ -1609,5 +1603,5 @@ template <class... V>
 struct std::tuple_size<acc::cached_views_t<V...>> : std::integral_constant<std::size_t, sizeof...(V)> {};
 template <std::size_t K, class... V>
 struct std::tuple_element<K, acc::cached_views_t<V...>> {
-  using type = typename acc::detail::nth_type<K, V...>::type;
+  using type = std::tuple_element_t<K, std::tuple<V...>>;  // a type computation only
 };
