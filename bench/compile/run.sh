@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Compile-time benchmark: what acc costs a user's build against hand-written CUDA.
+# Generates two translation units with the same 20 streaming loops (y[i] = a * x[i] + y[i] + k):
+# raw.cu as __global__ kernels with their launches, acc.cu as acc::parallel_loop over
+# acc::array captures after #include <acc/parallel.hpp>. Times `nvcc -O3 -arch=sm_90 -c` on
+# each, alternating, median of RUNS (default 3), prints the ratio, then nvcc --time's phases.
+#   bench/compile/run.sh [runs]     (from any directory; NVCC=... to pick the compiler)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+runs=${1:-3}
+nvcc=${NVCC:-nvcc}
+command -v "$nvcc" >/dev/null || nvcc=/usr/local/cuda/bin/nvcc
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+loops=20
+
+{
+  echo '#include <cuda_runtime.h>'
+  for k in $(seq 1 $loops); do
+    echo "__global__ void loop$k(float* y, const float* x, float a, int n) {"
+    echo "  const int i = blockIdx.x * blockDim.x + threadIdx.x;"
+    echo "  if (i < n) y[i] = a * x[i] + y[i] + $k.0f;"
+    echo "}"
+  done
+  echo 'void run(float* y, const float* x, float a, int n) {'
+  for k in $(seq 1 $loops); do echo "  loop$k<<<(n + 255) / 256, 256>>>(y, x, a, n);"; done
+  echo '  cudaDeviceSynchronize();'
+  echo '}'
+} > "$work/raw.cu"
+
+{
+  echo '#include <acc/parallel.hpp>'
+  echo 'void run(acc::array<float> y, acc::view<const float> x, float a, int n) {'
+  for k in $(seq 1 $loops); do echo "  acc::parallel_loop(n, ACC_LAMBDA(int i) { y[i] = a * x[i] + y[i] + $k.0f; });"; done
+  echo '}'
+} > "$work/acc.cu"
+
+flags=(-std=c++20 --extended-lambda --expt-relaxed-constexpr -O3 -arch=sm_90 -I"$root/include" -c)
+seconds() {
+  local t0 t1
+  t0=$(date +%s.%N)
+  "$nvcc" "${flags[@]}" "$work/$1.cu" -o "$work/$1.o" >&2 || { echo "nvcc failed on $1.cu" >&2; return 1; }
+  t1=$(date +%s.%N)
+  echo "$t1 - $t0" | bc
+}
+median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+
+raw=() acc=()
+for _ in $(seq 1 "$runs"); do
+  t=$(seconds raw) || exit 1
+  raw+=("$t")
+  t=$(seconds acc) || exit 1
+  acc+=("$t")
+done
+r=$(median "${raw[@]}") a=$(median "${acc[@]}")
+echo "nvcc $("$nvcc" --version | sed -n 's/.*release \([0-9.]*\).*/\1/p'), $(nproc) cores, $loops loops, median of $runs"
+printf 'raw CUDA  %6.2f s   (%s)\n' "$r" "${raw[*]}"
+printf 'acc       %6.2f s   (%s)\n' "$a" "${acc[*]}"
+printf 'ratio     %6.2f x\n' "$(echo "$a / $r" | bc -l)"
+for tu in raw acc; do
+  echo "nvcc --time phases, $tu.cu (ms):"
+  "$nvcc" "${flags[@]}" "$work/$tu.cu" -o "$work/$tu.o" --time "$work/$tu.csv" >/dev/null
+  awk -F' , ' 'NR > 1 && $2 !~ /driver/ {t[$2] += $(NF - 1)} END {for (p in t) printf "  %-22s %8.0f\n", p, t[p]}' \
+    "$work/$tu.csv" | sort -t'|' -k1,1 | sort -k2 -t$'\t' | awk '{print}'
+done
