@@ -1,6 +1,7 @@
 //! @file acc::array (owning) and acc::view (over user memory): what compute constructs capture.
 #pragma once
 
+#include <acc/detail/array_ops.hpp>
 #include <acc/detail/capture.hpp>
 #include <acc/detail/config.hpp>
 #include <acc/detail/present_table.hpp>
@@ -32,28 +33,13 @@ namespace detail {
 template <class... I>
 inline constexpr bool all_integral_v = ((std::is_integral_v<I> && !std::is_same_v<I, bool>) && ...);
 
-/// Element types the CUDA backend reads through the read-only data cache (__ldg): const
-/// views of these return values, so that kernels get `ld.global.nc` loads.
+/// Element types whose const views return values rather than references (the CUDA backend
+/// then reads them through the read-only data cache).
 template <class T>
 inline constexpr bool read_only_load_v =
     std::is_const_v<T> && std::is_arithmetic_v<T> && !std::is_same_v<std::remove_cv_t<T>, bool> &&
     !std::is_same_v<std::remove_cv_t<T>, long double> && (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8);
 
-#if defined(ACC_BOUNDS_CHECK)
-/// An index outside its extent: on the host an acc::error, on a GPU a message and a trap
-/// (kernels cannot throw). Define ACC_BOUNDS_CHECK in every translation unit or in none, as NDEBUG.
-ACC_DETAIL_HD inline void index_error(const char* label, std::size_t dim, long long index, std::size_t extent) {
-#  if defined(__CUDA_ARCH__)
-  printf("acc: index %lld is outside extent %llu of dimension %llu of %s%s%s\n", index, (unsigned long long)extent,
-         (unsigned long long)dim, label ? "'" : "an unlabelled array", label ? label : "", label ? "'" : "");
-  __trap();
-#  else
-  throw error("acc: index " + std::to_string(index) + " is outside extent " + std::to_string(extent) +
-              " of dimension " + std::to_string(dim) + " of " +
-              (label ? "'" + std::string(label) + "'" : std::string("an unlabelled array")));
-#  endif
-}
-#endif
 
 /// Host storage of an acc::array, shared by its copies (they are handles, as captures must be
 /// cheap). The last owner's release also drops the storage's present entries.
@@ -135,8 +121,8 @@ public:
     static_assert(sizeof...(N) == Rank && detail::all_integral_v<N...>,
                   "acc::view: give one integer extent per dimension after the pointer, e.g. "
                   "acc::view<double, 2> m(\"m\", p, ni, nj)");
-#if defined(ACC_BOUNDS_CHECK) && !defined(__CUDA_ARCH__)
-    keep_label();
+#if defined(ACC_BOUNDS_CHECK)
+    if constexpr (detail::array_ops::is_host) keep_label();
 #endif
   }
 
@@ -147,9 +133,7 @@ public:
 #if defined(ACC_BOUNDS_CHECK)
     copy_label(o.device_label_);
 #endif
-#if !defined(__CUDA_ARCH__)
-    if (detail::capture_scope* s = detail::this_thread().capture) s->items.push_back({this, &set_device, span()});
-#endif
+    if constexpr (detail::array_ops::is_host) record_capture();
   }
 
   /// A read-only view of the same elements.
@@ -161,9 +145,7 @@ public:
 #if defined(ACC_BOUNDS_CHECK)
     copy_label(o.device_label_);
 #endif
-#if !defined(__CUDA_ARCH__)
-    if (detail::capture_scope* s = detail::this_thread().capture) s->items.push_back({this, &set_device, span()});
-#endif
+    if constexpr (detail::array_ops::is_host) record_capture();
   }
 
   view& operator=(const view&) = default;
@@ -218,26 +200,19 @@ private:
 #if defined(ACC_BOUNDS_CHECK)
     // A negative index wraps to a huge size_t, so one comparison per dimension catches both ends.
     for (std::size_t d = 0; d < Rank; ++d)
-#  if defined(__CUDA_ARCH__)
-      if (idx[d] >= ext_[d]) detail::index_error(device_label_[0] ? device_label_ : nullptr, d, static_cast<long long>(idx[d]), ext_[d]);
-#  else
-      if (idx[d] >= ext_[d]) detail::index_error(label_, d, static_cast<long long>(idx[d]), ext_[d]);
-#  endif
+      if (idx[d] >= ext_[d])
+        detail::array_ops::index_error(label_, device_label_, d, static_cast<long long>(idx[d]), ext_[d]);
 #endif
     std::size_t k = idx[0];
     for (std::size_t d = 1; d < Rank; ++d) k = k * ext_[d] + idx[d];
     return k;
   }
 
-  ACC_DETAIL_HD reference load(std::size_t k) const {
-#if defined(__CUDA_ARCH__)
-    if constexpr (detail::read_only_load_v<T>)
-      return __ldg(dev_ + k);
-    else
-      return dev_[k];
-#else
-    return host_[k];
-#endif
+  ACC_DETAIL_HD reference load(std::size_t k) const { return detail::array_ops::load<reference>(host_, dev_, k); }
+
+  // The capture hook's work: inside a compute construct's copy of its body, record this copy.
+  void record_capture() {
+    if (detail::capture_scope* s = detail::this_thread().capture) s->items.push_back({this, &set_device, span()});
   }
 
   T* host_ = nullptr;
@@ -311,15 +286,14 @@ public:
 
   /// Another handle to the same elements (the capture hook runs in the view member's copy).
   ACC_DETAIL_HD array(const array& o) : v_(o.v_), owner_(o.owner_) {
-#if !defined(__CUDA_ARCH__)
-    if (owner_) owner_->refs.fetch_add(1, std::memory_order_relaxed);
-#endif
+    if constexpr (detail::array_ops::is_host)
+      if (owner_) owner_->refs.fetch_add(1, std::memory_order_relaxed);
   }
   ACC_DETAIL_HD array(array&& o) noexcept : v_(o.v_), owner_(o.owner_) {
-#if !defined(__CUDA_ARCH__)
-    o.owner_ = nullptr;
-    o.v_ = view<T, Rank>();
-#endif
+    if constexpr (detail::array_ops::is_host) {
+      o.owner_ = nullptr;
+      o.v_ = view<T, Rank>();
+    }
   }
   array& operator=(array o) noexcept {
     std::swap(v_, o.v_);
@@ -327,9 +301,7 @@ public:
     return *this;
   }
   ACC_DETAIL_HD ~array() {
-#if !defined(__CUDA_ARCH__)
-    detail::release_array_owner(owner_);
-#endif
+    if constexpr (detail::array_ops::is_host) detail::release_array_owner(owner_);
   }
 
   friend void swap(array& a, array& b) noexcept {
