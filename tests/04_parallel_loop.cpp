@@ -196,3 +196,33 @@ TEST_CASE("ACC_CLASS_LAMBDA captures the object by value", "[04][loop]") {
   scaler{-3}.apply(v.data(), 301);
   REQUIRE(v.to_vector() == expect);
 }
+
+// 2^32 - 1 iterations of a 32-bit index, whose counter is 32 bits: it must stop at the end
+// without wrapping, whatever the grid. Marks as above; GPU only (the host would run 4e9
+// iterations in order).
+template <class... Clauses>
+void check_full_int_range(Clauses... clauses) {
+  constexpr long long step = 1 << 20;
+  const long long n = (1LL << 32) - 1, marks = n / step + 1;
+  buffer<long long> mark(marks + 1, -1);
+  buffer<int> visits_of_last(1, 0);
+  long long* m = mark.data();
+  int* last = visits_of_last.data();
+  acc::parallel_loop(acc::range(INT_MIN, INT_MAX), clauses..., ACC_LAMBDA(int i) {
+    const long long t = static_cast<long long>(i) - INT_MIN;
+    if ((t & (step - 1)) == 0) m[t / step] = t;
+    if (i == INT_MAX - 1) {
+      m[marks] = t;
+      acc_test::atomic_inc(last);
+    }
+  });
+  for (long long k = 0; k < marks; ++k) REQUIRE(mark[k] == k * step);
+  REQUIRE(mark[marks] == n - 1);
+  REQUIRE(visits_of_last[0] == 1);
+}
+
+TEST_CASE("a 32-bit index range of 2^32 - 1 iterations ends without wrapping", "[04][loop][large]") {
+  if (!acc_test::gpu_run()) return;
+  check_full_int_range();
+  check_full_int_range(acc::num_gangs(7), acc::vector_length(96));
+}

@@ -145,3 +145,20 @@ TEST_CASE("parallel_reduce takes clauses and reads arrays", "[06][reduce][clause
   REQUIRE_THROWS_WITH(acc::parallel_reduce(n, acc::num_gangs(0), acc::plus, ACC_LAMBDA(int i) { return i; }),
                       Catch::Contains("acc::parallel_reduce at 06_reduce.cpp:") && Catch::Contains("num_gangs(0)"));
 }
+
+TEST_CASE("parallel_reduce takes any number of clauses and names the call site from them", "[06][reduce][clauses]") {
+  const long n = GENERATE(0L, 1L, 257L, 100003L);
+  buffer<long> x(n + 1);
+  for (long i = 0; i < n; ++i) x[i] = (i * 7919) % 101 - 50;
+  long expect = 3;
+  for (long i = 0; i < n; ++i) expect += x[i];
+  const long* px = x.data();
+  // Seven clauses, every kind parallel_reduce accepts; the shape clauses bound the launch.
+  const long s = acc::parallel_reduce(n, acc::num_gangs(5), acc::num_workers(2), acc::vector_length(48),
+                                      acc::async(3), acc::if_(true), acc::device_num(0), acc::default_present,
+                                      acc::plus, ACC_LAMBDA(long i) { return px[i]; }, 3L);
+  REQUIRE(s == expect);
+  REQUIRE_THROWS_WITH(acc::parallel_reduce(n, acc::if_(true), acc::async(1), acc::device_num(0),
+                                           acc::num_workers(-1), acc::plus, ACC_LAMBDA(long i) { return px[i]; }),
+                      Catch::Contains("acc::parallel_reduce at 06_reduce.cpp:") && Catch::Contains("num_workers(-1)"));
+}

@@ -175,3 +175,18 @@ TEST_CASE("region reductions: user operators, and float results fixed from run t
   REQUIRE(first == Approx(e).epsilon(1e-4).margin(1e-3));
   for (int r = 0; r < 3; ++r) REQUIRE(region_float_sum(x.data(), n, gangs) == first);
 }
+
+TEST_CASE("a loop with reductions checks its launch shape as a plain loop does", "[09][reduction][errors]") {
+  double s = 0;
+  auto body = ACC_LAMBDA(int i, double& p) { p += i; };
+  REQUIRE_THROWS_WITH(acc::parallel_loop(8, acc::vector_length(0), acc::reduction(acc::plus, s), body),
+                      Catch::Contains("acc::parallel_loop at 09_reduction_clause.cpp:") &&
+                          Catch::Contains("vector_length(0) must be at least 1"));
+  if (!acc_test::gpu_run()) return;  // the host has no thread limit per gang
+  REQUIRE_THROWS_AS(acc::parallel_loop(8, acc::vector_length(4096), acc::reduction(acc::plus, s), body),
+                    acc::bad_clause);
+  REQUIRE_THROWS_WITH(
+      acc::parallel_loop(8, acc::vector_length(512), acc::num_workers(4), acc::reduction(acc::plus, s), body),
+      Catch::Contains("2048 threads per gang"));
+  REQUIRE(s == 0);
+}

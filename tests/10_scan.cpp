@@ -413,3 +413,20 @@ TEST_CASE("atomic_add counts from every iteration", "[10][scan][atomic]") {
   REQUIRE(sum[0] == 0.5 * n);
   REQUIRE(big[0] == (1LL << 33) * n);
 }
+
+TEST_CASE("parallel_scan takes any number of clauses", "[10][scan][parallel_scan][clauses]") {
+  const long n = GENERATE(0L, 1L, 4099L);
+  buffer<long> y(n + 1);
+  long* py = y.data();
+  const long total = acc::parallel_scan(n, acc::async(2), acc::if_(true), acc::device_num(0), acc::default_present,
+                                        acc::plus, ACC_LAMBDA(long i, long& p, bool final) {
+                                          if (final) py[i] = p;
+                                          p += i % 3;
+                                        });
+  long expect = 0;
+  for (long i = 0; i < n; ++i) {
+    REQUIRE(y[i] == expect);
+    expect += i % 3;
+  }
+  REQUIRE(total == expect);
+}

@@ -12,12 +12,6 @@
 namespace acc {
 namespace detail {
 
-/// The GPU whose queues a wait refers to, or -1 when constructs run on the host, where
-/// every construct is already complete when it returns.
-inline int queue_device() {
-  return current_target() == target::nvidia ? current_nvidia_num() : -1;
-}
-
 inline void check_queue(int q, const call_site& site) {
   if (q < 0 && q != queue_noval && q != queue_sync)
     fail<bad_clause>(site, std::to_string(q) + " is not a queue; use a number >= 0 or acc::async_noval");
@@ -29,7 +23,7 @@ inline void check_queue(int q, const call_site& site) {
 inline void wait(int q, std::source_location where = std::source_location::current()) {
   const detail::call_site site{"wait", where};
   detail::check_queue(q, site);
-  if (int d = detail::queue_device(); d >= 0) detail::cuda_ops().wait(d, q, site);
+  if (int d = detail::current_device(); d >= 0) detail::cuda_ops().wait(d, q, site);
 }
 
 /// Blocks until each of the queues is done (`#pragma acc wait(q1, q2, ...)`).
@@ -41,14 +35,14 @@ void wait(int q1, int q2, Queues... more) {
 /// Blocks until every queue of the current device is done (`acc_wait_all`).
 inline void wait_all(std::source_location where = std::source_location::current()) {
   const detail::call_site site{"wait_all", where};
-  if (int d = detail::queue_device(); d >= 0) detail::cuda_ops().wait_all(d, site);
+  if (int d = detail::current_device(); d >= 0) detail::cuda_ops().wait_all(d, site);
 }
 
 /// Whether everything queued on q is done, without blocking (`acc_async_test`).
 inline bool async_test(int q, std::source_location where = std::source_location::current()) {
   const detail::call_site site{"async_test", where};
   detail::check_queue(q, site);
-  if (int d = detail::queue_device(); d >= 0) return detail::cuda_ops().test(d, q, site);
+  if (int d = detail::current_device(); d >= 0) return detail::cuda_ops().test(d, q, site);
   return true;
 }
 
@@ -58,7 +52,7 @@ inline void wait_async(int waited, int waiting, std::source_location where = std
   const detail::call_site site{"wait_async", where};
   detail::check_queue(waited, site);
   detail::check_queue(waiting, site);
-  if (int d = detail::queue_device(); d >= 0) detail::cuda_ops().wait_async(d, waited, waiting, site);
+  if (int d = detail::current_device(); d >= 0) detail::cuda_ops().wait_async(d, waited, waiting, site);
 }
 
 }  // namespace acc

@@ -4,6 +4,7 @@
 #include <acc/detail/runtime_state.hpp>
 
 #include <cstddef>
+#include <source_location>
 
 namespace acc {
 
@@ -12,37 +13,55 @@ inline constexpr int async_noval = detail::queue_noval;
 /// OpenACC's acc_async_sync: `async(acc::async_sync)` is the same as no async clause.
 inline constexpr int async_sync = detail::queue_sync;
 
-struct num_gangs_t { int value; };
-struct num_workers_t { int value; };
-struct vector_length_t { int value; };
-struct async_t { int queue; };
-struct if_t { bool value; };
-struct device_num_t { int value; };
+// Each clause made by a factory remembers where it was written: constructs that return a
+// value (parallel_reduce, parallel_scan) take any number of clauses, so no defaulted
+// std::source_location can follow them, and name the user's line from their first clause.
+struct num_gangs_t { int value; std::source_location where; };
+struct num_workers_t { int value; std::source_location where; };
+struct vector_length_t { int value; std::source_location where; };
+struct async_t { int queue; std::source_location where; };
+struct if_t { bool value; std::source_location where; };
+struct device_num_t { int value; std::source_location where; };
 struct default_present_t {};
-struct shared_bytes_t { std::size_t value; };
+struct shared_bytes_t { std::size_t value; std::source_location where; };
 template <class Op, class T>
 struct reduction_t {
   using value_type = T;
   Op op;
   T* var;
+  std::source_location where;
 };
 
 /// Number of gangs (CUDA blocks). OpenACC 3.3 §2.5.10.
-constexpr num_gangs_t num_gangs(int n) noexcept { return {n}; }
+constexpr num_gangs_t num_gangs(int n, std::source_location w = std::source_location::current()) noexcept {
+  return {n, w};
+}
 /// Workers per gang (threadIdx.y). OpenACC 3.3 §2.5.11.
-constexpr num_workers_t num_workers(int n) noexcept { return {n}; }
+constexpr num_workers_t num_workers(int n, std::source_location w = std::source_location::current()) noexcept {
+  return {n, w};
+}
 /// Vector lanes per worker (threadIdx.x); need not be a multiple of 32. OpenACC 3.3 §2.5.12.
-constexpr vector_length_t vector_length(int n) noexcept { return {n}; }
+constexpr vector_length_t vector_length(int n, std::source_location w = std::source_location::current()) noexcept {
+  return {n, w};
+}
 /// Runs the construct on queue q without waiting for it; acc::wait(q) waits. Queues are
 /// ordered within themselves and independent of one another. OpenACC 3.3 §2.16.1.
-constexpr async_t async(int q = async_noval) noexcept { return {q}; }
+constexpr async_t async(int q = async_noval, std::source_location w = std::source_location::current()) noexcept {
+  return {q, w};
+}
 /// if_(false) runs the construct on the host. OpenACC 3.3 §2.5.6.
-constexpr if_t if_(bool on_device) noexcept { return {on_device}; }
+constexpr if_t if_(bool on_device, std::source_location w = std::source_location::current()) noexcept {
+  return {on_device, w};
+}
 /// Runs the construct on device n of the current device type.
-constexpr device_num_t device_num(int n) noexcept { return {n}; }
+constexpr device_num_t device_num(int n, std::source_location w = std::source_location::current()) noexcept {
+  return {n, w};
+}
 /// Bytes of gang-shared memory (team memory) for acc::parallel, handed out by gang_t::shared;
 /// above 48 KiB where the device allows it.
-constexpr shared_bytes_t shared_bytes(std::size_t n) noexcept { return {n}; }
+constexpr shared_bytes_t shared_bytes(std::size_t n, std::source_location w = std::source_location::current()) noexcept {
+  return {n, w};
+}
 /// reduction(op, var) on acc::parallel_loop (OpenACC 3.3 §2.9.11 `reduction(op:var)`) and
 /// acc::parallel (§2.5.15): the body receives a private T& per reduction clause, in clause
 /// order, starting at op's identity; at the end var = op(var, every private value). A loop has
@@ -50,8 +69,8 @@ constexpr shared_bytes_t shared_bytes(std::size_t n) noexcept { return {n}; }
 /// acc::parallel_reduce.
 /// e.g. acc::parallel_loop(n, acc::reduction(acc::plus, sum), ACC_LAMBDA(int i, double& s) { s += x[i]; });
 template <class Op, class T>
-constexpr reduction_t<Op, T> reduction(Op op, T& var) noexcept {
-  return {op, &var};
+constexpr reduction_t<Op, T> reduction(Op op, T& var, std::source_location w = std::source_location::current()) noexcept {
+  return {op, &var, w};
 }
 /// Every array the construct captures must already be present (OpenACC `default(present)`);
 /// otherwise acc::not_present_error.

@@ -70,19 +70,19 @@ template <class...>
 inline constexpr bool invalid_data_args = false;
 
 template <class C>
-struct clause_kind {
+struct data_clause_kind {
   static constexpr bool is_data = false;
 };
 template <data_kind K>
-struct clause_kind<data_clause_t<K>> {
+struct data_clause_kind<data_clause_t<K>> {
   static constexpr bool is_data = true;
   static constexpr data_kind kind = K;
 };
 
 template <class C, data_kind... K>
 constexpr bool is_one_of() {
-  if constexpr (clause_kind<C>::is_data)
-    return ((clause_kind<C>::kind == K) || ...);
+  if constexpr (data_clause_kind<C>::is_data)
+    return ((data_clause_kind<C>::kind == K) || ...);
   else
     return false;
 }
@@ -103,8 +103,8 @@ struct data_spec {
 
 template <class C>
 void fold_data_clause(data_spec& s, data_action*& out, const C& c) {
-  if constexpr (clause_kind<C>::is_data)
-    *out++ = data_action{clause_kind<C>::kind, c.span};
+  if constexpr (data_clause_kind<C>::is_data)
+    *out++ = data_action{data_clause_kind<C>::kind, c.span};
   else if constexpr (std::is_same_v<C, if_t>)
     s.if_ = s.if_ && c.value;
   else if constexpr (std::is_same_v<C, async_t>)
@@ -114,7 +114,7 @@ void fold_data_clause(data_spec& s, data_action*& out, const C& c) {
 }
 
 template <class... C>
-inline constexpr std::size_t data_clause_count = (std::size_t(0) + ... + std::size_t(clause_kind<C>::is_data));
+inline constexpr std::size_t data_clause_count = (std::size_t(0) + ... + std::size_t(data_clause_kind<C>::is_data));
 
 inline void check_data_queue(int q, const call_site& site) {
   if (q < 0 && q != queue_sync && q != queue_noval)
@@ -166,7 +166,7 @@ constexpr bool check_data_region_args() {
     static_assert(invalid_data_args<C...>,
                   "acc::data: delete_ is an acc::exit_data clause; a data region deletes its data when it ends");
     return false;
-  } else if constexpr (!((clause_kind<C>::is_data || std::is_same_v<C, if_t>) && ...)) {
+  } else if constexpr (!((data_clause_kind<C>::is_data || std::is_same_v<C, if_t>) && ...)) {
     static_assert(invalid_data_args<C...>,
                   "acc::data: every argument must be a data clause (acc::copy, copyin, copyout, create, present, "
                   "no_create, deviceptr) or acc::if_");
@@ -224,7 +224,7 @@ constexpr bool check_exit_data_args() {
 template <class X>
 void update(const X& x, bool to_device, int queue, const call_site& site) {
   check_data_queue(queue, site);
-  update_action(data_device(), span_of(x), to_device, queue, site);
+  update_action(current_device(), span_of(x), to_device, queue, site);
 }
 
 }  // namespace detail
@@ -360,7 +360,7 @@ public:
       detail::data_action* out = actions_.data();
       (detail::fold_data_clause(spec, out, clauses), ...);
       if (!spec.if_) return;
-      device_ = detail::data_device();
+      device_ = detail::current_device();
       detail::enter_actions(actions_.data(), actions_.size(), device_, detail::ref_counter::structured,
                             detail::queue_sync, site_);
       active_ = true;
@@ -400,7 +400,7 @@ struct enter_data {
       (detail::fold_data_clause(spec, out, clauses), ...);
       detail::check_data_queue(spec.queue, site);
       if (!spec.if_) return;
-      detail::enter_actions(actions.data(), actions.size(), detail::data_device(), detail::ref_counter::dynamic,
+      detail::enter_actions(actions.data(), actions.size(), detail::current_device(), detail::ref_counter::dynamic,
                             spec.queue, site);
     }
   }
@@ -424,7 +424,7 @@ struct exit_data {
       (detail::fold_data_clause(spec, out, clauses), ...);
       detail::check_data_queue(spec.queue, site);
       if (!spec.if_) return;
-      const int device = detail::data_device();
+      const int device = detail::current_device();
       for (auto& a : actions)
         detail::exit_action(device, a.kind, a.span, detail::ref_counter::dynamic, spec.finalize, spec.queue, site);
     }
@@ -484,13 +484,13 @@ template <class X>
 bool is_present(const X& x) {
   static_assert(detail::is_data_v<X>, "acc::is_present: takes an acc::array, acc::view or acc::section, or (ptr, count)");
   const detail::host_span s = detail::span_of(x);
-  return s.bytes == 0 || detail::present_address(detail::data_device(), s) != nullptr;
+  return s.bytes == 0 || detail::present_address(detail::current_device(), s) != nullptr;
 }
 /// Whether `count` elements at `p` are present.
 template <class T>
 bool is_present(T* p, std::size_t count) {
   const detail::host_span s = detail::span_of(p, count);
-  return s.bytes == 0 || detail::present_address(detail::data_device(), s) != nullptr;
+  return s.bytes == 0 || detail::present_address(detail::current_device(), s) != nullptr;
 }
 
 /// The device address of present data (`acc_deviceptr`, OpenACC 3.3 §3.2.28), nullptr when
@@ -499,16 +499,16 @@ template <class X>
 auto deviceptr(const X& x) {
   static_assert(detail::is_data_v<X>, "acc::deviceptr: takes an acc::array, acc::view, acc::section or a pointer");
   using T = std::remove_pointer_t<decltype(x.data())>;
-  return static_cast<T*>(detail::present_address(detail::data_device(), detail::span_of(x)));
+  return static_cast<T*>(detail::present_address(detail::current_device(), detail::span_of(x)));
 }
 template <class T>
 auto deviceptr(const section_t<T>& s) {
-  return static_cast<T*>(detail::present_address(detail::data_device(), detail::span_of(s)));
+  return static_cast<T*>(detail::present_address(detail::current_device(), detail::span_of(s)));
 }
 /// The device address of host address p, inside any present range; nullptr if none.
 template <class T>
 T* deviceptr(T* p) {
-  return static_cast<T*>(detail::present_address(detail::data_device(), detail::host_span{p, 0}));
+  return static_cast<T*>(detail::present_address(detail::current_device(), detail::host_span{p, 0}));
 }
 
 }  // namespace acc

@@ -1,30 +1,27 @@
 //! @file Inside acc::parallel: the gang handle, loops at each level of parallelism, loop_reduce,
-//! single and barrier (OpenACC 3.3 §2.9 `loop`, §2.5.1 parallel execution modes).
+//! loop_scan, single and barrier (OpenACC 3.3 §2.9 `loop`, §2.5.1 parallel execution modes).
+//! The work is the backends' (backend/{cuda,host}/gang.hpp, picked by detail/gang_ops.hpp).
 #pragma once
 
 #include <acc/detail/clauses.hpp>
 #include <acc/detail/config.hpp>
+#include <acc/detail/gang_handle.hpp>
+#include <acc/detail/gang_ops.hpp>
 #include <acc/detail/reduce_op.hpp>
+#include <acc/detail/scan_value.hpp>
 #include <acc/error.hpp>
 #include <acc/extent.hpp>
 
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <new>
 #include <span>
-#include <string>
 #include <type_traits>
-
-#if defined(ACC_DETAIL_CUDA)
-#  include <cub/warp/warp_reduce.cuh>
-#  include <cub/util_ptx.cuh>
-#endif
 
 namespace acc {
 
 /// A level of parallelism a loop is partitioned over (OpenACC `gang`, `worker`, `vector`, their
-/// combinations, and `seq`). On a GPU: gang = block, worker = threadIdx.y, vector = threadIdx.x.
+/// combinations, and `seq`). On a GPU: gang = thread block, worker = the block's y index,
+/// vector = its x index (lanes, each worker padded to whole warps).
 template <bool Gang, bool Worker, bool Vector>
 struct level_t {
   static constexpr bool gang = Gang, worker = Worker, vector = Vector;
@@ -45,171 +42,23 @@ struct per_worker_t {};
 inline constexpr per_gang_t per_gang{};
 inline constexpr per_worker_t per_worker{};
 
-/// What a parallel region's body receives: where the calling thread is, and the gang's shared
-/// memory. Each thread has its own copy; all of a gang's copies hand out the same shared
-/// memory, because every thread makes the same calls (gang-redundant execution).
-class gang_t {
-public:
-  ACC_DETAIL_HD int gang_num() const noexcept {
-#if defined(__CUDA_ARCH__)
-    return static_cast<int>(blockIdx.x);
-#else
-    return gang_;
-#endif
-  }
-  ACC_DETAIL_HD int num_gangs() const noexcept {
-#if defined(__CUDA_ARCH__)
-    return static_cast<int>(gridDim.x);
-#else
-    return num_gangs_;
-#endif
-  }
-  /// This thread's worker in the gang; 0 on the host, where one thread runs each gang.
-  ACC_DETAIL_HD int worker_num() const noexcept {
-#if defined(__CUDA_ARCH__)
-    return static_cast<int>(threadIdx.y);
-#else
-    return 0;
-#endif
-  }
-  ACC_DETAIL_HD int num_workers() const noexcept { return num_workers_; }
-  /// This thread's vector lane; lanes at or above vector_length() only pad a worker to whole
-  /// warps and take no vector iterations. 0 on the host.
-  ACC_DETAIL_HD int vector_lane() const noexcept {
-#if defined(__CUDA_ARCH__)
-    return static_cast<int>(threadIdx.x);
-#else
-    return 0;
-#endif
-  }
-  ACC_DETAIL_HD int vector_length() const noexcept { return vector_length_; }
+// acc::gang_t is defined in detail/gang_handle.hpp, which the backends that construct it include
+// without this header; its members that depend on where the code runs are defined here.
+ACC_DETAIL_HD inline int gang_t::gang_num() const noexcept { return detail::gang_ops::gang_num(*this); }
+ACC_DETAIL_HD inline int gang_t::num_gangs() const noexcept { return detail::gang_ops::num_gangs(*this); }
+ACC_DETAIL_HD inline int gang_t::worker_num() const noexcept { return detail::gang_ops::worker_num(*this); }
+ACC_DETAIL_HD inline int gang_t::vector_lane() const noexcept { return detail::gang_ops::vector_lane(*this); }
 
-  /// `count` elements of gang-shared memory (team memory): the same span for every thread of
-  /// the gang. Size the region with acc::shared_bytes; asking for more is an error.
-  template <class T>
-  ACC_DETAIL_HD std::span<T> shared(std::size_t count) const {
-    static_assert(std::is_trivially_destructible_v<T>, "acc::gang_t::shared: T must be trivially destructible");
-    if (count == 0) return {};
-    const std::size_t start = (shared_used_ + alignof(T) - 1) / alignof(T) * alignof(T);
-    if (start + count * sizeof(T) > shared_bytes_) {
-#if defined(__CUDA_ARCH__)
-      printf("acc: gang shared memory exhausted: %llu bytes asked beyond %llu used of the %llu that acc::shared_bytes gave\n",
-             (unsigned long long)(count * sizeof(T)), (unsigned long long)start, (unsigned long long)shared_bytes_);
-      __trap();
-#else
-      throw bad_clause("acc::gang_t::shared: " + std::to_string(count * sizeof(T)) + " bytes asked beyond " +
-                       std::to_string(start) + " used of the " + std::to_string(shared_bytes_) +
-                       " that acc::shared_bytes gave the region");
-#endif
-    }
-    shared_used_ = start + count * sizeof(T);
-    return {reinterpret_cast<T*>(shared_ + start), count};
-  }
-
-  // Constructed by the backends only.
-  ACC_DETAIL_HD gang_t(int gang, int num_gangs, int num_workers, int vector_length, unsigned char* shared,
-                       std::size_t shared_bytes) noexcept
-      : gang_(gang), num_gangs_(num_gangs), num_workers_(num_workers), vector_length_(vector_length),
-        shared_(shared), shared_bytes_(shared_bytes) {}
-
-  // How many worker-partitioned loops this thread is inside: vector loops then synchronise
-  // per worker. Kept by acc::loop; not for users.
-  mutable int worker_depth_ = 0;
-
-private:
-  int gang_, num_gangs_, num_workers_, vector_length_;
-  unsigned char* shared_;
-  std::size_t shared_bytes_;
-  mutable std::size_t shared_used_ = 0;
-};
+template <class T>
+ACC_DETAIL_HD std::span<T> gang_t::shared(std::size_t count) const {
+  static_assert(std::is_trivially_destructible_v<T>, "acc::gang_t::shared: T must be trivially destructible");
+  return detail::gang_ops::shared<T>(*this, count);
+}
 
 namespace detail {
 
 template <class L> struct is_level : std::false_type {};
 template <bool G, bool W, bool V> struct is_level<level_t<G, W, V>> : std::true_type {};
-
-#if defined(__CUDACC__)
-// worker_barrier's state for workers of several warps: per worker, how many warps have
-// arrived and how many times the barrier has opened. Zeroed by the region kernel.
-static __shared__ unsigned worker_arrivals[32];
-static __shared__ unsigned worker_openings[32];
-#endif
-
-/// Zeroes worker_barrier's counters; the region kernel calls it once before the body.
-ACC_DETAIL_HD inline void init_worker_barriers() {
-#if defined(__CUDA_ARCH__)
-  if (threadIdx.y == 0 && threadIdx.x < 32) worker_arrivals[threadIdx.x] = worker_openings[threadIdx.x] = 0;
-  __syncthreads();
-#endif
-}
-
-/// Synchronises the threads of the caller's worker (its warps), or the whole gang.
-///
-/// Not a named barrier (bar.sync id, count): with an id held in a register the hardware
-/// reserves all 16 barriers for every block that could execute it, which cut a region's
-/// resident gangs to a quarter on an H100 (a vector loop_reduce ran at 0.41x a hand-written
-/// kernel). One warp per worker: __syncwarp; one worker: __syncthreads; else lane 0 of each
-/// warp counts in at shared memory and waits for the last one to open the barrier.
-ACC_DETAIL_HD inline void worker_barrier([[maybe_unused]] const gang_t& g) {
-#if defined(__CUDA_ARCH__)
-  const unsigned warps = blockDim.x / 32;
-  if (warps == 1) {
-    __syncwarp();
-  } else if (blockDim.y == 1) {
-    __syncthreads();
-  } else {
-    __syncwarp();
-    if (threadIdx.x % 32 == 0) {
-      volatile unsigned* opened = &worker_openings[threadIdx.y];
-      const unsigned seen = *opened;  // read before arriving: the opening needs this warp
-      __threadfence_block();          // this warp's writes before the others' reads
-      if (atomicAdd(&worker_arrivals[threadIdx.y], 1u) == warps - 1) {
-        worker_arrivals[threadIdx.y] = 0;
-        __threadfence_block();
-        atomicAdd(&worker_openings[threadIdx.y], 1u);
-      } else {
-        while (*opened == seen) __nanosleep(32);
-      }
-      __threadfence_block();
-    }
-    __syncwarp();
-  }
-#endif
-}
-
-ACC_DETAIL_HD inline void gang_barrier() {
-#if defined(__CUDA_ARCH__)
-  __syncthreads();
-#endif
-}
-
-/// First flat iteration and stride of this thread for a loop at level L; `active` is false for
-/// threads that take no iteration (padding lanes of vector loops, and workers other than 0 for
-/// vector loops outside any worker loop, so their side effects happen once).
-template <class L>
-struct partition {
-  std::uint64_t start, stride;
-  bool active;
-};
-
-template <class L>
-ACC_DETAIL_HD partition<L> partition_of(const gang_t& g) {
-#if defined(__CUDA_ARCH__)
-  std::uint64_t start = 0, stride = 1;
-  bool active = true;
-  if constexpr (L::gang) start = blockIdx.x, stride = gridDim.x;
-  if constexpr (L::worker) start = start * blockDim.y + threadIdx.y, stride *= blockDim.y;
-  else if constexpr (L::vector) active = g.worker_depth_ > 0 || threadIdx.y == 0;
-  if constexpr (L::vector) {
-    start = start * g.vector_length() + threadIdx.x, stride *= g.vector_length();
-    active = active && threadIdx.x < unsigned(g.vector_length());
-  }
-  return {start, stride, active};
-#else
-  if constexpr (L::gang) return {std::uint64_t(g.gang_num()), std::uint64_t(g.num_gangs()), true};
-  else return {0, 1, true};
-#endif
-}
 
 template <class Extent, class Body>
 constexpr bool check_gang_loop_args() {
@@ -222,6 +71,36 @@ constexpr bool check_gang_loop_args() {
                                               extent_traits<Extent>::rank>) {
     static_assert(dependent_false<Extent>,
                   "acc::loop: body must take one index per loop of the extent, e.g. [&](int i) { ... }");
+    return false;
+  } else {
+    return true;
+  }
+}
+
+/// The checks of loop_scan's arguments; only the first failure is reported.
+template <class Explicit, class Level, class Extent, class Op, class Body>
+constexpr bool check_loop_scan_args() {
+  if constexpr (!is_level<Level>::value || Level::gang || !(Level::worker || Level::vector)) {
+    static_assert(dependent_false<Level>,
+                  "acc::loop_scan: the level must be acc::worker, acc::vector or acc::worker_vector; scan across "
+                  "gangs with acc::parallel_scan");
+    return false;
+  } else if constexpr (!extent_traits<Extent>::valid || extent_traits<Extent>::rank != 1) {
+    static_assert(dependent_false<Level>,
+                  "acc::loop_scan: the extent must be an iteration count (an integer) or acc::range(lo, hi)");
+    return false;
+  } else if constexpr (std::is_void_v<scan_value_t<Explicit, Body>>) {
+    static_assert(dependent_false<Level>,
+                  "acc::loop_scan: cannot tell the scanned type from the body; give the body a typed partial, "
+                  "[&](int j, long& partial, bool final), or write acc::loop_scan<T>(g, level, n, op, body)");
+    return false;
+  } else if constexpr (!std::is_invocable_v<const Body&, typename extent_traits<Extent>::index_type,
+                                            scan_value_t<Explicit, Body>&, bool>) {
+    static_assert(dependent_false<Level>, "acc::loop_scan: body must take (i, T& partial, bool final)");
+    return false;
+  } else if constexpr (!has_identity_v<Op, scan_value_t<Explicit, Body>>) {
+    static_assert(dependent_false<Level>,
+                  "acc::loop_scan: the operator needs an identity (a member T identity() const)");
     return false;
   } else {
     return true;
@@ -244,22 +123,7 @@ ACC_DETAIL_HD void loop(const gang_t& g, Level, const Extent& extent, const Body
   static_assert(detail::is_level<Level>::value,
                 "acc::loop: the second argument must be a level: acc::gang, worker, vector, gang_worker, "
                 "gang_vector, worker_vector, gang_worker_vector or seq");
-  if constexpr (detail::check_gang_loop_args<Extent, Body>()) {
-    const auto s = detail::to_space(extent);
-    std::uint64_t total = 1;
-    for (auto c : s.count) total *= c;
-    const auto p = detail::partition_of<Level>(g);
-    if constexpr (Level::worker) ++g.worker_depth_;
-    if (p.active)
-      for (std::uint64_t t = p.start; t < total; t += p.stride) detail::call_at(s, t, body);
-    if constexpr (Level::worker) {
-      --g.worker_depth_;
-      detail::gang_barrier();
-    } else if constexpr (Level::vector) {
-      if (g.worker_depth_ > 0) detail::worker_barrier(g);
-      else detail::gang_barrier();  // only worker 0 ran it; every worker may read its results
-    }
-  }
+  if constexpr (detail::check_gang_loop_args<Extent, Body>()) detail::gang_ops::loop<Level>(g, extent, body);
 }
 
 /// Reduces body(i...) over a loop at worker, vector or worker_vector level inside a gang and
@@ -273,74 +137,29 @@ ACC_DETAIL_HD auto loop_reduce(const gang_t& g, Level, const Extent& extent, Op 
   static_assert(detail::is_level<Level>::value && !Level::gang,
                 "acc::loop_reduce: the level must be acc::worker, vector, worker_vector or seq; reduce across "
                 "gangs with acc::parallel_reduce");
-  using Index = typename detail::extent_traits<Extent>::index_type;
   using T = detail::reduce_value_t<Extent, Body>;
   static_assert(detail::has_identity_v<Op, T>,
                 "acc::loop_reduce: the operator needs an identity (a member T identity() const)");
-  const auto s = detail::to_space(extent);
-  std::uint64_t total = 1;
-  for (auto c : s.count) total *= c;
-  T acc = detail::identity_of<T>(op);
-#if defined(__CUDA_ARCH__)
-  // Every worker reduces for itself (redundantly outside worker loops: bodies have no side
-  // effects), so no thread waits for another worker.
-  std::uint64_t start = 0, stride = 1;
-  if constexpr (Level::worker) start = threadIdx.y, stride = blockDim.y;
-  if constexpr (Level::vector) start = start * g.vector_length() + threadIdx.x, stride *= g.vector_length();
-  const bool active = !Level::vector || threadIdx.x < unsigned(g.vector_length());
-  if (active) {
-    // Four values in flight before they are combined, in order: a worker reduction with one
-    // load per warp is latency-bound (0.38x a hand-written kernel, whose int loop nvcc
-    // unrolls, until this).
-    const auto value = [&](std::uint64_t t) {
-      T v = detail::identity_of<T>(op);
-      detail::call_at(s, t, [&](auto... idx) { v = body(static_cast<Index>(idx)...); });
-      return v;
-    };
-    std::uint64_t t = start;
-    for (; total >= 3 * stride && t < total - 3 * stride; t += 4 * stride) {
-      const T v0 = value(t), v1 = value(t + stride), v2 = value(t + 2 * stride), v3 = value(t + 3 * stride);
-      acc = op(op(op(op(acc, v0), v1), v2), v3);
-    }
-    for (; t < total; t += stride) acc = op(acc, value(t));
-  }
-  if constexpr (Level::vector || Level::worker) {
-    // Lanes combine within each warp by shuffles, warps through shared memory.
-    __shared__ alignas(T) unsigned char raw[32 * sizeof(T)];
-    T* part = reinterpret_cast<T*>(raw);
-    const unsigned warp = (threadIdx.y * blockDim.x + threadIdx.x) / 32, lane = threadIdx.x % 32;
-    const unsigned warps_per_worker = blockDim.x / 32;
-    if constexpr (Level::vector) {
-      typename cub::WarpReduce<T>::TempStorage unused;
-      acc = cub::WarpReduce<T>(unused).Reduce(acc, op);
-      acc = cub::ShuffleIndex<32>(acc, 0, 0xffffffffu);
-    }
-    if constexpr (Level::worker) {
-      // Worker w's value (its lanes agree) or its warps' values, gathered gang-wide.
-      if (lane == 0 && (Level::vector || threadIdx.x == 0)) part[Level::vector ? warp : threadIdx.y] = acc;
-      detail::gang_barrier();
-      const unsigned n = Level::vector ? blockDim.y * warps_per_worker : blockDim.y;
-      T r = detail::identity_of<T>(op);
-      for (unsigned k = 0; k < n; ++k) r = op(r, part[k]);
-      detail::gang_barrier();  // part may be reused by the next loop_reduce
-      acc = r;
-    } else if (warps_per_worker > 1) {
-      const unsigned first = threadIdx.y * warps_per_worker;
-      if (lane == 0) part[warp] = acc;
-      detail::worker_barrier(g);
-      T r = detail::identity_of<T>(op);
-      for (unsigned k = 0; k < warps_per_worker; ++k) r = op(r, part[first + k]);
-      detail::worker_barrier(g);
-      acc = r;
-    }
-  }
-#else
-  (void)g;
-  // One thread runs the gang on the host: the whole loop, in order.
-  for (std::uint64_t t = 0; t < total; ++t)
-    detail::call_at(s, t, [&](auto... idx) { acc = op(acc, body(static_cast<Index>(idx)...)); });
-#endif
-  return acc;
+  return detail::gang_ops::loop_reduce<Level, T>(g, extent, op, body);
+}
+
+/// A scan over a loop at worker, vector or worker_vector level inside acc::parallel:
+/// body(i, T& partial, bool final) as in acc::parallel_scan, contributions combined by op in
+/// iteration order; returns the total to every thread of the gang (worker levels) or of the
+/// worker (vector). op needs an identity; T is the body's partial type (or loop_scan<T>).
+/// - Each iteration's final call runs once (on lane 0 for worker loops; on worker 0 for a
+///   vector loop outside any worker loop); calls with final false may repeat and must have no
+///   side effects. Ends with the loop's barrier, so the final calls' writes are visible after it.
+/// - Call it where every thread of the gang (worker levels) or worker (vector) arrives.
+/// - GPU: cub::WarpScan within warps, shared memory across warps and workers; host: in order.
+/// e.g. long n_kept = acc::loop_scan(g, acc::vector, m, acc::plus, [&](int j, long& p, bool final) {
+///        if (final && keep(j)) out[p] = j; p += keep(j); });
+template <class T = void, class Level, class Extent, class Op, class Body>
+ACC_DETAIL_HD auto loop_scan(const gang_t& g, Level, const Extent& extent, Op op, const Body& body) {
+  if constexpr (detail::check_loop_scan_args<T, Level, Extent, Op, Body>())
+    return detail::gang_ops::loop_scan<Level, detail::scan_value_t<T, Body>>(g, extent, op, body);
+  else
+    return 0;
 }
 
 /// Runs f once per gang (per_gang: worker 0, lane 0) or once per worker (per_worker: lane 0),
@@ -350,22 +169,12 @@ template <class Scope, class F>
 ACC_DETAIL_HD void single(const gang_t& g, Scope, const F& f) {
   static_assert(std::is_same_v<Scope, per_gang_t> || std::is_same_v<Scope, per_worker_t>,
                 "acc::single: the scope must be acc::per_gang or acc::per_worker");
-#if defined(__CUDA_ARCH__)
-  if constexpr (std::is_same_v<Scope, per_gang_t>) {
-    if (threadIdx.x == 0 && threadIdx.y == 0) f();
-    detail::gang_barrier();
-  } else {
-    if (threadIdx.x == 0) f();
-    detail::worker_barrier(g);
-  }
-#else
-  (void)g;
-  f();
-#endif
+  if constexpr (std::is_same_v<Scope, per_gang_t>) detail::gang_ops::single_per_gang(g, f);
+  else detail::gang_ops::single_per_worker(g, f);
 }
 
 /// Waits until every thread of the gang reaches it (shared memory written before is then
 /// visible). From gang-redundant code only.
-ACC_DETAIL_HD inline void barrier([[maybe_unused]] const gang_t& g) { detail::gang_barrier(); }
+ACC_DETAIL_HD inline void barrier([[maybe_unused]] const gang_t& g) { detail::gang_ops::gang_barrier(); }
 
 }  // namespace acc

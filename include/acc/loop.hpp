@@ -6,13 +6,20 @@
 #include <acc/detail/config.hpp>
 #include <acc/detail/dispatch.hpp>
 #include <acc/detail/nvtx.hpp>
+#include <acc/detail/task.hpp>
 #include <acc/error.hpp>
 #include <acc/extent.hpp>
-#include <acc/runtime.hpp>
+
+#include <acc/backend/host/loop.hpp>
+#include <acc/backend/host/loop_reduction.hpp>
+#if defined(ACC_DETAIL_CUDA)
+#  include <acc/backend/cuda/loop.hpp>
+#  include <acc/backend/cuda/loop_reduction.hpp>
+#endif
 
 #include <cstddef>
-#include <tuple>
 #include <source_location>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -45,22 +52,19 @@ constexpr bool check_loop_args() {
                   "acc::parallel_loop: the loop body is missing; "
                   "write acc::parallel_loop(n, ACC_LAMBDA(int i) { ... })");
     return false;
-  } else if constexpr (!all_compute_clauses<std::tuple<Args...>>(std::make_index_sequence<sizeof...(Args) - 1>{})) {
+  } else if constexpr (!clauses_then_body<Args...>()) {
     static_assert(dependent_false<Extent>,
                   "acc::parallel_loop: an argument between the extent and the body is not a clause; "
                   "clauses are acc::num_gangs, num_workers, vector_length, async, if_, device_num, "
-                  "default_present, and the body comes last");
+                  "default_present, reduction, and the body comes last");
     return false;
-  } else if constexpr ((std::is_same_v<std::remove_cvref_t<Args>, shared_bytes_t> || ...)) {
-    static_assert(dependent_false<Extent>,
-                  "acc::parallel_loop: shared_bytes applies to acc::parallel regions, whose gangs share memory");
+  } else if constexpr (!clauses_accepted<construct::parallel_loop, Args...>()) {
     return false;
   } else {
     using Body = body_of_t<Args...>;
     using Index = typename extent_traits<Extent>::index_type;
     constexpr std::size_t rank = extent_traits<Extent>::rank;
-    using Reds = decltype(reductions_in(std::declval<std::tuple<const Args&...>>(),
-                                        std::make_index_sequence<sizeof...(Args) - 1>{}));
+    using Reds = clause_reductions_t<Args...>;
     if constexpr (std::tuple_size_v<Reds> > 0 && !invocable_with_reductions<Body, Index, rank, Reds>::value) {
       static_assert(dependent_false<Extent>,
                     "acc::parallel_loop: with reduction clauses the body takes the indices and then one T& per "
@@ -107,13 +111,17 @@ struct parallel_loop {
       const detail::call_site site{"parallel_loop", where};
       static const detail::nvtx_name name = detail::make_nvtx_name(site);
       const detail::nvtx_range range(name);
-      const auto [spec, body] = detail::split_clauses(args...);
-      const auto reds = detail::reductions_in(std::forward_as_tuple(std::as_const(args)...),
-                                              std::make_index_sequence<sizeof...(Args) - 1>{});
-      if constexpr (std::tuple_size_v<decltype(reds)> == 0)
-        detail::run_parallel_loop(extent, spec, body, site);
-      else
-        detail::run_parallel_loop_reductions(extent, spec, body, reds, site);
+      detail::run_with_clauses(
+          [&](const auto& spec, const auto& reds, const auto& body) {
+            const auto [space, total] = detail::space_of(extent, site);
+            if constexpr (std::tuple_size_v<std::remove_cvref_t<decltype(reds)>> == 0)
+              detail::dispatch(detail::loop_task<std::remove_const_t<decltype(space)>>{{}, space, total}, spec, body, site);
+            else
+              detail::dispatch(detail::loop_reduction_task<std::remove_const_t<decltype(space)>, std::remove_cvref_t<decltype(reds)>>{
+                                   {}, space, total, reds},
+                               spec, body, site);
+          },
+          std::as_const(args)...);
     }
   }
 };

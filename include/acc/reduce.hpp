@@ -1,14 +1,15 @@
 //! @file acc::parallel_reduce and the reduction operators (OpenACC 3.3 §2.9.11 `reduction`).
 #pragma once
 
+#include <acc/clauses.hpp>
 #include <acc/detail/clauses.hpp>
 #include <acc/detail/config.hpp>
 #include <acc/detail/dispatch.hpp>
 #include <acc/detail/nvtx.hpp>
 #include <acc/detail/reduce_op.hpp>
+#include <acc/detail/task.hpp>
 #include <acc/error.hpp>
 #include <acc/extent.hpp>
-#include <acc/runtime.hpp>
 
 #include <acc/backend/host/reduce.hpp>
 #if defined(ACC_DETAIL_CUDA)
@@ -73,23 +74,7 @@ constexpr bool check_reduce_args() {
   }
 }
 
-template <class Extent, class Op, class Body, class T>
-T run_parallel_reduce(const Extent& extent, const launch_spec& spec, const Op& op, const Body& body, T init,
-                      const call_site& site) {
-  const auto [space, total, p] = plan_construct(extent, spec, site);
-#if defined(ACC_DETAIL_CUDA)
-  if (p.where == target::nvidia) {
-    mapped_body<Body> mapped(body, p.device, spec, total > 0, site);
-    T result = total > 0 ? cuda::run_reduce(space, total, spec, p.device, op, mapped.get(), init, site) : init;
-    mapped.finish();
-    return result;
-  }
-#endif
-  if (spec.default_present && spec.if_) check_present(body, spec, site);
-  return host::run_reduce(space, total, spec.num_gangs, op, body, init);
-}
-
-
+/// parallel_reduce once its clauses are folded: checks, then the one dispatch.
 template <class Extent, class Op, class Body, class... Init>
 auto reduce(const Extent& extent, const launch_spec& spec, const Op& op, const Body& body,
             const std::source_location& where, const Init&... init) {
@@ -101,23 +86,47 @@ auto reduce(const Extent& extent, const launch_spec& spec, const Op& op, const B
     T start;
     if constexpr (sizeof...(Init) == 1) start = static_cast<T>((init, ...));
     else start = identity_of<T>(op);
-    return run_parallel_reduce(extent, spec, op, body, start, site);
+    const auto [space, total] = space_of(extent, site);
+    return dispatch(reduce_task<std::remove_const_t<decltype(space)>, Op, T>{space, total, op, start}, spec, body,
+                    site);
   } else {
     return 0;
   }
 }
 
-template <class... C>
-inline constexpr bool all_clauses_v = (is_compute_clause_v<C> && ...);
-template <class Op>
-inline constexpr bool not_clause_v = !is_compute_clause_v<Op> && !std::is_same_v<std::remove_cvref_t<Op>, std::source_location>;
-
-template <class... C>
-constexpr launch_spec spec_of(const C&... c) {
-  launch_spec s;
-  (apply_clause(s, c), ...);
-  return s;
+/// The number of clauses at the front of Args...
+template <class... Args>
+constexpr std::size_t leading_clause_count() {
+  constexpr bool is[] = {is_clause_v<Args>..., false};
+  std::size_t k = 0;
+  while (is[k]) ++k;
+  return k;
 }
+
+/// parallel_reduce(extent, clauses..., op, body[, init]) with at least one clause; the call
+/// site is where the first clause was written (acc/clauses.hpp says why).
+template <class Extent, class... Args>
+auto reduce_with_clauses(const Extent& extent, const Args&... args) {
+  constexpr std::size_t k = leading_clause_count<Args...>();
+  constexpr std::size_t rest = sizeof...(Args) - k;
+  const auto all = std::forward_as_tuple(args...);
+  if constexpr (rest < 2 || rest > 3) {
+    static_assert(dependent_false<Extent>,
+                  "acc::parallel_reduce: after the clauses come op, body and an optional initial value; "
+                  "write parallel_reduce(extent, clauses..., op, body[, init])");
+    return 0;
+  } else if constexpr (!clause_pack<first_of_t<k, Args...>>::template accepted<construct::parallel_reduce>()) {
+    return 0;
+  } else {
+    return [&]<std::size_t... I, std::size_t... J>(std::index_sequence<I...>, std::index_sequence<J...>) {
+      return reduce(extent, fold_clauses(std::get<I>(all)...), std::get<k>(all), std::get<k + 1>(all),
+                    location_of(std::get<I>(all)...), std::get<k + 2 + J>(all)...);
+    }(std::make_index_sequence<k>{}, std::make_index_sequence<rest - 2>{});
+  }
+}
+
+template <class T>
+inline constexpr bool is_location_v = std::is_same_v<std::remove_cvref_t<T>, std::source_location>;
 
 }  // namespace detail
 
@@ -129,54 +138,30 @@ constexpr launch_spec spec_of(const C&... c) {
 ///   (a user operator's `T identity() const`). T is what the body returns.
 /// - The operator must be associative and commutative, as every OpenACC reduction operator is:
 ///   values are combined in no particular order.
-/// - Up to three clauses (if_, device_num, default_present, async, ...) may come before op;
-///   the call always returns the finished value.
+/// - Clauses, any number, may come before op: num_gangs, num_workers, vector_length (the
+///   launch shape, as in parallel_loop), async, if_, device_num, default_present; the call
+///   always returns the finished value.
 /// - Deterministic for a fixed device and configuration; float results may differ between
 ///   the host and a GPU, which group the operations differently.
 /// e.g. acc::parallel_reduce(4, acc::plus, ACC_LAMBDA(int i) { return i; }) == 6
-// The overloads spell out the clause counts because a defaulted std::source_location cannot
-// follow a pack, and the result must be returned by value.
+// Without clauses the call site is a defaulted parameter; with clauses it comes from the first
+// clause, since no defaulted parameter can follow them.
 template <class Extent, class Op, class Body>
-  requires detail::not_clause_v<Op>
+  requires(!detail::is_clause_v<Op>)
 auto parallel_reduce(const Extent& e, const Op& op, const Body& body,
                      std::source_location where = std::source_location::current()) {
   return detail::reduce(e, detail::launch_spec{}, op, body, where);
 }
 template <class Extent, class Op, class Body, class Init>
-  requires(detail::not_clause_v<Op> && detail::not_clause_v<Init>)
+  requires(!detail::is_clause_v<Op> && !detail::is_location_v<Init>)
 auto parallel_reduce(const Extent& e, const Op& op, const Body& body, const Init& init,
                      std::source_location where = std::source_location::current()) {
   return detail::reduce(e, detail::launch_spec{}, op, body, where, init);
 }
-template <class Extent, class C1, class Op, class Body>
-  requires(detail::all_clauses_v<C1> && detail::not_clause_v<Op>)
-auto parallel_reduce(const Extent& e, const C1& c1, const Op& op, const Body& body,
-                     std::source_location where = std::source_location::current()) {
-  return detail::reduce(e, detail::spec_of(c1), op, body, where);
-}
-template <class Extent, class C1, class Op, class Body, class Init>
-  requires(detail::all_clauses_v<C1> && detail::not_clause_v<Op> && detail::not_clause_v<Init>)
-auto parallel_reduce(const Extent& e, const C1& c1, const Op& op, const Body& body, const Init& init,
-                     std::source_location where = std::source_location::current()) {
-  return detail::reduce(e, detail::spec_of(c1), op, body, where, init);
-}
-template <class Extent, class C1, class C2, class Op, class Body>
-  requires(detail::all_clauses_v<C1, C2> && detail::not_clause_v<Op>)
-auto parallel_reduce(const Extent& e, const C1& c1, const C2& c2, const Op& op, const Body& body,
-                     std::source_location where = std::source_location::current()) {
-  return detail::reduce(e, detail::spec_of(c1, c2), op, body, where);
-}
-template <class Extent, class C1, class C2, class Op, class Body, class Init>
-  requires(detail::all_clauses_v<C1, C2> && detail::not_clause_v<Op> && detail::not_clause_v<Init>)
-auto parallel_reduce(const Extent& e, const C1& c1, const C2& c2, const Op& op, const Body& body, const Init& init,
-                     std::source_location where = std::source_location::current()) {
-  return detail::reduce(e, detail::spec_of(c1, c2), op, body, where, init);
-}
-template <class Extent, class C1, class C2, class C3, class Op, class Body>
-  requires(detail::all_clauses_v<C1, C2, C3> && detail::not_clause_v<Op>)
-auto parallel_reduce(const Extent& e, const C1& c1, const C2& c2, const C3& c3, const Op& op, const Body& body,
-                     std::source_location where = std::source_location::current()) {
-  return detail::reduce(e, detail::spec_of(c1, c2, c3), op, body, where);
+template <class Extent, class Clause, class... Rest>
+  requires detail::is_clause_v<Clause>
+auto parallel_reduce(const Extent& e, const Clause& first, const Rest&... rest) {
+  return detail::reduce_with_clauses(e, first, rest...);
 }
 
 }  // namespace acc

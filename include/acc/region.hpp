@@ -2,17 +2,16 @@
 //! gangs of workers of vector lanes, with loops inside it (acc/gang.hpp).
 #pragma once
 
-#include <acc/backend/host/region.hpp>
 #include <acc/clauses.hpp>
-#include <acc/detail/capture.hpp>
 #include <acc/detail/clauses.hpp>
 #include <acc/detail/config.hpp>
 #include <acc/detail/dispatch.hpp>
 #include <acc/detail/nvtx.hpp>
+#include <acc/detail/task.hpp>
 #include <acc/error.hpp>
 #include <acc/gang.hpp>
-#include <acc/runtime.hpp>
 
+#include <acc/backend/host/region.hpp>
 #if defined(ACC_DETAIL_CUDA)
 #  include <acc/backend/cuda/region.hpp>
 #endif
@@ -28,8 +27,7 @@ namespace detail {
 
 /// The reduction clauses among a region's arguments (all but the body).
 template <class... Args>
-using region_reductions_t = decltype(reductions_in(std::declval<std::tuple<const Args&...>>(),
-                                                   std::make_index_sequence<sizeof...(Args) - 1>{}));
+using region_reductions_t = clause_reductions_t<Args...>;
 
 template <class Body, class Reds> struct region_invocable;
 template <class Body, class... R>
@@ -42,10 +40,12 @@ constexpr bool check_region_args() {
     static_assert(dependent_false<Args...>,
                   "acc::parallel: the region body is missing; write acc::parallel(ACC_LAMBDA(const acc::gang_t& g) { ... })");
     return false;
-  } else if constexpr (!all_compute_clauses<std::tuple<Args...>>(std::make_index_sequence<sizeof...(Args) - 1>{})) {
+  } else if constexpr (!clauses_then_body<Args...>()) {
     static_assert(dependent_false<Args...>,
                   "acc::parallel: an argument before the body is not a clause; clauses are acc::num_gangs, "
                   "num_workers, vector_length, shared_bytes, async, if_, device_num, default_present, reduction");
+    return false;
+  } else if constexpr (!clauses_accepted<construct::parallel, Args...>()) {
     return false;
   } else if constexpr (!region_invocable<body_of_t<Args...>, region_reductions_t<Args...>>::value) {
     static_assert(std::tuple_size_v<region_reductions_t<Args...>> > 0 || dependent_false<Args...>,
@@ -61,22 +61,6 @@ constexpr bool check_region_args() {
   } else {
     return true;
   }
-}
-
-template <class Body, class... R>
-void run_parallel_region(const launch_spec& spec, const Body& body, const std::tuple<R...>& reds,
-                         const call_site& site) {
-  check_spec(spec, site);
-  [[maybe_unused]] const placement p = place(spec, site);
-#if defined(ACC_DETAIL_CUDA)
-  if (p.where == target::nvidia) {
-    mapped_body<Body> mapped(body, p.device, spec, true, site);
-    cuda::run_region(spec, p.device, mapped.get(), reds, site);
-    return mapped.finish();
-  }
-#endif
-  if (spec.default_present && spec.if_) check_present(body, spec, site);
-  host::run_region(spec, body, reds);
 }
 
 }  // namespace detail
@@ -107,10 +91,11 @@ struct parallel {
       const detail::call_site site{"parallel", where};
       static const detail::nvtx_name name = detail::make_nvtx_name(site);
       const detail::nvtx_range range(name);
-      const auto [spec, body] = detail::split_clauses(args...);
-      const auto reds = detail::reductions_in(std::forward_as_tuple(std::as_const(args)...),
-                                              std::make_index_sequence<sizeof...(Args) - 1>{});
-      detail::run_parallel_region(spec, body, reds, site);
+      detail::run_with_clauses(
+          [&](const auto& spec, const auto& reds, const auto& body) {
+            detail::dispatch(detail::region_task<std::remove_cvref_t<decltype(reds)>>{{}, reds}, spec, body, site);
+          },
+          std::as_const(args)...);
     }
   }
 };

@@ -1,5 +1,6 @@
 //! @file Scans (prefix sums): acc::inclusive_scan / exclusive_scan over data, acc::parallel_scan
-//! (a loop whose iterations see the prefix of the ones before) and acc::loop_scan inside a gang.
+//! (a loop whose iterations see the prefix of the ones before). acc::loop_scan, the scan inside a
+//! gang, is in gang.hpp.
 //! OpenACC 3.3 has no scan; Xu et al. (2016, §4.1.7) proposed a `scan` clause for it.
 #pragma once
 
@@ -13,16 +14,14 @@
 #include <acc/detail/nvtx.hpp>
 #include <acc/detail/present_table.hpp>
 #include <acc/detail/reduce_op.hpp>
+#include <acc/detail/scan_value.hpp>
 #include <acc/error.hpp>
 #include <acc/extent.hpp>
-#include <acc/gang.hpp>
 #include <acc/runtime.hpp>
 
 #include <acc/backend/host/scan.hpp>
 #if defined(ACC_DETAIL_CUDA)
 #  include <acc/backend/cuda/scan.hpp>
-#  include <cub/util_ptx.cuh>
-#  include <cub/warp/warp_scan.cuh>
 #endif
 
 #include <cstddef>
@@ -65,13 +64,13 @@ constexpr std::size_t scan_fixed_args() {
 
 template <class Tuple, std::size_t From, std::size_t... I>
 constexpr bool clauses_from(std::index_sequence<I...>) {
-  return (is_compute_clause_v<std::tuple_element_t<From + I, Tuple>> && ...);
+  return (is_clause_v<std::tuple_element_t<From + I, Tuple>> && ...);
 }
 
 /// Whether the argument after the fixed ones is an operator (not a clause).
 template <class Tuple, std::size_t Fixed>
 constexpr bool scan_has_op() {
-  if constexpr (std::tuple_size_v<Tuple> > Fixed) return !is_compute_clause_v<std::tuple_element_t<Fixed, Tuple>>;
+  if constexpr (std::tuple_size_v<Tuple> > Fixed) return !is_clause_v<std::tuple_element_t<Fixed, Tuple>>;
   else return false;
 }
 
@@ -197,6 +196,8 @@ constexpr bool check_scan_args() {
                     "acc::inclusive_scan / exclusive_scan: after the operator only clauses may follow "
                     "(acc::async, acc::if_, acc::device_num, acc::default_present)");
       return false;
+    } else if constexpr (!clause_pack<tail_of_t<first_clause, Tuple>>::template accepted<construct::scan>()) {
+      return false;
     } else {
       return true;
     }
@@ -208,29 +209,16 @@ inline std::string label_of(const host_span& s) {
   return s.label && *s.label ? "'" + std::string(s.label) + "'" : std::string("an unlabelled array");
 }
 
-/// Runs one scan of n elements: checks, then the device or the host.
+/// Runs one scan of n elements: checks, then the one dispatch.
 template <bool Exclusive, class T, class V, class Op>
 void run_scan(const T* in, std::uint64_t n, V* out, const V& init, const Op& op, const launch_spec& spec,
               const host_span& in_span, const host_span& out_span, const call_site& site) {
-  check_spec(spec, site);
   // Ranges that overlap but are not the same elements would be read after they are written.
   const bool same = static_cast<const void*>(in) == static_cast<const void*>(out) && sizeof(T) == sizeof(V);
   if (!same && n > 0 && in_span.begin() < out_span.end() && out_span.begin() < in_span.end())
     fail<bad_clause>(site, "the input " + describe(in_span) + " and the output " + describe(out_span) +
                                " overlap; scan in place (out == first) or into separate memory");
-  [[maybe_unused]] const placement p = place(spec, site);
-  if (n == 0) return;
-#if defined(ACC_DETAIL_CUDA)
-  if (p.where == target::nvidia)
-    return cuda::run_scan<Exclusive>(in, n, out, init, op, spec, p.device, in_span, out_span, site);
-#endif
-  if (spec.default_present && spec.if_) {
-    const int device = data_device();
-    const char* hint = "the scan has acc::default_present; enter it with acc::data or acc::enter_data";
-    if (!present_address(device, in_span)) fail_absent(in_span, device, hint, site);
-    if (!present_address(device, out_span)) fail_absent(out_span, device, hint, site);
-  }
-  host::scan<Exclusive>(in, n, out, init, op);
+  dispatch(scan_task<Exclusive, T, V, Op>{{}, in, n, out, init, op, in_span, out_span}, spec, no_body{}, site);
 }
 
 /// "scan.cpp:12 inclusive_scan": the NVTX range of one scan. Named per call, not registered
@@ -239,13 +227,6 @@ inline std::string scan_range_text(const call_site& site) {
   std::string file = site.where.file_name();
   if (auto slash = file.find_last_of("/\\"); slash != std::string::npos) file.erase(0, slash + 1);
   return file + ":" + std::to_string(site.where.line()) + " " + site.construct;
-}
-
-template <class... C>
-constexpr launch_spec scan_spec(const C&... c) {
-  launch_spec s;
-  (apply_clause(s, c), ...);
-  return s;
 }
 
 /// Both scans: parses (first, n, out | a, b)[, init][, op][, clauses...] and runs.
@@ -266,9 +247,7 @@ void scan_entry(const char* name, const First& first, const std::source_location
     }();
     constexpr std::size_t first_clause = fixed + (has_op ? 1 : 0);
     const launch_spec spec = [&]<std::size_t... I>(std::index_sequence<I...>) {
-      launch_spec s;
-      (apply_clause(s, std::get<first_clause + I>(all)), ...);
-      return s;
+      return fold_clauses(std::get<first_clause + I>(all)...);
     }(std::make_index_sequence<sizeof...(Args) - first_clause>{});
     V init{};
     if constexpr (Exclusive) init = static_cast<V>(std::get<fixed - 1>(all));
@@ -291,26 +270,7 @@ void scan_entry(const char* name, const First& first, const std::source_location
   }
 }
 
-// ---- parallel_scan and loop_scan: the scanned type -------------------------------------------
-
-template <class F> struct partial_param { using type = void; };
-template <class C, class R, class I, class T, class B>
-struct partial_param<R (C::*)(I, T&, B) const> { using type = T; };
-template <class C, class R, class I, class T, class B>
-struct partial_param<R (C::*)(I, T&, B)> { using type = T; };
-
-/// T of a body(i, T& partial, bool final) that is not generic (nvcc's extended lambdas
-/// included: their wrapper's call operator keeps the signature); void when it cannot be told.
-template <class Body, class = void>
-struct body_partial { using type = void; };
-template <class Body>
-struct body_partial<Body, std::void_t<decltype(&Body::operator())>> {
-  using type = typename partial_param<decltype(&Body::operator())>::type;
-};
-
-/// The scanned type: the explicit template argument, else the body's partial parameter's.
-template <class Explicit, class Body>
-using scan_value_t = std::conditional_t<std::is_void_v<Explicit>, typename body_partial<Body>::type, Explicit>;
+// ---- parallel_scan -------------------------------------------------------------------------
 
 struct deduce_t {};
 
@@ -363,88 +323,49 @@ auto parallel_scan_entry(const Extent& extent, const launch_spec& spec, const Op
     const call_site site{"parallel_scan", where};
     static const nvtx_name name = make_nvtx_name(site);
     const nvtx_range range(name);
-    const auto [space, total, p] = plan_construct(extent, spec, site);
-#if defined(ACC_DETAIL_CUDA)
-    if (p.where == target::nvidia) {
-      mapped_body<Body> mapped(body, p.device, spec, total > 0, site);
-      T result = total > 0 ? cuda::run_parallel_scan<T>(space, total, spec, p.device, op, mapped.get(), site)
-                           : identity_of<T>(op);
-      mapped.finish();
-      return result;
-    }
-#endif
-    if (spec.default_present && spec.if_) check_present(body, spec, site);
-    return host::run_parallel_scan<T>(space, total, op, body);
+    const auto [space, total] = space_of(extent, site);
+    return dispatch(parallel_scan_task<std::remove_const_t<decltype(space)>, Op, T>{space, total, op,
+                                                                                   identity_of<T>(op)},
+                    spec, body, site);
   } else {
     return 0;
   }
 }
 
-template <class Op>
-inline constexpr bool scan_not_clause_v =
-    !is_compute_clause_v<Op> && !std::is_same_v<std::remove_cvref_t<Op>, std::source_location>;
-
-// ---- loop_scan -------------------------------------------------------------------------------
-
-#if defined(__CUDA_ARCH__)
-/// Exclusive scan of one value per member of a loop_scan's group, in the group's order, and
-/// the group's total. Members: the lanes of the caller's worker (vector), the workers of the
-/// gang (worker: lane 0 of each holds the value), or every thread, worker-major (worker_vector).
-/// Padding lanes pass the identity. Collective over the group; `part` is 32 values of shared
-/// memory.
-template <class Level, class T, class Op>
-__device__ T group_exclusive_scan(const gang_t& g, T v, Op op, T id, T* part, T& total) {
-  const unsigned lane = threadIdx.x % 32, warp = (threadIdx.y * blockDim.x + threadIdx.x) / 32;
-  const unsigned warps_per_worker = blockDim.x / 32;
-  if constexpr (Level::vector) {
-    typename cub::WarpScan<T>::TempStorage unused;
-    T inclusive, exclusive;
-    cub::WarpScan<T>(unused).Scan(v, inclusive, exclusive, op);
-    if (lane == 0) exclusive = id;
-    const T warp_total = cub::ShuffleIndex<32>(inclusive, 31, 0xffffffffu);
-    if constexpr (!Level::worker) {
-      if (warps_per_worker == 1) {
-        total = warp_total;
-        return exclusive;
-      }
-      const unsigned first = threadIdx.y * warps_per_worker;
-      if (lane == 0) part[warp] = warp_total;
-      worker_barrier(g);
-      T before = id, all = id;
-      for (unsigned k = first; k < first + warps_per_worker; ++k) {
-        if (k == warp) before = all;
-        all = op(all, part[k]);
-      }
-      worker_barrier(g);  // part may be reused
-      total = all;
-      return op(before, exclusive);
-    } else {
-      if (lane == 0) part[warp] = warp_total;
-      gang_barrier();
-      T before = id, all = id;
-      const unsigned warps = blockDim.y * warps_per_worker;
-      for (unsigned k = 0; k < warps; ++k) {
-        if (k == warp) before = all;
-        all = op(all, part[k]);
-      }
-      gang_barrier();
-      total = all;
-      return op(before, exclusive);
-    }
+/// parallel_scan(extent, clauses..., [op,] body) with at least one clause; the call site is
+/// where the first clause was written (acc/clauses.hpp says why).
+template <class Explicit, class Extent, class... Args>
+auto parallel_scan_with_clauses(const Extent& extent, const Args&... args) {
+  constexpr bool is[] = {is_clause_v<Args>..., false};
+  constexpr std::size_t k = [&] {
+    std::size_t i = 0;
+    while (is[i]) ++i;
+    return i;
+  }();
+  constexpr std::size_t rest = sizeof...(Args) - k;
+  const auto all = std::forward_as_tuple(args...);
+  if constexpr (rest < 1 || rest > 2) {
+    static_assert(dependent_false<Extent>,
+                  "acc::parallel_scan: after the clauses come an optional op and the body; write "
+                  "parallel_scan(extent, clauses..., [op,] body)");
+    return 0;
+  } else if constexpr (!clause_pack<first_of_t<k, Args...>>::template accepted<construct::parallel_scan>()) {
+    return 0;
   } else {
-    if (threadIdx.x == 0) part[threadIdx.y] = v;
-    gang_barrier();
-    T before = id, all = id;
-    for (unsigned k = 0; k < blockDim.y; ++k) {
-      if (k == threadIdx.y) before = all;
-      all = op(all, part[k]);
-    }
-    gang_barrier();
-    total = all;
-    return before;
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+      const launch_spec spec = fold_clauses(std::get<I>(all)...);
+      if constexpr (rest == 1)
+        return parallel_scan_entry<Explicit>(extent, spec, plus, std::get<k>(all), location_of(std::get<I>(all)...));
+      else
+        return parallel_scan_entry<Explicit>(extent, spec, std::get<k>(all), std::get<k + 1>(all),
+                                             location_of(std::get<I>(all)...));
+    }(std::make_index_sequence<k>{});
   }
 }
-#endif
+
+template <class Op>
+inline constexpr bool scan_not_clause_v =
+    !is_clause_v<Op> && !std::is_same_v<std::remove_cvref_t<Op>, std::source_location>;
 
 }  // namespace detail
 
@@ -495,9 +416,8 @@ exclusive_scan(First, Args...) -> exclusive_scan<First, Args...>;
 ///   effects; each iteration has exactly one final call.
 /// - T is the type of the body's partial parameter; for a generic body write
 ///   acc::parallel_scan<T>(n, body). op defaults to acc::plus; another needs an identity.
-/// - extent: a count n or acc::range(lo, hi). Clauses before the op/body: async, if_,
-///   device_num, default_present (launch shape clauses are accepted and ignored); the call
-///   always returns the finished total.
+/// - extent: a count n or acc::range(lo, hi). Clauses, any number, before the op/body: async,
+///   if_, device_num, default_present; the call always returns the finished total.
 /// - Deterministic for a fixed device and configuration (floats: a fixed grouping).
 /// e.g. long kept = acc::parallel_scan(n, ACC_LAMBDA(long i, long& p, bool final) {
 ///        if (final && x[i] > 0) y[p] = x[i]; p += x[i] > 0; });
@@ -512,139 +432,10 @@ auto parallel_scan(const Extent& e, const Op& op, const Body& body,
                    std::source_location where = std::source_location::current()) {
   return detail::parallel_scan_entry<T>(e, detail::launch_spec{}, op, body, where);
 }
-template <class T = void, class Extent, class C1, class Body>
-  requires(detail::is_compute_clause_v<C1> && detail::scan_not_clause_v<Body>)
-auto parallel_scan(const Extent& e, const C1& c1, const Body& body,
-                   std::source_location where = std::source_location::current()) {
-  return detail::parallel_scan_entry<T>(e, detail::scan_spec(c1), plus, body, where);
-}
-template <class T = void, class Extent, class C1, class Op, class Body>
-  requires(detail::is_compute_clause_v<C1> && detail::scan_not_clause_v<Op> && detail::scan_not_clause_v<Body>)
-auto parallel_scan(const Extent& e, const C1& c1, const Op& op, const Body& body,
-                   std::source_location where = std::source_location::current()) {
-  return detail::parallel_scan_entry<T>(e, detail::scan_spec(c1), op, body, where);
-}
-template <class T = void, class Extent, class C1, class C2, class Body>
-  requires(detail::is_compute_clause_v<C1> && detail::is_compute_clause_v<C2> && detail::scan_not_clause_v<Body>)
-auto parallel_scan(const Extent& e, const C1& c1, const C2& c2, const Body& body,
-                   std::source_location where = std::source_location::current()) {
-  return detail::parallel_scan_entry<T>(e, detail::scan_spec(c1, c2), plus, body, where);
-}
-template <class T = void, class Extent, class C1, class C2, class Op, class Body>
-  requires(detail::is_compute_clause_v<C1> && detail::is_compute_clause_v<C2> && detail::scan_not_clause_v<Op> &&
-           detail::scan_not_clause_v<Body>)
-auto parallel_scan(const Extent& e, const C1& c1, const C2& c2, const Op& op, const Body& body,
-                   std::source_location where = std::source_location::current()) {
-  return detail::parallel_scan_entry<T>(e, detail::scan_spec(c1, c2), op, body, where);
-}
-template <class T = void, class Extent, class C1, class C2, class C3, class Body>
-  requires(detail::is_compute_clause_v<C1> && detail::is_compute_clause_v<C2> && detail::is_compute_clause_v<C3> &&
-           detail::scan_not_clause_v<Body>)
-auto parallel_scan(const Extent& e, const C1& c1, const C2& c2, const C3& c3, const Body& body,
-                   std::source_location where = std::source_location::current()) {
-  return detail::parallel_scan_entry<T>(e, detail::scan_spec(c1, c2, c3), plus, body, where);
-}
-
-namespace detail {
-
-/// The checks of loop_scan's arguments; only the first failure is reported.
-template <class Explicit, class Level, class Extent, class Op, class Body>
-constexpr bool check_loop_scan_args() {
-  if constexpr (!is_level<Level>::value || Level::gang || !(Level::worker || Level::vector)) {
-    static_assert(dependent_false<Level>,
-                  "acc::loop_scan: the level must be acc::worker, acc::vector or acc::worker_vector; scan across "
-                  "gangs with acc::parallel_scan");
-    return false;
-  } else if constexpr (!extent_traits<Extent>::valid || extent_traits<Extent>::rank != 1) {
-    static_assert(dependent_false<Level>,
-                  "acc::loop_scan: the extent must be an iteration count (an integer) or acc::range(lo, hi)");
-    return false;
-  } else if constexpr (std::is_void_v<scan_value_t<Explicit, Body>>) {
-    static_assert(dependent_false<Level>,
-                  "acc::loop_scan: cannot tell the scanned type from the body; give the body a typed partial, "
-                  "[&](int j, long& partial, bool final), or write acc::loop_scan<T>(g, level, n, op, body)");
-    return false;
-  } else if constexpr (!std::is_invocable_v<const Body&, typename extent_traits<Extent>::index_type,
-                                            scan_value_t<Explicit, Body>&, bool>) {
-    static_assert(dependent_false<Level>, "acc::loop_scan: body must take (i, T& partial, bool final)");
-    return false;
-  } else if constexpr (!has_identity_v<Op, scan_value_t<Explicit, Body>>) {
-    static_assert(dependent_false<Level>,
-                  "acc::loop_scan: the operator needs an identity (a member T identity() const)");
-    return false;
-  } else {
-    return true;
-  }
-}
-
-/// loop_scan once its arguments are checked: see acc::loop_scan.
-template <class Level, class V, class Extent, class Op, class Body>
-ACC_DETAIL_HD V run_loop_scan([[maybe_unused]] const gang_t& g, const Extent& extent, Op op, const Body& body) {
-  const auto s = to_space(extent);
-  const std::uint64_t total = s.count[0];
-  const V id = identity_of<V>(op);
-#if defined(__CUDA_ARCH__)
-  __shared__ alignas(V) unsigned char raw[32 * sizeof(V)];
-  V* part = reinterpret_cast<V*>(raw);
-  // This thread's rank in the group and the group's size; padding lanes take no iterations.
-  std::uint64_t rank = 0, size = 1;
-  bool active = true;
-  if constexpr (Level::worker) rank = threadIdx.y, size = blockDim.y;
-  if constexpr (Level::vector) {
-    rank = rank * g.vector_length() + threadIdx.x, size *= g.vector_length();
-    active = threadIdx.x < unsigned(g.vector_length());
-  } else {
-    active = threadIdx.x == 0;  // worker loops: lane 0 calls the body, every lane gets the results
-  }
-  // A vector loop outside worker loops is every worker's (redundantly); only worker 0 acts.
-  bool acts = active;
-  if constexpr (Level::vector && !Level::worker) acts = active && (g.worker_depth_ > 0 || threadIdx.y == 0);
-  V carry = id;
-  for (std::uint64_t base = 0; base < total; base += size) {
-    const std::uint64_t t = base + rank;
-    const bool mine = active && t < total;
-    V c = id;
-    if (mine) body(index_at(s.lo[0], t), c, false);
-    V round_total;
-    const V before = group_exclusive_scan<Level>(g, c, op, id, part, round_total);
-    if (mine && acts) {
-      V p = op(carry, before);
-      body(index_at(s.lo[0], t), p, true);
-    }
-    carry = op(carry, round_total);
-  }
-  if constexpr (Level::worker) gang_barrier();
-  else if (g.worker_depth_ > 0) worker_barrier(g);
-  else gang_barrier();
-  return carry;
-#else
-  (void)g;
-  // One thread runs the gang on the host: the whole loop in order, one final call each.
-  V partial = id;
-  for (std::uint64_t t = 0; t < total; ++t) body(index_at(s.lo[0], t), partial, true);
-  return partial;
-#endif
-}
-
-}  // namespace detail
-
-/// A scan over a loop at worker, vector or worker_vector level inside acc::parallel:
-/// body(i, T& partial, bool final) as in acc::parallel_scan, contributions combined by op in
-/// iteration order; returns the total to every thread of the gang (worker levels) or of the
-/// worker (vector). op needs an identity; T is the body's partial type (or loop_scan<T>).
-/// - Each iteration's final call runs once (on lane 0 for worker loops; on worker 0 for a
-///   vector loop outside any worker loop); calls with final false may repeat and must have no
-///   side effects. Ends with the loop's barrier, so the final calls' writes are visible after it.
-/// - Call it where every thread of the gang (worker levels) or worker (vector) arrives.
-/// - GPU: cub::WarpScan within warps, shared memory across warps and workers; host: in order.
-/// e.g. long n_kept = acc::loop_scan(g, acc::vector, m, acc::plus, [&](int j, long& p, bool final) {
-///        if (final && keep(j)) out[p] = j; p += keep(j); });
-template <class T = void, class Level, class Extent, class Op, class Body>
-ACC_DETAIL_HD auto loop_scan(const gang_t& g, Level, const Extent& extent, Op op, const Body& body) {
-  if constexpr (detail::check_loop_scan_args<T, Level, Extent, Op, Body>())
-    return detail::run_loop_scan<Level, detail::scan_value_t<T, Body>>(g, extent, op, body);
-  else
-    return 0;
+template <class T = void, class Extent, class Clause, class... Rest>
+  requires detail::is_clause_v<Clause>
+auto parallel_scan(const Extent& e, const Clause& first, const Rest&... rest) {
+  return detail::parallel_scan_with_clauses<T>(e, first, rest...);
 }
 
 }  // namespace acc

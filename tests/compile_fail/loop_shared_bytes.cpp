@@ -1,4 +1,4 @@
-// expect: acc::parallel_loop: shared_bytes applies to acc::parallel regions
+// expect: acc::parallel_loop: acc::shared_bytes \(gang-shared memory is acc::parallel's\) is not a clause of this construct; it accepts num_gangs, num_workers, vector_length, async, if_, device_num, default_present, reduction
 #include <acc/parallel.hpp>
 
 void f(double* out) {

@@ -1,4 +1,4 @@
-// expect: acc::tile_loop: num_workers, shared_bytes and reduction do not apply to tile_loop
+// expect: acc::tile_loop: acc::num_workers is not a clause of this construct; it accepts tile_size, cached
 #include <acc/parallel.hpp>
 
 void f(acc::array<float> y) {

@@ -181,7 +181,7 @@ template <class Body>
 void check_present(const Body& body, const launch_spec& spec, const call_site& site) {
   // A body without captures has nothing to check (and copying an empty closure makes g++ 12
   // warn that its no bytes are uninitialised).
-  if constexpr (!std::is_empty_v<Body>) mapped_body<Body> checked(body, data_device(), spec, false, site);
+  if constexpr (!std::is_empty_v<Body>) mapped_body<Body> checked(body, current_device(), spec, false, site);
 }
 
 }  // namespace acc::detail

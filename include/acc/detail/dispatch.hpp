@@ -1,23 +1,23 @@
-//! @file Picks where a construct runs (device type, device number, if_) and calls that backend.
+//! @file The one path of every compute construct: plan (checked clauses and iteration space),
+//! place (host or which GPU), map (implicit data of what the body captured), run (one backend
+//! entry per construct kind), finish (copy out, free).
 #pragma once
 
-#include <acc/backend/host/loop.hpp>
-#include <acc/backend/host/loop_reduction.hpp>
 #include <acc/detail/capture.hpp>
 #include <acc/detail/clauses.hpp>
 #include <acc/detail/config.hpp>
 #include <acc/detail/runtime_state.hpp>
+#include <acc/detail/task.hpp>
 #include <acc/extent.hpp>
 
+#include <acc/backend/host/backend.hpp>
 #if defined(ACC_DETAIL_CUDA)
-#  include <acc/backend/cuda/loop.hpp>
-#  include <acc/backend/cuda/loop_reduction.hpp>
+#  include <acc/backend/cuda/backend.hpp>
 #endif
 
 #include <cstdint>
 #include <string>
-#include <tuple>
-#include <utility>
+#include <type_traits>
 
 namespace acc::detail {
 
@@ -39,68 +39,39 @@ inline placement place(const launch_spec& s, const call_site& site) {
   return {target::nvidia, device};
 }
 
-/// The iteration count of a space, or bad_clause if it does not fit in 64 bits.
-template <class Index, std::size_t Rank>
-std::uint64_t checked_size(const index_space<Index, Rank>& s, const call_site& site) {
-  std::uint64_t n = 1;
-  for (auto c : s.count) {
-    if (c != 0 && n > UINT64_MAX / c) fail<bad_clause>(site, "the collapsed iteration space exceeds 2^64 iterations");
-    n *= c;
-  }
-  return n;
-}
-
-/// What every loop-shaped construct settles before it runs: valid clauses, its iteration space
-/// and count, and where it runs.
-template <class Extent>
-struct construct_plan {
-  decltype(to_space(std::declval<const Extent&>())) space;
-  std::uint64_t total;
-  placement where;
-};
-
-template <class Extent>
-construct_plan<Extent> plan_construct(const Extent& extent, const launch_spec& spec, const call_site& site) {
+/// Runs `task` with `body` where the clauses place it and returns the task's result.
+///
+/// Each backend provides `run(backend, const Task&, const Body&, const launch_context&)` for
+/// every task kind (detail/task.hpp); the call below is unqualified so that it finds them by
+/// argument-dependent lookup in the backend's namespace when a construct instantiates it,
+/// which lets each public header include only its own constructs' backend entries.
+/// A translation unit that nvcc did not compile has no kernels: it runs on the host even when
+/// the program's current device is a GPU, as OpenACC's host fallback.
+template <class Task, class Body>
+auto dispatch(const Task& task, const launch_spec& spec, const Body& body, const call_site& site) {
   check_spec(spec, site);
-  const auto space = to_space(extent);
-  const std::uint64_t total = checked_size(space, site);
-  return {space, total, place(spec, site)};
-}
-
-template <class Extent, class Body>
-void run_parallel_loop(const Extent& extent, const launch_spec& spec, const Body& body, const call_site& site) {
-  const auto [space, total, p] = plan_construct(extent, spec, site);
+  [[maybe_unused]] const placement p = place(spec, site);
 #if defined(ACC_DETAIL_CUDA)
   if (p.where == target::nvidia) {
     // The construct's own copy of the body, with the arrays it captured on the device
     // (implicit data, default_present: detail/capture.hpp); copied out by finish().
-    mapped_body<Body> mapped(body, p.device, spec, total > 0, site);
-    if (total > 0) cuda::run_loop(space, total, spec, p.device, mapped.get(), site);
-    return mapped.finish();
+    mapped_body<Body> mapped(body, p.device, spec, !task.empty(), site);
+    const launch_context ctx{spec, p.device, site};
+    using result = typename Task::result_type;
+    if constexpr (std::is_void_v<result>) {
+      if (!task.empty()) run(cuda::backend{}, task, mapped.get(), ctx);
+      mapped.finish();
+      return;
+    } else {
+      result r = task.empty() ? task.empty_result() : run(cuda::backend{}, task, mapped.get(), ctx);
+      mapped.finish();
+      return r;
+    }
   }
 #endif
   if (spec.default_present && spec.if_) check_present(body, spec, site);
-  if (total == 0) return;
-  // A translation unit that nvcc did not compile has no kernels: it runs on the host even when
-  // the program's current device is a GPU, as OpenACC's host fallback.
-  host::run_loop(space, spec.num_gangs, body);
-}
-
-/// parallel_loop with reduction clauses: as run_parallel_loop, and each variable ends as
-/// op(its value, every private copy).
-template <class Extent, class Body, class... R>
-void run_parallel_loop_reductions(const Extent& extent, const launch_spec& spec, const Body& body,
-                                  const std::tuple<R...>& reds, const call_site& site) {
-  const auto [space, total, p] = plan_construct(extent, spec, site);
-#if defined(ACC_DETAIL_CUDA)
-  if (p.where == target::nvidia) {
-    mapped_body<Body> mapped(body, p.device, spec, total > 0, site);
-    if (total > 0) cuda::run_loop_reductions(space, total, spec, p.device, mapped.get(), reds, site);
-    return mapped.finish();
-  }
-#endif
-  if (spec.default_present && spec.if_) check_present(body, spec, site);
-  host::run_loop_reductions(space, total, spec.num_gangs, body, reds);
+  if (task.empty()) return task.empty_result();
+  return run(host::backend{}, task, body, launch_context{spec, 0, site});
 }
 
 }  // namespace acc::detail

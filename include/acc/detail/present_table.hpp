@@ -44,10 +44,6 @@ inline std::string describe_device(int device) {
   return device < 0 ? std::string("the host device") : "device " + std::to_string(device);
 }
 
-/// The table data actions use now: the current GPU's, or the host's (-1) when constructs run
-/// on the host, so that presence behaves the same on every backend.
-inline int data_device() { return current_target() == target::nvidia ? current_nvidia_num() : -1; }
-
 /// What a data clause does on entry and exit (OpenACC 3.3 §2.7.4-§2.7.12).
 enum class data_kind : unsigned char { copy, copyin, copyout, create, present, no_create, deviceptr, delete_ };
 enum class ref_counter : unsigned char { structured, dynamic };

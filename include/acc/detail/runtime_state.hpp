@@ -162,4 +162,9 @@ inline int current_nvidia_num() {
   return state().env_num;
 }
 
+/// The device that data actions and waits refer to now: the current GPU, or -1 when constructs
+/// run on the host (whose present table keeps presence observable there, and whose constructs
+/// are complete when they return).
+inline int current_device() { return current_target() == target::nvidia ? current_nvidia_num() : -1; }
+
 }  // namespace acc::detail

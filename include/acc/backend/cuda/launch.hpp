@@ -5,7 +5,9 @@
 #include <acc/backend/cuda/per_device.hpp>
 #include <acc/backend/cuda/runtime.hpp>
 #include <acc/backend/cuda/tuning.hpp>
+#include <acc/backend/cuda/backend.hpp>
 #include <acc/detail/clauses.hpp>
+#include <acc/detail/task.hpp>
 
 #include <cuda_runtime.h>
 
@@ -38,19 +40,23 @@ const kernel_limits& limits_of_kernel(void (*kernel)(Params...), int device, con
   });
 }
 
-/// Blocks of `block` threads that fit on the whole device at once: a persistent grid.
+/// Blocks of `block` threads that fit on the whole device at once: a persistent grid. Cached
+/// per kernel and device for the first block size asked; other sizes (clauses that set the
+/// block) ask the occupancy calculator each time.
 template <class... Params>
 int resident_blocks(void (*kernel)(Params...), int block, int device, const call_site& site) {
   struct counts {
-    int per_sm, sm_count;
+    int block, per_sm, sm_count;
   };
-  static per_device<counts> cache;  // per kernel, as limits_of_kernel
-  const counts& c = cache.get(device, [&] {
-    counts r{};
+  const auto query = [&] {
+    counts r{block, 0, 0};
     ACC_DETAIL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&r.per_sm, kernel, block, 0), site);
     ACC_DETAIL_CUDA_CHECK(cudaDeviceGetAttribute(&r.sm_count, cudaDevAttrMultiProcessorCount, device), site);
     return r;
-  });
+  };
+  static per_device<counts> cache;  // per kernel, as limits_of_kernel
+  counts c = cache.get(device, query);
+  if (c.block != block) c = query();
   return std::max(1, c.per_sm) * c.sm_count;
 }
 
@@ -82,6 +88,28 @@ inline launch_config plan_loop(const launch_spec& s, const kernel_limits& k, std
   return {static_cast<unsigned>(std::min(needed, cap)), block};
 }
 
+/// A persistent grid for a kernel that reduces per block: blocks of num_workers x vector_length
+/// threads rounded up to whole warps (the block reduction works on whole warps), else
+/// Policy::block; as many blocks as are resident at once, at most one per `block` iterations
+/// and at most num_gangs. The same limits as plan_block.
+template <class Policy, class... Params>
+launch_config plan_persistent(void (*kernel)(Params...), std::uint64_t iterations, const launch_context& ctx) {
+  const launch_spec& s = ctx.spec;
+  unsigned block = Policy::block;
+  if (s.vector_length || s.num_workers) {
+    const kernel_limits& k = limits_of_kernel<Policy>(kernel, ctx.device, ctx.site);
+    block = (plan_block(s, k, ctx.device, ctx.site) + 31) / 32 * 32;
+    if (block > unsigned(k.max_block))
+      fail<bad_clause>(ctx.site, "vector_length x num_workers rounded up to whole warps is " + std::to_string(block) +
+                                     " threads per gang; device " + std::to_string(ctx.device) + " runs at most " +
+                                     std::to_string(k.max_block) + " for this kernel");
+  }
+  std::uint64_t grid = std::min<std::uint64_t>((iterations + block - 1) / block,
+                                               resident_blocks(kernel, int(block), ctx.device, ctx.site));
+  if (s.num_gangs) grid = std::min<std::uint64_t>(grid, std::uint64_t(s.num_gangs));
+  return {static_cast<unsigned>(grid), block};
+}
+
 /// Launches kernel<<<cfg.grid, cfg.block, shared, stream>>>(args...). cudaLaunchKernel reports
 /// a bad configuration (and any earlier sticky error) in its return value, which saves the
 /// cudaGetLastError call that the <<<>>> syntax needs after every launch.
@@ -91,6 +119,24 @@ void launch(void (*kernel)(Params...), launch_config cfg, std::size_t shared, cu
   void* argv[] = {static_cast<void*>(&args)...};
   ACC_DETAIL_CUDA_CHECK(cudaLaunchKernel(kernel, dim3(cfg.grid), dim3(cfg.block, cfg.rows), argv, shared, stream),
                         site);
+}
+
+/// What every CUDA entry does first: the runtime table registered (a construct may run before
+/// static initialisation reached runtime.hpp's), the device current, and the queue's stream.
+inline cudaStream_t begin_launch(const launch_context& ctx) {
+  register_ops();
+  use_device(ctx.device, ctx.site);
+  return queue_stream(ctx.device, ctx.spec.queue, ctx.site);
+}
+
+/// Calls f(Count{}) with the flat iteration counter type for `total` iterations: 32 bits
+/// whenever every value it takes, up to twice the trip count plus a block, stays below 2^32
+/// (cheaper index arithmetic, and 32-bit division on a GPU is much cheaper), else 64. Grids
+/// never exceed the trip count, so 2^31 - 1024 is safe.
+template <class F>
+decltype(auto) with_counter(std::uint64_t total, F&& f) {
+  if (total <= (std::uint64_t(1) << 31) - 1024) return f(std::uint32_t{});
+  return f(std::uint64_t{});
 }
 
 /// A synchronous construct (no async clause) returns only when its kernel is done, and a

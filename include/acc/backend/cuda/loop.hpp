@@ -4,6 +4,7 @@
 #include <acc/backend/cuda/launch.hpp>
 #include <acc/extent.hpp>
 
+#include <algorithm>
 #include <cstdint>
 
 namespace acc::detail::cuda {
@@ -11,10 +12,18 @@ namespace acc::detail::cuda {
 // Count is the type of the flat iteration counter: 32 bits whenever the loop is short enough
 // (cheaper index arithmetic), else 64. Gang = block, vector = thread; the body sees Index.
 
+// The counter stops before it would pass n rather than after, so it never wraps: a 32-bit
+// counter serves every loop of a 32-bit index type, and such a loop has one kernel, not two.
 template <class Count, class Index, class Body>
 __global__ void loop_1d(Index lo, Count n, Body body) {
   const Count stride = Count(gridDim.x) * blockDim.x;
-  for (Count t = Count(blockIdx.x) * blockDim.x + threadIdx.x; t < n; t += stride) body(index_at(lo, t));
+  Count t = Count(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= n) return;
+  for (;;) {
+    body(index_at(lo, t));
+    if (n - t <= stride) break;
+    t += stride;
+  }
 }
 
 // Collapsed loops: one division per thread to find its first (i, j), then the grid stride is
@@ -62,7 +71,9 @@ void launch_loop(const index_space<Index, Rank>& s, std::uint64_t total, const l
                  cudaStream_t stream, const Body& body, const call_site& site) {
   if constexpr (Rank == 1) {
     auto kernel = &loop_1d<Count, Index, Body>;
-    const auto cfg = plan_loop(spec, limits_of_kernel<loop_policy>(kernel, device, site), total, device, site);
+    auto cfg = plan_loop(spec, limits_of_kernel<loop_policy>(kernel, device, site), total, device, site);
+    // The grid's threads are counted in Count too.
+    cfg.grid = unsigned(std::min<std::uint64_t>(cfg.grid, std::uint64_t(Count(-1)) / cfg.block));
     launch(kernel, cfg, 0, stream, site, s.lo[0], Count(total), body);
   } else if constexpr (Rank == 2) {
     auto kernel = &loop_2d<Count, Index, Body>;
@@ -78,20 +89,17 @@ void launch_loop(const index_space<Index, Rank>& s, std::uint64_t total, const l
   }
 }
 
-/// Runs a parallel_loop on `device`. `total` is the number of iterations (> 0).
+/// parallel_loop on ctx.device (task.total > 0).
 template <class Index, std::size_t Rank, class Body>
-void run_loop(const index_space<Index, Rank>& s, std::uint64_t total, const launch_spec& spec, int device,
-              const Body& body, const call_site& site) {
-  register_ops();
-  use_device(device, site);
-  cudaStream_t stream = queue_stream(device, spec.queue, site);
-  // A 32-bit counter suffices while every value it takes, up to twice the trip count plus a
-  // block, stays below 2^32; grids never exceed the trip count, so 2^31 - 1024 is safe.
-  if (total <= (std::uint64_t(1) << 31) - 1024)
-    launch_loop<std::uint32_t>(s, total, spec, device, stream, body, site);
+void run(backend, const loop_task<index_space<Index, Rank>>& task, const Body& body, const launch_context& ctx) {
+  const cudaStream_t stream = begin_launch(ctx);
+  if constexpr (Rank == 1 && sizeof(Index) <= 4)
+    launch_loop<std::uint32_t>(task.space, task.total, ctx.spec, ctx.device, stream, body, ctx.site);
   else
-    launch_loop<std::uint64_t>(s, total, spec, device, stream, body, site);
-  finish_launch(stream, spec.queue, site);
+    with_counter(task.total, [&](auto count) {
+      launch_loop<decltype(count)>(task.space, task.total, ctx.spec, ctx.device, stream, body, ctx.site);
+    });
+  finish_launch(stream, ctx.spec.queue, ctx.site);
 }
 
 }  // namespace acc::detail::cuda

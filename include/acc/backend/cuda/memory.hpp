@@ -201,7 +201,7 @@ private:
 };
 
 /// The calling thread's result_slot, with room for `bytes`.
-inline result_slot& results(std::size_t bytes, const call_site& site) {
+inline result_slot& result_slot_of(std::size_t bytes, const call_site& site) {
   thread_local result_slot slot;
   slot.reserve(bytes, site);
   return slot;

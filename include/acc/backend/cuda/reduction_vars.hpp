@@ -17,10 +17,10 @@
 namespace acc::detail::cuda {
 
 /// Thread 0 of the one block: out_v = op_v(identity, partial_v[0 .. count)) for every variable.
-template <int Block, class Ops, class Outs>
-__global__ void __launch_bounds__(Block) combine_reduction_vars(Ops ops, Outs partial, int count, Outs out) {
+template <class Ops, class Outs>
+__global__ void combine_reduction_vars(Ops ops, Outs partial, int count, Outs out) {
   [&]<std::size_t... V>(std::index_sequence<V...>) {
-    (fold_partials<Block>(std::get<V>(partial), count, std::get<V>(ops),
+    (fold_partials(std::get<V>(partial), count, std::get<V>(ops),
                           identity_of<std::remove_pointer_t<std::tuple_element_t<V, Outs>>>(std::get<V>(ops)),
                           std::get<V>(out)),
      ...);
@@ -53,8 +53,8 @@ public:
     const ops_type ops = [&]<std::size_t... V>(std::index_sequence<V...>) {
       return ops_type{std::get<V>(reds).op...};
     }(std::index_sequence_for<R...>{});
-    result_slot& out = results(results_bytes, site);
-    launch(&combine_reduction_vars<block, ops_type, pointers_type>, {1u, unsigned(block)}, 0, stream_, site, ops,
+    result_slot& out = result_slot_of(results_bytes, site);
+    launch(&combine_reduction_vars<ops_type, pointers_type>, {1u, unsigned(block)}, 0, stream_, site, ops,
            pointers(o.partial), blocks_, pointers(static_cast<char*>(out.device()), o.result));
     scratch_.release(site);
     ACC_DETAIL_CUDA_CHECK(cudaStreamSynchronize(stream_), site);

@@ -2,11 +2,12 @@
 //! vector lane (each worker padded to whole warps).
 #pragma once
 
+#include <acc/backend/cuda/gang.hpp>
 #include <acc/backend/cuda/launch.hpp>
 #include <acc/backend/cuda/reduction_vars.hpp>
 #include <acc/backend/cuda/runtime.hpp>
 #include <acc/backend/cuda/tuning.hpp>
-#include <acc/gang.hpp>
+#include <acc/detail/task.hpp>
 
 #include <cstddef>
 #include <string>
@@ -22,7 +23,7 @@ __global__ void region_kernel(Body body, int vector_length, std::size_t shared_b
   extern __shared__ __align__(16) unsigned char gang_shared[];
   const gang_t g(static_cast<int>(blockIdx.x), static_cast<int>(gridDim.x), static_cast<int>(blockDim.y),
                  vector_length, gang_shared, shared_bytes);
-  init_worker_barriers();
+  gang_ops::init_worker_barriers();
   std::apply([&](auto&... p) { body(g, p...); }, priv);
   if (threadIdx.x == 0 && threadIdx.y == 0)
     [&]<std::size_t... V>(std::index_sequence<V...>) {
@@ -30,14 +31,15 @@ __global__ void region_kernel(Body body, int vector_length, std::size_t shared_b
     }(std::make_index_sequence<std::tuple_size_v<Vals>>{});
 }
 
-/// Runs an acc::parallel region on `device`; with reduction clauses R..., waits for it and
-/// folds every gang's private values into the variables.
+/// acc::parallel on ctx.device; with reduction clauses R..., waits for it and folds every
+/// gang's private values into the variables.
 template <class Body, class... R>
-void run_region(const launch_spec& spec, int device, const Body& body, const std::tuple<R...>& reds,
-                const call_site& site) {
-  register_ops();
-  use_device(device, site);
-  cudaStream_t stream = queue_stream(device, spec.queue, site);
+void run(backend, const region_task<std::tuple<R...>>& task, const Body& body, const launch_context& ctx) {
+  const launch_spec& spec = ctx.spec;
+  const int device = ctx.device;
+  const call_site& site = ctx.site;
+  const std::tuple<R...>& reds = task.reductions;
+  const cudaStream_t stream = begin_launch(ctx);
   using vars = reduction_vars<R...>;
   auto kernel = &region_kernel<Body, typename vars::values_type, typename vars::pointers_type>;
 

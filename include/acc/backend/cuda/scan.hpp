@@ -10,6 +10,7 @@
 #include <acc/detail/nvtx.hpp>
 #include <acc/detail/present_table.hpp>
 #include <acc/detail/reduce_op.hpp>
+#include <acc/detail/task.hpp>
 #include <acc/extent.hpp>
 
 #include <cub/agent/single_pass_scan_operators.cuh>
@@ -70,11 +71,17 @@ inline std::size_t align_up(std::size_t bytes) { return (bytes + 255) / 256 * 25
 /// used where it is on the device (the result stays there); absent data is copied in
 /// (input) and out (output) for this call through scratch memory of acc's pool.
 template <bool Exclusive, class T, class V, class Op>
-void run_scan(const T* in, std::uint64_t n, V* out, const V& init, const Op& op, const launch_spec& spec, int device,
-              const host_span& in_span, const host_span& out_span, const call_site& site) {
-  register_ops();
-  use_device(device, site);
-  cudaStream_t stream = queue_stream(device, spec.queue, site);
+void run(backend, const scan_task<Exclusive, T, V, Op>& task, const no_body&, const launch_context& ctx) {
+  const T* in = task.in;
+  const std::uint64_t n = task.n;
+  V* out = task.out;
+  const V& init = task.init;
+  const Op& op = task.op;
+  const host_span &in_span = task.in_span, &out_span = task.out_span;
+  const launch_spec& spec = ctx.spec;
+  const int device = ctx.device;
+  const call_site& site = ctx.site;
+  const cudaStream_t stream = begin_launch(ctx);
   const T* d_in = static_cast<const T*>(present_address(device, in_span));
   V* d_out = static_cast<V*>(present_address(device, out_span));
   if (spec.default_present) {
@@ -130,8 +137,8 @@ void run_scan(const T* in, std::uint64_t n, V* out, const V& init, const Op& op,
 /// cub::DeviceSelect::If with int offsets): 4-byte counters 256 x 16 0.97, x 12 0.87,
 /// x 20 0.94, x 8 0.83; 8-byte counters 256 x 10 0.68, x 8 0.63, x 12 0.68, x 16 0.67.
 /// The look-back waits with the delays CUB's sm90 tuning gives DeviceSelect::If on 4-byte
-/// items (tuning_select_if.cuh, fixed_delay_constructor_t<76, 1150>): 0.78 where the
-/// TilePrefixCallbackOp default gave 0.74 (before full tiles lost their bounds tests).
+/// items (tuning_select_if.cuh, fixed_delay_constructor_t<76, 1150>), which beat
+/// TilePrefixCallbackOp's default (bench/results/h100-scan.txt).
 struct scan_policy {
   static constexpr int block = 256;
   template <class T>
@@ -155,9 +162,8 @@ __device__ Count tile_iteration(Count tile, int k) {
 }
 
 /// body(i, c[k], final) for this thread's iterations of tile `tile`. Checked: only those
-/// below n (the last tile); a full tile's calls have no test, and so no branch around each
-/// (compaction of 2^28 ints on the H100: 0.78x cub::DeviceSelect::If with the test on every
-/// call, 0.97x without).
+/// below n (the last tile); a full tile's calls have no test, and so no branch around each,
+/// which a compaction pays for dearly (bench/results/h100-scan.txt).
 template <bool Checked, int Block, int Items, class Count, class Index, class Body, class T>
 __device__ void call_tile(const Body& body, Index lo, Count n, Count tile, T (&c)[Items], bool final) {
 #pragma unroll
@@ -275,7 +281,7 @@ T parallel_scan_with(Index lo, std::uint64_t total, int device, cudaStream_t str
   const int tiles = static_cast<int>(tiles64);
   const T id = identity_of<T>(op);
   // The total goes straight to mapped host memory, with no copy queued after the kernels.
-  result_slot& out = results(sizeof(T), site);
+  result_slot& out = result_slot_of(sizeof(T), site);
   T* d_total = static_cast<T*>(out.device());
   T result;
   if constexpr (exact_scan_v<T>) {
@@ -309,17 +315,17 @@ T parallel_scan_with(Index lo, std::uint64_t total, int device, cudaStream_t str
   return result;
 }
 
-/// Runs a parallel_scan of total > 0 iterations on `device` and returns the total.
-template <class T, class Index, class Op, class Body>
-T run_parallel_scan(const index_space<Index, 1>& s, std::uint64_t total, const launch_spec& spec, int device,
-                    const Op& op, const Body& body, const call_site& site) {
-  register_ops();
-  use_device(device, site);
-  cudaStream_t stream = queue_stream(device, spec.queue, site);
+/// parallel_scan on ctx.device (task.total > 0 iterations); returns the total.
+template <class Index, class Op, class T, class Body>
+T run(backend, const parallel_scan_task<index_space<Index, 1>, Op, T>& task, const Body& body,
+      const launch_context& ctx) {
+  const cudaStream_t stream = begin_launch(ctx);
   // 32-bit counters while every iteration number of every tile fits.
-  if (total <= (std::uint64_t(1) << 31) - std::uint64_t(scan_policy::block * scan_policy::items<T>))
-    return parallel_scan_with<T, std::uint32_t>(s.lo[0], total, device, stream, op, body, site);
-  return parallel_scan_with<T, std::uint64_t>(s.lo[0], total, device, stream, op, body, site);
+  if (task.total <= (std::uint64_t(1) << 31) - std::uint64_t(scan_policy::block * scan_policy::items<T>))
+    return parallel_scan_with<T, std::uint32_t>(task.space.lo[0], task.total, ctx.device, stream, task.op, body,
+                                                ctx.site);
+  return parallel_scan_with<T, std::uint64_t>(task.space.lo[0], task.total, ctx.device, stream, task.op, body,
+                                              ctx.site);
 }
 
 }  // namespace acc::detail::cuda

@@ -2,12 +2,22 @@
 //! (last dimension in x), cached clauses in dynamic shared memory. Usually blockIdx.x/y/z are
 //! the tile's coordinates and tile arithmetic is 32-bit (tile_grid_kernel); when num_gangs caps
 //! the grid, tile counts exceed the grid's limits or indices need 64 bits, tile_kernel runs
-//! (grid-stride over tile numbers, 64-bit). Included by acc/tile.hpp after the tile types.
+//! (grid-stride over tile numbers, 64-bit). The body's operations: backend/cuda/tile_ops.hpp.
 #pragma once
 
 #include <acc/backend/cuda/check.hpp>
 #include <acc/backend/cuda/launch.hpp>
 #include <acc/backend/cuda/runtime.hpp>
+#include <acc/detail/task.hpp>
+#include <acc/backend/cuda/tile_ops.hpp>
+#include <acc/detail/clauses.hpp>
+#include <acc/detail/tile_box.hpp>
+#include <acc/detail/tile_fwd.hpp>
+#include <acc/detail/tile_plan.hpp>
+#include <acc/detail/tile_range.hpp>
+#include <acc/detail/tile_state.hpp>
+#include <acc/error.hpp>
+#include <acc/tile_clauses.hpp>
 
 #include <cuda_runtime.h>
 
@@ -36,7 +46,7 @@ __device__ auto stage(const Spec& s, const tile_t<Rank, Index>& t, unsigned char
   using U = std::remove_cv_t<T>;
   const cache_box<Rank> b = box_of(t, s.range, s.source, last_dim_align_v<Spec>);
   U* storage = static_cast<U*>(__builtin_assume_aligned(shared + offset, 16));
-  if (s.mode.has(fetch)) load_box<Rank>(s.source, storage, b);
+  if (s.mode.has(fetch)) load_box<Rank, cuda::tile_ops>(s.source, storage, b);
   return view_on<T, Rank>(storage, b, s.label);
 }
 
@@ -49,7 +59,7 @@ __device__ void unstage(const Spec& s, const tile_t<Rank, Index>& t, unsigned ch
     const cache_box<Rank> b = box_of(t, s.range, s.source, last_dim_align_v<Spec>);
     std::int64_t lo[Rank] = {}, hi[Rank] = {};
     own_range(t, s.range, b, lo, hi);
-    store_box<Rank>(s.source, reinterpret_cast<const T*>(shared + offset), b, lo, hi);
+    store_box<Rank, cuda::tile_ops>(s.source, reinterpret_cast<const T*>(shared + offset), b, lo, hi);
   }
 }
 
@@ -60,8 +70,8 @@ __device__ void run_tile(const tile_geometry<Index, Rank>& g, std::uint64_t num,
   const tile_t<Rank, Index> t(g, num, shared + (N == 0 ? 0 : layout.cache_offset), cache_bytes, nullptr);
   const std::tuple<view_of_spec_t<S>...> views{cuda::stage(std::get<K>(c.specs), t, shared, layout.offset[K])...};
   if ((std::get<K>(c.specs).mode.has(fetch) || ... || false)) __syncthreads();
-  call_tile_body(c.body, t, std::get<K>(views)...);
-  check_cache_room(t);
+  call_tile_body<cuda::tile_ops>(c.body, t, std::get<K>(views)...);
+  cuda::tile_ops::check_cache_room(t);
   if ((std::get<K>(c.specs).mode.has(write_back) || ... || false)) {
     __syncthreads();
     (cuda::unstage(std::get<K>(c.specs), t, shared, layout.offset[K]), ...);
@@ -80,7 +90,7 @@ __global__ void tile_kernel(tile_geometry<Index, Rank> g, tile_layout<N> layout,
 // ---- One gang per tile on a 1D-3D grid, 32-bit tile arithmetic (the common case) ----------
 //
 // When the tile counts fit the grid's limits, the construct does not cap the gangs, and every
-// iteration index, tile end, cached box and array extent fits in 32 bits (run_tiles checks
+// iteration index, tile end, cached box and array extent fits in 32 bits (the tile_task entry checks
 // this on the host), blockIdx gives the tile's coordinates directly (no division per tile),
 // boxes are computed in 32 bits, and the cooperative load and store run one flat loop over the
 // box's storage (consecutive threads, consecutive elements), so that no warp runs mostly-empty
@@ -113,10 +123,10 @@ __device__ narrow_box<R> narrow_box_of(const tile_t<R, Index>& t, const Spec& s,
   narrow_box<R> b;
   for (std::size_t d = 0; d < R; ++d) {
     const bool widened = align > 1 && d == R - 1;
-    const int o = s.range[d].is_fixed ? static_cast<int>(s.range[d].a)
-                                      : static_cast<int>(t.origin(d)) - static_cast<int>(s.range[d].a);
+    const int o = s.range[d].is_fixed() ? static_cast<int>(s.range[d].lo())
+                                      : static_cast<int>(t.origin(d)) - static_cast<int>(s.range[d].before());
     const int n = static_cast<int>(s.source.extent(d));
-    const int end = o + (widened ? static_cast<int>(s.range[d].b) : static_cast<int>(ext[d]));
+    const int end = o + (widened ? static_cast<int>(s.range[d].count()) : static_cast<int>(ext[d]));
     b.origin[d] = widened ? o & -align : o;
     b.lo[d] = o < 0 ? 0 : o;
     const int h = end < n ? end : n;
@@ -125,8 +135,10 @@ __device__ narrow_box<R> narrow_box_of(const tile_t<R, Index>& t, const Spec& s,
   return b;
 }
 
+/// f(off, global indices of box coordinates a): origin[d] + a[d], unsigned.
 template <std::size_t R, class F, std::size_t... D>
-__device__ void call_at(const F& f, unsigned off, const int* origin, const unsigned* a, std::index_sequence<D...>) {
+__device__ void call_with_indices(const F& f, unsigned off, const int* origin, const unsigned* a,
+                                  std::index_sequence<D...>) {
   f(off, static_cast<unsigned>(origin[D] + static_cast<int>(a[D]))...);
 }
 
@@ -159,7 +171,7 @@ __device__ void for_each_in_box_flat(const tile_grid_plan<R, N>& plan, std::size
   for (unsigned k = tid; k < volume; k += threads) {
     bool in = true;
     for (std::size_t d = 0; d < R; ++d) in = in && a[d] - first[d] < span[d];
-    if (in) call_at<R>(f, k, origin, a, std::make_index_sequence<R>{});
+    if (in) call_with_indices<R>(f, k, origin, a, std::make_index_sequence<R>{});
     unsigned carry = 0;
     for (std::size_t d = R; d-- > 0;) {
       a[d] += step[d] + carry;
@@ -210,7 +222,7 @@ __device__ void unstage_grid(const Spec& s, const tile_t<Rank, Index>& t, const 
     for (std::size_t d = 0; d < Rank; ++d) {
       lo[d] = b.lo[d];
       hi[d] = b.hi[d];
-      if (!s.range[d].is_fixed) {
+      if (!s.range[d].is_fixed()) {
         const int o = static_cast<int>(t.origin(d));
         if (lo[d] < o) lo[d] = o;
         if (hi[d] > o + t.count(d)) hi[d] = o + t.count(d);
@@ -238,8 +250,8 @@ __device__ void run_grid_tile(const tile_geometry<Index, Rank>& g, const tile_gr
   const std::tuple<view_of_spec_t<S>...> views{
       cuda::stage_grid<K>(std::get<K>(c.specs), t, plan, shared, layout.offset[K])...};
   if ((std::get<K>(c.specs).mode.has(fetch) || ... || false)) __syncthreads();
-  call_tile_body(c.body, t, std::get<K>(views)...);
-  check_cache_room(t);
+  call_tile_body<cuda::tile_ops>(c.body, t, std::get<K>(views)...);
+  cuda::tile_ops::check_cache_room(t);
   if ((std::get<K>(c.specs).mode.has(write_back) || ... || false)) {
     __syncthreads();
     (cuda::unstage_grid<K>(std::get<K>(c.specs), t, plan, shared, layout.offset[K]), ...);
@@ -264,7 +276,7 @@ constexpr bool within(V v, [[maybe_unused]] long long lo, long long hi) {
 /// Whether a box extent along a dimension other than the first is too large for the plan's
 /// multipliers (tid * extent must stay below 2^32).
 inline bool ext_limit_exceeded(const dim_range& r, int shape) {
-  const long long e = r.is_fixed ? r.b : static_cast<long long>(shape) + r.a + r.b;
+  const long long e = r.is_fixed() ? r.count() : static_cast<long long>(shape) + r.before() + r.after();
   return e >= (1LL << 22) - 32;  // room for a fixed last dimension widened to 16-byte boundaries
 }
 
@@ -292,13 +304,13 @@ bool plan_grid(const tile_geometry<Index, Rank>& g, int num_gangs, unsigned thre
          long long ext = 0;
          if (n < 0) ok = false;
          if (d > 0 && ext_limit_exceeded(r, g.shape[d])) ok = false;
-         if (r.is_fixed) {
-           if (r.a < imin / 2 || r.a > imax / 2 || r.b < 0 || r.b > imax / 4) ok = false;
+         if (r.is_fixed()) {
+           if (r.lo() < imin / 2 || r.lo() > imax / 2 || r.count() < 0 || r.count() > imax / 4) ok = false;
            if (!ok) return;
-           ext = d == Rank - 1 ? widened_ext(r.a, r.b, last_dim_align_v<std::remove_cvref_t<decltype(s)>>) : r.b;
+           ext = d == Rank - 1 ? widened_ext(r.lo(), r.count(), last_dim_align_v<std::remove_cvref_t<decltype(s)>>) : r.count();
          } else {
-           ext = static_cast<long long>(g.shape[d]) + r.a + r.b;
-           if (r.a < 0 || r.b < 0 || r.a > imax / 8 || r.b > imax / 8) ok = false;
+           ext = static_cast<long long>(g.shape[d]) + r.before() + r.after();
+           if (r.before() < 0 || r.after() < 0 || r.before() > imax / 8 || r.after() > imax / 8) ok = false;
          }
          if (!ok) return;
          plan.ext[K][d] = static_cast<unsigned>(ext);
@@ -332,13 +344,17 @@ inline std::string tile_shape_text(const int* shape, std::size_t rank) {
   return s + ")";
 }
 
-/// Runs a tile_loop on `device` (g.total > 0).
-template <class Index, std::size_t Rank, class Closure, std::size_t N>
-void run_tiles(const tile_geometry<Index, Rank>& g, const launch_spec& spec, const tile_layout<N>& layout,
-               std::size_t cache_bytes, int device, const Closure& c, const call_site& site) {
-  register_ops();
-  use_device(device, site);
-  cudaStream_t stream = queue_stream(device, spec.queue, site);
+/// tile_loop on ctx.device (task.geometry.total > 0).
+template <class Index, std::size_t Rank, std::size_t N, class Closure>
+void run(backend, const tile_task<tile_geometry<Index, Rank>, tile_layout<N>>& task, const Closure& c,
+         const launch_context& ctx) {
+  const tile_geometry<Index, Rank>& g = task.geometry;
+  const tile_layout<N>& layout = task.layout;
+  std::size_t cache_bytes = task.cache_bytes;  // a kernel argument, passed by address
+  const launch_spec& spec = ctx.spec;
+  const int device = ctx.device;
+  const call_site& site = ctx.site;
+  const cudaStream_t stream = begin_launch(ctx);
 
   const unsigned x = unsigned(g.shape[Rank - 1]);
   const unsigned y = Rank >= 2 ? unsigned(g.shape[Rank - 2]) : 1u;

@@ -35,6 +35,8 @@ struct loop_policy {
 /// which is what keeps int at 0.97.
 struct reduce_policy {
   static constexpr int block = 256;
+  // limits_of_kernel's occupancy cap; the block is `block` unless clauses give one.
+  static constexpr int max_block = 1024;
   template <class T>
   static constexpr int unroll = sizeof(T) >= 16 ? 1 : 16 / int(sizeof(T));
 };

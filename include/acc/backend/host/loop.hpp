@@ -1,7 +1,9 @@
 //! @file Host backend of parallel_loop: OpenMP threads when compiled with OpenMP, else a plain loop.
 #pragma once
 
+#include <acc/backend/host/backend.hpp>
 #include <acc/detail/config.hpp>
+#include <acc/detail/task.hpp>
 #include <acc/extent.hpp>
 
 #include <algorithm>
@@ -81,6 +83,12 @@ void run_loop(const index_space<Index, 3>& s, int num_gangs, const Body& body) {
   for (Index i = 0; i < n0; ++i)
     for (Index j = 0; j < n1; ++j)
       for (Index k = 0; k < n2; ++k) body(i, j, k);
+}
+
+/// parallel_loop on the host.
+template <class Space, class Body>
+void run(backend, const loop_task<Space>& task, const Body& body, const launch_context& ctx) {
+  run_loop(task.space, ctx.spec.num_gangs, body);
 }
 
 }  // inline namespace ACC_DETAIL_HOST_ABI

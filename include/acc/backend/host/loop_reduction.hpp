@@ -5,6 +5,7 @@
 
 #include <acc/backend/host/loop.hpp>
 #include <acc/backend/host/reduce.hpp>
+#include <acc/detail/task.hpp>
 #include <acc/detail/reduce_op.hpp>
 #include <acc/extent.hpp>
 
@@ -20,9 +21,12 @@ inline namespace ACC_DETAIL_HOST_ABI {
 /// to the bit; with OpenMP each thread has private copies starting at the identities, folded
 /// into the variables in thread order.
 template <class Index, std::size_t Rank, class Body, class... R>
-void run_loop_reductions(const index_space<Index, Rank>& s, std::uint64_t total, [[maybe_unused]] int num_gangs,
-                         const Body& body, const std::tuple<R...>& reds) {
-  if (total == 0) return;
+void run(backend, const loop_reduction_task<index_space<Index, Rank>, std::tuple<R...>>& task, const Body& body,
+         const launch_context& ctx) {
+  const index_space<Index, Rank>& s = task.space;
+  const std::uint64_t total = task.total;
+  const std::tuple<R...>& reds = task.reductions;
+  [[maybe_unused]] const int num_gangs = ctx.spec.num_gangs;
 #if defined(ACC_DETAIL_OPENMP)
   const int threads = static_cast<int>(std::min<std::uint64_t>(thread_count(num_gangs), total));
   if (threads > 1) {

@@ -5,6 +5,7 @@
 #include <acc/backend/host/loop.hpp>
 #include <acc/detail/config.hpp>
 #include <acc/detail/reduce_op.hpp>
+#include <acc/detail/task.hpp>
 #include <acc/extent.hpp>
 
 #include <algorithm>
@@ -43,9 +44,12 @@ void for_each_flat(const index_space<Index, Rank>& s, std::uint64_t t0, std::uin
 /// op(init, body(first), body(second), ...), grouped by thread. Partials start from the
 /// identity, or from their first element for user operators that have none.
 template <class Index, std::size_t Rank, class Op, class Body, class T>
-T run_reduce(const index_space<Index, Rank>& s, std::uint64_t total, [[maybe_unused]] int num_gangs, const Op& op,
-             const Body& body, T init) {
-  if (total == 0) return init;
+T run(backend, const reduce_task<index_space<Index, Rank>, Op, T>& task, const Body& body, const launch_context& ctx) {
+  const index_space<Index, Rank>& s = task.space;
+  const std::uint64_t total = task.total;
+  const Op& op = task.op;
+  const T& init = task.init;
+  [[maybe_unused]] const int num_gangs = ctx.spec.num_gangs;
 #if defined(ACC_DETAIL_OPENMP)
   const int threads = static_cast<int>(std::min<std::uint64_t>(thread_count(num_gangs), total));
   if (threads > 1) {

@@ -6,8 +6,9 @@
 
 #include <acc/backend/host/loop.hpp>
 #include <acc/detail/clauses.hpp>
+#include <acc/detail/gang_handle.hpp>
 #include <acc/detail/reduce_op.hpp>
-#include <acc/gang.hpp>
+#include <acc/detail/task.hpp>
 
 #include <cstddef>
 #include <exception>
@@ -19,10 +20,12 @@
 namespace acc::detail::host {
 inline namespace ACC_DETAIL_HOST_ABI {
 
-/// Runs an acc::parallel region; with reduction clauses R..., each gang has private copies
+/// acc::parallel on the host; with reduction clauses R..., each gang has private copies
 /// starting at the identities, folded into the variables in gang order afterwards.
 template <class Body, class... R>
-void run_region(const launch_spec& spec, const Body& body, const std::tuple<R...>& reds) {
+void run(backend, const region_task<std::tuple<R...>>& task, const Body& body, const launch_context& ctx) {
+  const launch_spec& spec = ctx.spec;
+  const std::tuple<R...>& reds = task.reductions;
   const int gangs = spec.num_gangs ? spec.num_gangs : thread_count(0);
   const int workers = spec.num_workers ? spec.num_workers : 1;
   const int vector = spec.vector_length ? spec.vector_length : 1;

@@ -6,7 +6,9 @@
 
 #include <acc/backend/host/loop.hpp>
 #include <acc/detail/config.hpp>
+#include <acc/detail/present_table.hpp>
 #include <acc/detail/reduce_op.hpp>
+#include <acc/detail/task.hpp>
 #include <acc/extent.hpp>
 
 #include <algorithm>
@@ -99,9 +101,13 @@ void scan(const T* in, std::uint64_t n, V* out, const V& init, const Op& op) {
 /// iteration with partial = the exclusive prefix; with threads, a pass of non-final calls
 /// per chunk gives the chunk sums, then each chunk makes its final calls from its prefix.
 /// Returns the total.
-template <class T, class Index, class Op, class Body>
-T run_parallel_scan(const index_space<Index, 1>& s, std::uint64_t total, const Op& op, const Body& body) {
-  const T id = identity_of<T>(op);
+/// parallel_scan on the host; returns the total.
+template <class Index, class Op, class T, class Body>
+T run(backend, const parallel_scan_task<index_space<Index, 1>, Op, T>& task, const Body& body, const launch_context&) {
+  const index_space<Index, 1>& s = task.space;
+  const std::uint64_t total = task.total;
+  const Op& op = task.op;
+  const T id = task.identity;
   const int threads = scan_threads(total);
   if (threads <= 1) {
     T partial = id;
@@ -129,6 +135,19 @@ T run_parallel_scan(const index_space<Index, 1>& s, std::uint64_t total, const O
   T result = id;
   for (int q = 0; q < used; ++q) result = op(result, sums[q]);
   return result;
+}
+
+/// inclusive_scan / exclusive_scan on the host; with default_present the data must be in the
+/// current device's table, as on a GPU, so programs fail the same way everywhere.
+template <bool Exclusive, class T, class V, class Op>
+void run(backend, const scan_task<Exclusive, T, V, Op>& task, const no_body&, const launch_context& ctx) {
+  if (ctx.spec.default_present && ctx.spec.if_) {
+    const int device = current_device();
+    const char* hint = "the scan has acc::default_present; enter it with acc::data or acc::enter_data";
+    if (!present_address(device, task.in_span)) fail_absent(task.in_span, device, hint, ctx.site);
+    if (!present_address(device, task.out_span)) fail_absent(task.out_span, device, hint, ctx.site);
+  }
+  scan<Exclusive>(task.in, task.n, task.out, task.init, task.op);
 }
 
 }  // inline namespace ACC_DETAIL_HOST_ABI

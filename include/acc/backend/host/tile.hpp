@@ -1,9 +1,16 @@
 //! @file Host backend of acc::tile_loop: tiles over OpenMP threads (or one after another), a
-//! tile's iterations in order. Included by acc/tile.hpp after the tile types.
+//! tile's iterations in order (backend/host/tile_ops.hpp).
 #pragma once
 
 #include <acc/backend/host/loop.hpp>
+#include <acc/detail/task.hpp>
+#include <acc/backend/host/tile_ops.hpp>
 #include <acc/detail/config.hpp>
+#include <acc/detail/tile_box.hpp>
+#include <acc/detail/tile_fwd.hpp>
+#include <acc/detail/tile_plan.hpp>
+#include <acc/detail/tile_state.hpp>
+#include <acc/tile_clauses.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -30,7 +37,7 @@ auto stage(const Spec& s, const tile_t<Rank, Index>& t, void* buffer) {
   const cache_box<Rank> b = box_of(t, s.range, s.source, last_dim_align_v<Spec>);
   if (aliases(s.mode)) return view_alias<T, Rank>(s.source, b, s.label);
   U* storage = static_cast<U*>(buffer);
-  if (s.mode.has(fetch)) load_box<Rank>(s.source, storage, b);
+  if (s.mode.has(fetch)) load_box<Rank, host::tile_ops>(s.source, storage, b);
   return view_on<T, Rank>(storage, b, s.label);
 }
 
@@ -42,34 +49,38 @@ void unstage(const Spec& s, const tile_t<Rank, Index>& t, const void* buffer) {
     const cache_box<Rank> b = box_of(t, s.range, s.source, last_dim_align_v<Spec>);
     std::int64_t lo[Rank] = {}, hi[Rank] = {};
     own_range(t, s.range, b, lo, hi);
-    store_box<Rank>(s.source, static_cast<const T*>(buffer), b, lo, hi);
+    store_box<Rank, host::tile_ops>(s.source, static_cast<const T*>(buffer), b, lo, hi);
   }
 }
 
 /// Runs tile `num` on the calling thread: stage, body, write back.
 template <class Index, std::size_t Rank, class Body, class... S, std::size_t... K>
 void run_tile(const tile_geometry<Index, Rank>& g, std::uint64_t num, std::size_t cache_bytes,
-              const tile_closure<Body, std::tuple<S...>>& c, host_tile_scratch& scratch, void* const* buffers,
+              const tile_closure<Body, std::tuple<S...>>& c, tile_scratch& scratch, void* const* buffers,
               std::index_sequence<K...>) {
   scratch.next = 0;
   const tile_t<Rank, Index> t(g, num, nullptr, cache_bytes, &scratch);
   const std::tuple<view_of_spec_t<S>...> views{host::stage(std::get<K>(c.specs), t, buffers[K])...};
-  call_tile_body(c.body, t, std::get<K>(views)...);
+  call_tile_body<host::tile_ops>(c.body, t, std::get<K>(views)...);
   (host::unstage(std::get<K>(c.specs), t, buffers[K]), ...);
 }
 
 /// Runs every tile of g. Each thread owns its buffers (one per cached clause that does not
 /// alias its array, sized for a whole tile) and its per_iteration storage, reused across tiles.
-template <class Index, std::size_t Rank, class Body, class... S, std::size_t N>
-void run_tiles(const tile_geometry<Index, Rank>& g, int num_gangs, const tile_layout<N>& layout, std::size_t cache_bytes,
-               const tile_closure<Body, std::tuple<S...>>& c) {
+template <class Index, std::size_t Rank, std::size_t N, class Body, class... S>
+void run(backend, const tile_task<tile_geometry<Index, Rank>, tile_layout<N>>& task,
+         const tile_closure<Body, std::tuple<S...>>& c, const launch_context& ctx) {
+  const tile_geometry<Index, Rank>& g = task.geometry;
+  const tile_layout<N>& layout = task.layout;
+  const std::size_t cache_bytes = task.cache_bytes;
+  const int num_gangs = ctx.spec.num_gangs;
   [[maybe_unused]] const int threads = thread_count(num_gangs);
   first_error error;
 #if defined(ACC_DETAIL_OPENMP)
 #  pragma omp parallel num_threads(threads) if (threads > 1)
 #endif
   {
-    host_tile_scratch scratch;
+    tile_scratch scratch;
     std::unique_ptr<std::max_align_t[]> storage;
     void* buffers[sizeof...(S) + 1] = {};
     bool failed = false;

@@ -1,0 +1,159 @@
+//! @file Host backend of the operations inside a tile (cached views, tile_for, tile_barrier,
+//! per_iteration, acc::cache): one thread runs a tile's iterations in order, so barriers are
+//! no-ops and acc::cache's views alias the array. detail/tile_ops.hpp picks these everywhere
+//! but in nvcc's device pass (backend/cuda/tile_ops.hpp, the same members).
+#pragma once
+
+#include <acc/detail/config.hpp>
+#include <acc/detail/tile_box.hpp>
+#include <acc/detail/tile_range.hpp>
+#include <acc/detail/tile_sections.hpp>
+#include <acc/detail/tile_state.hpp>
+#include <acc/error.hpp>
+#include <acc/extent.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+// Not in the ACC_DETAIL_HOST_ABI namespace: nothing here depends on OpenMP, and the public
+// tile_t, cached_view and per_iteration, whose definitions serial and OpenMP translation units
+// share, reach these.
+namespace acc::detail::host {
+
+/// Host storage a thread reuses from tile to tile (per_iteration arrays): slot k of a tile
+/// reuses slot k of the previous tile, as tile-level code makes the same calls for every tile.
+struct tile_scratch {
+  std::vector<std::pair<std::unique_ptr<std::max_align_t[]>, std::size_t>> slots;
+  std::size_t next = 0;
+  void* take(std::size_t bytes) {
+    if (next == slots.size()) slots.emplace_back(nullptr, 0);
+    auto& s = slots[next++];
+    if (s.second < bytes) {
+      s.first = std::make_unique<std::max_align_t[]>((bytes + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t));
+      s.second = bytes;
+    }
+    return s.first.get();
+  }
+};
+
+struct tile_ops {
+  /// The calling thread's position in the tile, and the step to its next one: the thread
+  /// takes every position.
+  template <std::size_t Rank>
+  ACC_DETAIL_HD static constexpr int thread_pos(std::size_t) noexcept { return 0; }
+  template <std::size_t Rank>
+  ACC_DETAIL_HD static constexpr int thread_step(std::size_t) noexcept { return 1; }
+
+  /// tile_barrier's wait: nothing to wait for.
+  static void sync() noexcept {}
+
+  /// Element (i...) of a cached view with storage p (element `origin`), strides in elements.
+  template <class T, std::size_t Rank, class... I>
+  static T& element(T* const& p, const std::int64_t* origin, const std::int64_t* stride, I... i) {
+    const std::int64_t idx[] = {static_cast<std::int64_t>(i)...};
+    std::int64_t off = 0;
+    for (std::size_t d = 0; d < Rank; ++d) off += (idx[d] - origin[d]) * stride[d];
+    return p[off];
+  }
+
+#if defined(ACC_BOUNDS_CHECK)
+  static void cache_index_error(const char* label, std::size_t dim, long long index, long long lo, long long hi) {
+    throw error("acc: index " + std::to_string(index) + " of dimension " + std::to_string(dim) + " of " +
+                (label && label[0] ? "'" + std::string(label) + "'" : std::string("a cached array")) +
+                " is outside its cached range [" + std::to_string(lo) + ", " + std::to_string(hi) + ")");
+  }
+#endif
+
+  /// Takes `need` bytes of acc::cache's area after `used` of `total`, if they fit.
+  static bool take_room(std::size_t& used, std::size_t need, std::size_t total) noexcept {
+    if (need > total - used) return false;
+    used += need;
+    return true;
+  }
+
+  /// Nothing to check at a tile_for or tile_barrier: acc::cache reports a view that does not
+  /// fit at the call (cache_overflow).
+  template <std::size_t R, class I>
+  static void check_cache_room(const tile_t<R, I>&) noexcept {}
+
+  [[noreturn]] static void cache_bad_range(long long a, long long b) {
+    throw bad_clause("acc::cache: a range is negative (halo before/after or fixed count: " + std::to_string(a) + ", " +
+                     std::to_string(b) + ")");
+  }
+
+  /// An acc::cache view that does not fit the area: acc::bad_clause from the call.
+  static constexpr bool overflow_at_call = true;
+  [[noreturn]] static void cache_overflow(std::size_t bytes, std::size_t used, std::size_t total) {
+    throw bad_clause("acc::cache: " + std::to_string(bytes) + " bytes asked beyond the " + std::to_string(used) +
+                     " used of the " + std::to_string(total) + " that acc::cache_bytes gave the tile_loop");
+  }
+
+  /// f(i[, j[, k]]) for all of the tile's iterations inside the extent, in order. No barrier.
+  /// (Host and device: call_tile_body, which both backends share, calls it.)
+  template <std::size_t R, class I, class F>
+  ACC_DETAIL_HD static void for_tile_iterations(const tile_t<R, I>& t, const F& f) {
+    if constexpr (R == 1) {
+      for (int a = 0; a < t.count(0); ++a) f(index_at(t.origin(0), a));
+    } else if constexpr (R == 2) {
+      for (int a = 0; a < t.count(0); ++a)
+        for (int b = 0; b < t.count(1); ++b) f(index_at(t.origin(0), a), index_at(t.origin(1), b));
+    } else {
+      for (int a = 0; a < t.count(0); ++a)
+        for (int b = 0; b < t.count(1); ++b)
+          for (int c = 0; c < t.count(2); ++c) f(index_at(t.origin(0), a), index_at(t.origin(1), b), index_at(t.origin(2), c));
+    }
+  }
+
+  /// per_iteration's storage: an array of the tile's size() iterations from the thread's
+  /// scratch, each element `init`.
+  template <std::size_t R, class I, class T>
+  static void iteration_storage(const tile_t<R, I>& t, const T& init, per_iteration_array<T>& s) {
+    std::size_t n = 1;
+    for (std::size_t d = R; d-- > 0;) {
+      s.origin[d] = static_cast<std::int64_t>(t.origin(d));
+      s.stride[d] = static_cast<std::int64_t>(n);
+      s.shape[d] = t.size(d);
+      n *= static_cast<std::size_t>(t.size(d));
+    }
+    s.values = static_cast<T*>(tile_access::scratch(t)->take(n * sizeof(T)));
+    for (std::size_t k = 0; k < n; ++k) s.values[k] = init;
+  }
+  /// per_iteration's value of iteration (i...) of a tile of rank `rank`.
+  template <class T, class... I>
+  static T& iteration_value(T&, const per_iteration_array<T>& s, [[maybe_unused]] int rank, I... i) {
+    const std::int64_t idx[] = {static_cast<std::int64_t>(i)...};
+    std::int64_t off = 0;
+    for (std::size_t d = 0; d < sizeof...(I); ++d) {
+#if defined(ACC_BOUNDS_CHECK)
+      if (sizeof...(I) != static_cast<std::size_t>(rank) || idx[d] < s.origin[d] || idx[d] >= s.origin[d] + s.shape[d])
+        throw error("acc::per_iteration: index " + std::to_string(idx[d]) + " of dimension " + std::to_string(d) +
+                    " is not an iteration of this tile");
+#endif
+      off += (idx[d] - s.origin[d]) * s.stride[d];
+    }
+    return s.values[off];
+  }
+
+  /// acc::cache(t, a, ranges...): a view of the array itself, valid over the range's box (a
+  /// fetch-only view has nothing to load).
+  template <class T, std::size_t R, class I, class A>
+  static cached_view<T, R> cache_one(const tile_t<R, I>& t, const A& a, const dim_range* range) {
+    const cache_piece<R> piece = place_in_cache<tile_ops>(t, a, range);
+    return view_alias<T, R>(a, piece.box, a.label());
+  }
+  /// acc::cache(t, acc::section(a, ...), ...): as N single calls.
+  template <std::size_t R, class I, class... S, std::size_t... K>
+  static auto cache_sections(const tile_t<R, I>& t, std::index_sequence<K...>, const S&... s) {
+    // In order (a braced list), as N single calls: the same pieces, the same overflow report.
+    const cache_piece<R> piece[] = {place_in_cache<tile_ops>(t, *s.array, s.range)...};
+    using views = cached_views_t<typename section_view<S>::type...>;
+    return views{pack_views(
+        view_alias<typename section_view<S>::element_type, R>(*s.array, piece[K].box, s.array->label())...)};
+  }
+};
+
+}  // namespace acc::detail::host

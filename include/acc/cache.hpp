@@ -1,0 +1,134 @@
+//! @file acc::cache, OpenACC's `cache` directive (OpenACC 3.3 §2.10) in tile-level code: one
+//! array's range, or a list of array sections (acc::section(a, ranges...)) whose views come
+//! back as an acc::cached_views_t for structured bindings.
+#pragma once
+
+#include <acc/cached_view.hpp>
+#include <acc/detail/config.hpp>
+#include <acc/detail/tile_ops.hpp>
+#include <acc/detail/tile_range.hpp>
+#include <acc/detail/tile_sections.hpp>
+#include <acc/tile_clauses.hpp>
+#include <acc/tile_level.hpp>
+
+#include <cstddef>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+namespace acc {
+
+/// OpenACC's `cache` directive (OpenACC 3.3 §2.10) in tile-level code: the gang loads the
+/// range of `a` given by one range per dimension (acc::fixed(lo, count), or acc::halo relative
+/// to the tile's iterations) into the tile's acc::cache area and returns a fetch-only view
+/// with global indexing (on the host backend the view aliases the array).
+/// - Collective: every thread of the gang calls it, from tile-level code.
+/// - Read the view in the acc::tile_for calls that follow (the first waits for the load), or in
+///   tile-level code after an acc::tile_barrier. The view lasts until the next acc::cache call
+///   that follows a tile_for: such a call starts the area again without a barrier of its own,
+///   so after a tile_for read the view only inside tile_for calls (or call tile_barrier first).
+/// - The area is acc::cache_bytes(n) of the construct. Calls between two acc::tile_for take
+///   consecutive pieces (16-byte aligned). Too little room: acc::bad_clause from the call on
+///   the host; on a GPU (where the same sizes fail) a message and a trap at the next tile_for,
+///   tile_barrier or the end of the body, before any read of the view.
+/// - On a GPU a range of the tile's shape (e.g. fixed(t.origin(0), 16) x fixed(k0, 16) for
+///   16 x 16 tiles) is loaded with one element per thread, as a hand-written kernel does.
+/// - Write nothing through the view.
+/// - Several arrays at once: the list form below, acc::cache(t, acc::section(a, ranges...), ...).
+/// e.g. for (int jt = 0; jt < n; jt += 256) { auto p = acc::cache(t, pos, acc::fixed(jt, 256)); acc::tile_for(t, ...); }
+template <std::size_t R, class I, class A, class... Ranges>
+ACC_DETAIL_HD auto cache(const tile_t<R, I>& t, const A& a, Ranges... ranges) {
+  static_assert(detail::cacheable<std::remove_cvref_t<A>>::value,
+                "acc::cache: the array must be an acc::array or acc::view captured by the body");
+  static_assert(detail::cacheable<std::remove_cvref_t<A>>::rank == R,
+                "acc::cache: the array's rank must be the tile's rank; give one range per dimension");
+  static_assert(sizeof...(Ranges) == R && (detail::is_range_v<Ranges> && ...),
+                "acc::cache: give one range per dimension of the array: acc::fixed(lo, count) or acc::halo(before, after)");
+  using T = typename detail::cacheable<std::remove_cvref_t<A>>::element_type;
+  const detail::dim_range range[] = {detail::to_dim_range(ranges)...};
+  return detail::tile_ops::cache_one<T>(t, a, range);
+}
+
+/// One array section of acc::cache's list form, as `a[i0:16][k0:16]` in OpenACC's
+/// `#pragma acc cache(a[i0:16][k0:16], b[k0:16][j0:16])` (OpenACC 3.3 §2.10): the array and
+/// one range per dimension. Made by acc::section(a, ranges...). It refers to `a` (an array
+/// captured by the body), so pass it straight to acc::cache. Trivially copyable.
+template <class A, std::size_t Rank>
+struct cache_section_t {
+  const A* array;
+  detail::dim_range range[Rank];
+};
+
+/// What acc::cache's list form returns: the sections' views (acc::cached_view<T, R>, fetch
+/// only), in the order of the sections, for structured bindings on the host and on a GPU:
+/// `const auto [as, bs] = acc::cache(t, acc::section(a, ...), acc::section(b, ...));`
+/// or v.get<0>(), v.get<1>(). Trivially copyable.
+template <class... V>
+struct cached_views_t {
+  detail::view_pack<V...> views;
+
+  /// View K (the K-th section's).
+  template <std::size_t K>
+  ACC_DETAIL_HD constexpr const auto& get() const noexcept {
+    static_assert(K < sizeof...(V), "acc::cached_views_t: get<K>() with K below the number of sections");
+    return detail::pack_get<K>(views);
+  }
+  template <std::size_t K>
+  ACC_DETAIL_HD constexpr auto& get() noexcept {
+    static_assert(K < sizeof...(V), "acc::cached_views_t: get<K>() with K below the number of sections");
+    return detail::pack_get<K>(views);
+  }
+};
+
+/// The section of `a` given by one range per dimension (acc::fixed(lo, count), or acc::halo
+/// relative to the tile's iterations), for acc::cache's list form, e.g.
+/// acc::section(a, acc::fixed(i0, 16), acc::fixed(k0, 16)) is OpenACC's `a[i0:16][k0:16]`.
+/// (acc::section(a, lo, len), without ranges, is the data-clause subarray of acc/array.hpp.)
+template <class A, class... Ranges>
+  requires((detail::is_range_v<Ranges> || ...))
+ACC_DETAIL_HD auto section(const A& a, Ranges... ranges) {
+  if constexpr (detail::check_section_args<A, Ranges...>()) {
+    return cache_section_t<A, sizeof...(Ranges)>{&a, {detail::to_dim_range(ranges)...}};
+  }
+}
+
+/// OpenACC's `cache` directive with a list of array sections, `#pragma acc cache(a[i0:16][k0:16],
+/// b[k0:16][j0:16])` (OpenACC 3.3 §2.10): acc::cache(t, acc::section(a, ranges...), ...) with
+/// N >= 1 sections, each one range per dimension of its array (of the tile's rank; element
+/// types may differ). Returns the N fetch-only views in order, an acc::cached_views_t for
+/// structured bindings.
+/// - The same as N single calls acc::cache(t, a, ranges...) in a row: the same consecutive
+///   16-byte-aligned pieces of the area, the same overflow report (acc::bad_clause from the
+///   call on the host, naming the bytes; a trap at the next tile_for on a GPU), the same
+///   deferred barrier (read the views in the tile_for calls that follow), the same lifetime.
+/// - On a GPU, when every section has the tile's shape, each thread issues its loads of all
+///   sections before it stores any into shared memory (one global-load latency per call, as
+///   in a hand-written kernel); otherwise each section is loaded as by a single call.
+/// e.g. for (int k0 = 0; k0 < K; k0 += 16) {
+///        const auto [as, bs] = acc::cache(t, acc::section(a, acc::fixed(i0, 16), acc::fixed(k0, 16)),
+///                                            acc::section(b, acc::fixed(k0, 16), acc::fixed(j0, 16)));
+///        acc::tile_for(t, [&](int i, int j) { for (int k = k0; k < k0 + 16; ++k) s(i, j) += as(i, k) * bs(k, j); });
+///      }
+template <std::size_t R, class I, class A, std::size_t N, class... S>
+ACC_DETAIL_HD auto cache(const tile_t<R, I>& t, const cache_section_t<A, N>& first, const S&... rest) {
+  static_assert((detail::is_cache_section_v<S> && ...),
+                "acc::cache: in the list form every argument after the tile is an acc::section(a, ranges...); write "
+                "acc::cache(t, acc::section(a, ...), acc::section(b, ...)), or acc::cache(t, a, ranges...) for one array");
+  if constexpr ((detail::is_cache_section_v<S> && ...)) {
+    constexpr bool ranks = detail::section_rank<cache_section_t<A, N>>::value == R &&
+                           ((detail::section_rank<std::remove_cvref_t<S>>::value == R) && ...);
+    static_assert(ranks, "acc::cache: every section's array must have the tile's rank; give one range per dimension");
+    if constexpr (ranks)
+      return detail::tile_ops::cache_sections(t, std::make_index_sequence<1 + sizeof...(S)>{}, first, rest...);
+  }
+}
+
+}  // namespace acc
+
+// The tuple protocol of acc::cached_views_t (structured bindings).
+template <class... V>
+struct std::tuple_size<acc::cached_views_t<V...>> : std::integral_constant<std::size_t, sizeof...(V)> {};
+template <std::size_t K, class... V>
+struct std::tuple_element<K, acc::cached_views_t<V...>> {
+  using type = std::tuple_element_t<K, std::tuple<V...>>;  // a type computation only
+};

@@ -1,0 +1,69 @@
+//! @file acc::gang_t, the handle a parallel region's body receives. A leaf (no backend), so that
+//! the backends that construct it need not include acc/gang.hpp, which includes them.
+#pragma once
+
+#include <acc/detail/config.hpp>
+
+#include <cstddef>
+#include <span>
+
+namespace acc {
+
+namespace detail {
+struct gang_access;
+}
+
+/// What a parallel region's body receives: where the calling thread is, and the gang's shared
+/// memory. Each thread has its own copy; all of a gang's copies hand out the same shared
+/// memory, because every thread makes the same calls (gang-redundant execution).
+/// The members that ask the backend are defined in acc/gang.hpp.
+class gang_t {
+public:
+  ACC_DETAIL_HD int gang_num() const noexcept;
+  ACC_DETAIL_HD int num_gangs() const noexcept;
+  /// This thread's worker in the gang; 0 on the host, where one thread runs each gang.
+  ACC_DETAIL_HD int worker_num() const noexcept;
+  ACC_DETAIL_HD int num_workers() const noexcept { return num_workers_; }
+  /// This thread's vector lane; lanes at or above vector_length() only pad a worker to whole
+  /// warps and take no vector iterations. 0 on the host.
+  ACC_DETAIL_HD int vector_lane() const noexcept;
+  ACC_DETAIL_HD int vector_length() const noexcept { return vector_length_; }
+
+  /// `count` elements of gang-shared memory (team memory): the same span for every thread of
+  /// the gang. Size the region with acc::shared_bytes; asking for more is an error
+  /// (acc::bad_clause on the host; on a GPU a message and a trap).
+  template <class T>
+  ACC_DETAIL_HD std::span<T> shared(std::size_t count) const;
+
+  // Constructed by the backends only.
+  ACC_DETAIL_HD gang_t(int gang, int num_gangs, int num_workers, int vector_length, unsigned char* shared,
+                       std::size_t shared_bytes) noexcept
+      : gang_(gang), num_gangs_(num_gangs), num_workers_(num_workers), vector_length_(vector_length),
+        shared_(shared), shared_bytes_(shared_bytes) {}
+
+private:
+  friend struct detail::gang_access;
+
+  // How many worker-partitioned loops this thread is inside: vector loops then synchronise
+  // per worker. Kept by the CUDA backend's acc::loop.
+  mutable int worker_depth_ = 0;
+  int gang_, num_gangs_, num_workers_, vector_length_;
+  unsigned char* shared_;
+  std::size_t shared_bytes_;
+  mutable std::size_t shared_used_ = 0;
+};
+
+namespace detail {
+
+/// What the backends read of a gang_t beyond its public interface.
+struct gang_access {
+  static ACC_DETAIL_HD int gang(const gang_t& g) noexcept { return g.gang_; }
+  static ACC_DETAIL_HD int num_gangs(const gang_t& g) noexcept { return g.num_gangs_; }
+  static ACC_DETAIL_HD int& worker_depth(const gang_t& g) noexcept { return g.worker_depth_; }
+  static ACC_DETAIL_HD unsigned char* shared(const gang_t& g) noexcept { return g.shared_; }
+  static ACC_DETAIL_HD std::size_t shared_bytes(const gang_t& g) noexcept { return g.shared_bytes_; }
+  static ACC_DETAIL_HD std::size_t& shared_used(const gang_t& g) noexcept { return g.shared_used_; }
+};
+
+}  // namespace detail
+}  // namespace acc

@@ -1,0 +1,28 @@
+//! @file The scanned type of a scan body(i, T& partial, bool final), shared by acc::parallel_scan
+//! (scan.hpp) and acc::loop_scan (gang.hpp).
+#pragma once
+
+#include <type_traits>
+
+namespace acc::detail {
+
+template <class F> struct partial_param { using type = void; };
+template <class C, class R, class I, class T, class B>
+struct partial_param<R (C::*)(I, T&, B) const> { using type = T; };
+template <class C, class R, class I, class T, class B>
+struct partial_param<R (C::*)(I, T&, B)> { using type = T; };
+
+/// T of a body(i, T& partial, bool final) that is not generic (nvcc's extended lambdas
+/// included: their wrapper's call operator keeps the signature); void when it cannot be told.
+template <class Body, class = void>
+struct body_partial { using type = void; };
+template <class Body>
+struct body_partial<Body, std::void_t<decltype(&Body::operator())>> {
+  using type = typename partial_param<decltype(&Body::operator())>::type;
+};
+
+/// The scanned type: the explicit template argument, else the body's partial parameter's.
+template <class Explicit, class Body>
+using scan_value_t = std::conditional_t<std::is_void_v<Explicit>, typename body_partial<Body>::type, Explicit>;
+
+}  // namespace acc::detail

@@ -1,0 +1,200 @@
+//! @file The part of an array a tile caches (cache_box): its bounds for a tile, its storage
+//! layout, its place in the tile's acc::cache area, the loops that load and store it, and
+//! views on it. The loops take the backend's thread positions (`Threads`: the gang's threads
+//! on a GPU, one thread on the host).
+#pragma once
+
+#include <acc/detail/config.hpp>
+#include <acc/detail/tile_fwd.hpp>
+#include <acc/detail/tile_range.hpp>
+#include <acc/detail/tile_state.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+namespace acc::detail {
+
+/// The part of an array a tile caches: storage layout (origin, ext) and the valid range
+/// [lo, hi) = the box clipped to the array.
+template <std::size_t R>
+struct cache_box {
+  std::int64_t origin[R];
+  std::int64_t ext[R];
+  std::int64_t lo[R];
+  std::int64_t hi[R];
+};
+
+/// Where one acc::cache view lies in the tile's area (byte `at`), its box, and whether it fit.
+template <std::size_t R>
+struct cache_piece {
+  cache_box<R> box;
+  std::size_t at;
+  bool room;
+};
+
+/// Calls f(off, g0[, g1[, g2]]) for every element (g0, g1, g2) of [lo, hi), where off is the
+/// element's offset in storage laid out as box b, spread over Threads' positions: on a GPU the
+/// gang's threads, the last dimension over the block's x threads (coalesced); on the host in
+/// order.
+template <std::size_t R, class Threads, class F>
+ACC_DETAIL_HD void for_each_in_box(const cache_box<R>& b, const std::int64_t* lo, const std::int64_t* hi, const F& f) {
+  int n[R] = {}, base[R] = {}, stride[R] = {};
+  stride[R - 1] = 1;
+  for (std::size_t d = R - 1; d-- > 0;) stride[d] = stride[d + 1] * static_cast<int>(b.ext[d + 1]);
+  for (std::size_t d = 0; d < R; ++d) {
+    n[d] = hi[d] > lo[d] ? static_cast<int>(hi[d] - lo[d]) : 0;
+    base[d] = static_cast<int>(lo[d] - b.origin[d]);
+  }
+  if constexpr (R == 1) {
+    for (int a = Threads::template thread_pos<R>(0); a < n[0]; a += Threads::template thread_step<R>(0))
+      f(base[0] + a, lo[0] + a);
+  } else if constexpr (R == 2) {
+    for (int a = Threads::template thread_pos<R>(0); a < n[0]; a += Threads::template thread_step<R>(0))
+      for (int c = Threads::template thread_pos<R>(1); c < n[1]; c += Threads::template thread_step<R>(1))
+        f((base[0] + a) * stride[0] + base[1] + c, lo[0] + a, lo[1] + c);
+  } else {
+    for (int a = Threads::template thread_pos<R>(0); a < n[0]; a += Threads::template thread_step<R>(0))
+      for (int c = Threads::template thread_pos<R>(1); c < n[1]; c += Threads::template thread_step<R>(1))
+        for (int e = Threads::template thread_pos<R>(2); e < n[2]; e += Threads::template thread_step<R>(2))
+          f((base[0] + a) * stride[0] + (base[1] + c) * stride[1] + base[2] + e, lo[0] + a, lo[1] + c, lo[2] + e);
+  }
+}
+
+/// Elements per 16 bytes for a cached clause whose last dimension is fixed (known from its
+/// type), 1 otherwise. Such a clause's storage starts and ends on a multiple of it along that
+/// dimension (the fixed range widened to 16-byte boundaries, which changes neither the valid
+/// range nor what is loaded or stored), so that the compiler can prove 16-byte alignment and
+/// read four floats of a row at once, as from a hand-written `float as[16][16]`.
+template <class Spec>
+inline constexpr std::int64_t last_dim_align_v = [] {
+  using U = std::remove_cv_t<typename Spec::element_type>;
+  if constexpr (((Spec::fixed_dims >> (Spec::rank - 1)) & 1u) != 0 && sizeof(U) < 16 && 16 % sizeof(U) == 0)
+    return static_cast<std::int64_t>(16 / sizeof(U));
+  else
+    return std::int64_t(1);
+}();
+
+/// The storage origin of a fixed range [lo, lo + count) widened to multiples of `align` (a
+/// power of two; rounds down, also for negative lo), and its widened extent.
+ACC_DETAIL_HD constexpr std::int64_t widened_origin(std::int64_t lo, std::int64_t align) noexcept { return lo & -align; }
+ACC_DETAIL_HD constexpr std::int64_t widened_ext(std::int64_t lo, std::int64_t count, std::int64_t align) noexcept {
+  return (lo + count - widened_origin(lo, align) + align - 1) & -align;
+}
+
+/// The box of one range set for a tile: halo dimensions follow the tile, fixed ones do not;
+/// extents of the array clip lo/hi. With align_last > 1 a fixed last dimension is widened
+/// (last_dim_align_v).
+template <std::size_t R, class Index, class A>
+ACC_DETAIL_HD cache_box<R> box_of(const tile_t<R, Index>& t, const dim_range* range, const A& a,
+                                  std::int64_t align_last = 1) {
+  cache_box<R> b{};
+  for (std::size_t d = 0; d < R; ++d) {
+    if (range[d].is_fixed()) {
+      b.origin[d] = range[d].lo();
+      b.ext[d] = range[d].count();
+    } else {
+      b.origin[d] = static_cast<std::int64_t>(t.origin(d)) - range[d].before();
+      b.ext[d] = t.size(d) + range[d].before() + range[d].after();
+    }
+    const std::int64_t n = static_cast<std::int64_t>(a.extent(d));
+    b.lo[d] = b.origin[d] < 0 ? 0 : b.origin[d];
+    const std::int64_t end = b.origin[d] + b.ext[d];
+    b.hi[d] = end < n ? end : n;
+    if (b.hi[d] < b.lo[d]) b.hi[d] = b.lo[d];
+    if (d == R - 1 && range[d].is_fixed() && align_last > 1) {
+      b.ext[d] = widened_ext(range[d].lo(), range[d].count(), align_last);
+      b.origin[d] = widened_origin(range[d].lo(), align_last);
+    }
+  }
+  return b;
+}
+
+/// The part of a box a tile writes back: the tile's own iterations along halo dimensions
+/// (within the extent), the fixed range along fixed ones; clipped to the array.
+template <std::size_t R, class Index>
+ACC_DETAIL_HD void own_range(const tile_t<R, Index>& t, const dim_range* range, const cache_box<R>& b,
+                             std::int64_t* lo, std::int64_t* hi) {
+  for (std::size_t d = 0; d < R; ++d) {
+    lo[d] = b.lo[d];
+    hi[d] = b.hi[d];
+    if (!range[d].is_fixed()) {
+      const std::int64_t o = static_cast<std::int64_t>(t.origin(d));
+      if (lo[d] < o) lo[d] = o;
+      if (hi[d] > o + t.count(d)) hi[d] = o + t.count(d);
+    }
+    if (hi[d] < lo[d]) hi[d] = lo[d];
+  }
+}
+
+/// Row-major strides of a box's storage.
+template <std::size_t R>
+ACC_DETAIL_HD void box_strides(const cache_box<R>& b, std::int64_t* stride) {
+  stride[R - 1] = 1;
+  for (std::size_t d = R - 1; d-- > 0;) stride[d] = stride[d + 1] * b.ext[d + 1];
+}
+
+template <std::size_t R>
+ACC_DETAIL_HD std::size_t box_volume(const cache_box<R>& b) {
+  std::size_t v = 1;
+  for (std::size_t d = 0; d < R; ++d) v *= static_cast<std::size_t>(b.ext[d]);
+  return v;
+}
+
+/// The part of acc::cache before the load: checks the ranges, computes the box and takes the
+/// view's piece of the tile's area. Ops (the backend's tile_ops) reports a negative range, and
+/// a piece that does not fit here if Ops::overflow_at_call (the host, with acc::bad_clause).
+template <class Ops, std::size_t R, class I, class A>
+ACC_DETAIL_HD cache_piece<R> place_in_cache(const tile_t<R, I>& t, const A& a, const dim_range* range) {
+  using U = std::remove_cv_t<typename cacheable<std::remove_cvref_t<A>>::element_type>;
+  for (std::size_t d = 0; d < R; ++d) {
+    // Of before(), after() and count() none may be negative (lo() may).
+    const dim_range& r = range[d];
+    if ((r.is_fixed() ? r.count() : r.after()) < 0 || (!r.is_fixed() && r.before() < 0))
+      Ops::cache_bad_range(r.is_fixed() ? r.lo() : r.before(), r.is_fixed() ? r.count() : r.after());
+  }
+  cache_piece<R> piece{box_of(t, range, a), 0, false};
+  const std::size_t bytes = box_volume(piece.box) * sizeof(U);
+  piece.room = tile_access::take_cache<Ops>(t, bytes, piece.at);
+  if constexpr (Ops::overflow_at_call)
+    if (!piece.room) Ops::cache_overflow(bytes, piece.at, tile_access::cache_bytes(t));
+  return piece;
+}
+
+template <class T, std::size_t R>
+ACC_DETAIL_HD cached_view<T, R> view_on(T* storage, const cache_box<R>& b, const char* label) {
+  std::int64_t stride[R] = {};
+  box_strides(b, stride);
+  return cached_view<T, R>(storage, b.origin, stride, b.lo, b.hi, label);
+}
+
+/// A view aliasing the array's own host memory (the host backend, fetch-only ranges).
+template <class T, std::size_t R, class A>
+cached_view<T, R> view_alias(const A& a, const cache_box<R>& b, const char* label) {
+  std::int64_t origin[R] = {}, stride[R] = {};
+  stride[R - 1] = 1;
+  for (std::size_t d = R - 1; d-- > 0;) stride[d] = stride[d + 1] * static_cast<std::int64_t>(a.extent(d + 1));
+  return cached_view<T, R>(a.data(), origin, stride, b.lo, b.hi, label);
+}
+
+/// Loads the box's valid range of a into storage laid out as the box (collective on a GPU).
+template <std::size_t R, class Threads, class A, class U>
+ACC_DETAIL_HD void load_box(const A& a, U* storage, const cache_box<R>& b) {
+  for_each_in_box<R, Threads>(b, b.lo, b.hi, [&](int off, auto... g) { storage[off] = a(g...); });
+}
+
+/// a(g[0], ..., g[R - 1]).
+template <class A, class G, std::size_t... D>
+ACC_DETAIL_HD decltype(auto) element_at(const A& a, const G* g, std::index_sequence<D...>) {
+  return a(g[D]...);
+}
+
+/// Stores [lo, hi) of the box's storage to a (collective on a GPU).
+template <std::size_t R, class Threads, class A, class U>
+ACC_DETAIL_HD void store_box(const A& a, const U* storage, const cache_box<R>& b, const std::int64_t* lo,
+                             const std::int64_t* hi) {
+  for_each_in_box<R, Threads>(b, lo, hi, [&](int off, auto... g) { a(g...) = storage[off]; });
+}
+
+}  // namespace acc::detail

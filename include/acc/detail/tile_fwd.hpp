@@ -1,0 +1,19 @@
+//! @file Declarations of the tile API's class templates for the detail and backend headers that
+//! sit below the public headers defining them (acc/cached_view.hpp, acc/tile_level.hpp,
+//! acc/cache.hpp): those use them only inside templates, which acc/tile.hpp instantiates.
+#pragma once
+
+#include <cstddef>
+
+namespace acc {
+
+template <class T, std::size_t Rank>
+class cached_view;
+template <std::size_t Rank, class Index>
+class tile_t;
+template <class A, std::size_t Rank>
+struct cache_section_t;
+template <class... V>
+struct cached_views_t;
+
+}  // namespace acc

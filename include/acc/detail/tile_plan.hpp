@@ -1,0 +1,133 @@
+//! @file What run_tile_loop settles before a backend runs the tiles: the clause values checked,
+//! the tiling of the extent, where each cached clause lies in the gang's shared memory, and
+//! the closure of body and clauses; and how a backend calls the body for one tile.
+#pragma once
+
+#include <acc/detail/config.hpp>
+#include <acc/detail/tile_box.hpp>
+#include <acc/detail/tile_clauses.hpp>
+#include <acc/detail/tile_fwd.hpp>
+#include <acc/detail/tile_state.hpp>
+#include <acc/error.hpp>
+#include <acc/extent.hpp>
+#include <acc/tile_clauses.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+namespace acc::detail {
+
+/// The view a body receives for a cached() clause.
+template <class C> struct view_of_spec;
+template <class T, std::size_t R, unsigned F> struct view_of_spec<cached_t<T, R, F>> {
+  using type = cached_view<T, R>;
+};
+template <class C>
+using view_of_spec_t = typename view_of_spec<std::remove_cvref_t<C>>::type;
+
+/// A construct's body with its cached() clauses: one object, so that the arrays in both are
+/// implicit data of the construct (detail/capture.hpp) and reach the device together.
+template <class Body, class Specs>
+struct tile_closure {
+  Body body;
+  Specs specs;
+};
+
+/// Where each cached() clause lives in the gang's shared memory (bytes), then acc::cache's area.
+template <std::size_t N>
+struct tile_layout {
+  std::size_t offset[N ? N : 1];
+  std::size_t cache_offset;
+  std::size_t total;
+};
+
+template <std::size_t Rank, class Specs>
+tile_layout<std::tuple_size_v<Specs>> layout_of(const int* shape, const Specs& specs, std::size_t cache_bytes) {
+  tile_layout<std::tuple_size_v<Specs>> l{};
+  std::size_t at = 0;
+  [&]<std::size_t... K>(std::index_sequence<K...>) {
+    (([&] {
+       const auto& c = std::get<K>(specs);
+       using C = std::remove_cvref_t<decltype(c)>;
+       using U = std::remove_cv_t<typename C::element_type>;
+       std::size_t n = 1;
+       for (std::size_t d = 0; d < Rank; ++d) {
+         const dim_range& r = c.range[d];
+         n *= static_cast<std::size_t>(!r.is_fixed()      ? shape[d] + r.before() + r.after()
+                                       : d == Rank - 1 ? widened_ext(r.lo(), r.count(), last_dim_align_v<C>)
+                                                       : r.count());
+       }
+       l.offset[K] = at;
+       at += (n * sizeof(U) + 15) / 16 * 16;
+     }()),
+     ...);
+  }(std::make_index_sequence<std::tuple_size_v<Specs>>{});
+  l.cache_offset = at;
+  l.total = at + (cache_bytes + 15) / 16 * 16;
+  return l;
+}
+
+/// Clause values no device accepts.
+template <std::size_t Rank, class Specs>
+void check_tile_spec(const tile_spec<Rank>& s, const Specs& specs, const call_site& site) {
+  long long threads = 1;
+  for (std::size_t d = 0; d < Rank; ++d) {
+    if (s.shape[d] < 1)
+      fail<bad_clause>(site, "tile_size extent " + std::to_string(s.shape[d]) + " of dimension " + std::to_string(d) +
+                                 " must be at least 1");
+    threads *= s.shape[d];
+  }
+  if (threads > (1 << 20)) fail<bad_clause>(site, "the tile has " + std::to_string(threads) + " iterations; at most 1024 run on a GPU");
+  [&]<std::size_t... K>(std::index_sequence<K...>) {
+    (([&] {
+       const auto& c = std::get<K>(specs);
+       using T = typename std::remove_cvref_t<decltype(c)>::element_type;
+       const std::string name = "cached() clause " + std::to_string(K + 1) +
+                                (c.label[0] ? " ('" + std::string(c.label) + "')" : std::string());
+       for (std::size_t d = 0; d < Rank; ++d) {
+         const dim_range& r = c.range[d];
+         if (r.is_fixed() && r.count() < 0)
+           fail<bad_clause>(site, name + ": fixed(" + std::to_string(r.lo()) + ", " + std::to_string(r.count()) +
+                                      ") has a negative count");
+         if (!r.is_fixed() && (r.before() < 0 || r.after() < 0))
+           fail<bad_clause>(site, name + ": halo(" + std::to_string(r.before()) + ", " + std::to_string(r.after()) +
+                                      ") is negative");
+       }
+       if (std::is_const_v<T> && c.mode.has(write_back))
+         fail<bad_clause>(site, name + " has write_back but its elements are const");
+     }()),
+     ...);
+  }(std::make_index_sequence<std::tuple_size_v<Specs>>{});
+}
+
+template <class Index, std::size_t Rank>
+tile_geometry<Index, Rank> geometry_of(const index_space<Index, Rank>& space, const int* shape, const call_site& site) {
+  tile_geometry<Index, Rank> g{};
+  g.total = 1;
+  for (std::size_t d = 0; d < Rank; ++d) {
+    g.lo[d] = space.lo[d];
+    g.count[d] = space.count[d];
+    g.shape[d] = shape[d];
+    g.tiles[d] = (space.count[d] + std::uint64_t(shape[d]) - 1) / std::uint64_t(shape[d]);
+    if (g.tiles[d] != 0 && g.total > UINT64_MAX / g.tiles[d]) fail<bad_clause>(site, "the number of tiles exceeds 2^64");
+    g.total *= g.tiles[d];
+  }
+  return g;
+}
+
+/// Calls the body of one tile in the form it was written in (form 2: once; form 1: per
+/// iteration inside the extent, through the backend's Ops), given the views.
+template <class Ops, class Body, class Index, std::size_t Rank, class... V>
+ACC_DETAIL_HD void call_tile_body(const Body& body, const tile_t<Rank, Index>& t, const V&... views) {
+  if constexpr (std::is_invocable_v<const Body&, const tile_t<Rank, Index>&, const V&...>) {
+    body(t, views...);
+  } else {
+    Ops::for_tile_iterations(t, [&](auto... i) { body(i..., views...); });
+  }
+}
+
+}  // namespace acc::detail
