@@ -1,4 +1,4 @@
-// Reductions: acc::parallel_reduce against cub::DeviceReduce (the bar, issue 4: >= 0.97x its
+// Reductions: acc::parallel_reduce against cub::DeviceReduce (the bar: >= 0.97x its
 // throughput) and thrust::reduce, on 2^28 doubles and ints in the same run; then each of Xu's
 // reduction positions against a hand-written kernel of the same mapping (bar: within 5%).
 //   bench_reduce [--log2 28] [--runs 50]

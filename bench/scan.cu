@@ -1,4 +1,4 @@
-// Scans: acc::inclusive_scan / exclusive_scan against cub::DeviceScan (the bar, issue 5: >= 0.97x
+// Scans: acc::inclusive_scan / exclusive_scan against cub::DeviceScan (the bar: >= 0.97x
 // its throughput) and thrust::inclusive_scan / exclusive_scan, on 2^28 ints and doubles in the
 // same run; and stream compaction with acc::parallel_scan against cub::DeviceSelect::If (the
 // bar: >= 0.9x).

@@ -1,4 +1,4 @@
-// Tiles (issue 6): for each of the fcw paper's programs and Rodinia srad_v2, the untiled acc
+// Tiles: for each of the fcw paper's programs and Rodinia srad_v2, the untiled acc
 // version (parallel_loop), the tiled one (acc::tile_loop / acc::cache) and a hand-written CUDA
 // shared-memory version of the same algorithm, timed in the same run on data made present once
 // (examples/<program>/ hold all three). Targets of the issue: tiled/untiled >= 1.23 (hotspot),

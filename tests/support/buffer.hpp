@@ -1,5 +1,5 @@
 //! @file Test memory that compute constructs may touch on whichever device they run on.
-// Until tests use acc::array (issue 3), GPU runs need memory both the host reference and the
+// GPU runs need memory that both the host reference and the
 // kernels can read: managed memory when the current device is a GPU, plain memory otherwise.
 #pragma once
 
