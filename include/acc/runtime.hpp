@@ -8,7 +8,7 @@
 #include <string>
 
 #if defined(ACC_DETAIL_CUDA)
-#  include <acc/backend/cuda/runtime.hpp>
+#  include <acc/backend/cuda/ops.hpp>
 #endif
 
 namespace acc {

@@ -3,6 +3,7 @@
 
 #include <acc/backend/cuda/check.hpp>
 #include <acc/backend/cuda/per_device.hpp>
+#include <acc/backend/cuda/ops.hpp>
 #include <acc/backend/cuda/runtime.hpp>
 #include <acc/backend/cuda/tuning.hpp>
 #include <acc/backend/cuda/backend.hpp>

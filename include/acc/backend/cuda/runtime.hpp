@@ -106,28 +106,4 @@ inline void wait_async(int device, int waited, int waiting, const call_site& sit
   ACC_DETAIL_CUDA_CHECK(e, site);
 }
 
-// Device memory, defined in backend/cuda/memory.hpp (included at the end of this file).
-inline void* alloc(int device, std::size_t bytes, int queue, const std::string& what, const call_site& site);
-inline void release(int device, void* p, int queue) noexcept;
-inline void to_device(int device, void* dst, const void* src, std::size_t bytes, int queue, const call_site& site);
-inline void to_host(int device, void* dst, const void* src, std::size_t bytes, int queue, const call_site& site);
-inline bool pin(const void* host, std::size_t bytes) noexcept;
-inline void unpin(const void* host) noexcept;
-inline void mem_info(int device, std::size_t* free, std::size_t* total) noexcept;
-
-inline constexpr device_ops ops{&device_count, &wait,      &wait_all, &test, &wait_async, &alloc,   &release,
-                                &to_device,    &to_host,   &pin,      &unpin, &mem_info};
-
-/// Registers the table before main() in any program with an nvcc-compiled acc TU;
-/// register_ops() is also called on every CUDA path in case another TU's static
-/// initialisation asks first.
-inline void register_ops() noexcept {
-  const device_ops* expected = nullptr;
-  state().cuda.compare_exchange_strong(expected, &ops, std::memory_order_acq_rel);
-}
-
-inline const bool ops_registered = (register_ops(), true);
-
 }  // namespace acc::detail::cuda
-
-#include <acc/backend/cuda/memory.hpp>

@@ -1,0 +1,24 @@
+//! @file The runtime operations the CUDA backend registers (detail::device_ops): how code that
+//! g++ compiled, and the data environment, reach the GPU.
+#pragma once
+
+#include <acc/backend/cuda/memory.hpp>
+#include <acc/backend/cuda/runtime.hpp>
+#include <acc/detail/runtime_state.hpp>
+
+namespace acc::detail::cuda {
+
+inline constexpr device_ops ops{&device_count, &wait,      &wait_all, &test, &wait_async, &alloc,   &release,
+                                &to_device,    &to_host,   &pin,      &unpin, &mem_info};
+
+/// Registers the table before main() in any program with an nvcc-compiled acc TU;
+/// register_ops() is also called on every CUDA path in case another TU's static
+/// initialisation asks first.
+inline void register_ops() noexcept {
+  const device_ops* expected = nullptr;
+  state().cuda.compare_exchange_strong(expected, &ops, std::memory_order_acq_rel);
+}
+
+inline const bool ops_registered = (register_ops(), true);
+
+}  // namespace acc::detail::cuda
