@@ -94,15 +94,6 @@ auto reduce(const Extent& extent, const launch_spec& spec, const Op& op, const B
   }
 }
 
-/// The number of clauses at the front of Args...
-template <class... Args>
-constexpr std::size_t leading_clause_count() {
-  constexpr bool is[] = {is_clause_v<Args>..., false};
-  std::size_t k = 0;
-  while (is[k]) ++k;
-  return k;
-}
-
 /// parallel_reduce(extent, clauses..., op, body[, init]) with at least one clause; the call
 /// site is where the first clause was written (acc/clauses.hpp says why).
 template <class Extent, class... Args>

@@ -336,12 +336,7 @@ auto parallel_scan_entry(const Extent& extent, const launch_spec& spec, const Op
 /// where the first clause was written (acc/clauses.hpp says why).
 template <class Explicit, class Extent, class... Args>
 auto parallel_scan_with_clauses(const Extent& extent, const Args&... args) {
-  constexpr bool is[] = {is_clause_v<Args>..., false};
-  constexpr std::size_t k = [&] {
-    std::size_t i = 0;
-    while (is[i]) ++i;
-    return i;
-  }();
+  constexpr std::size_t k = leading_clause_count<Args...>();
   constexpr std::size_t rest = sizeof...(Args) - k;
   const auto all = std::forward_as_tuple(args...);
   if constexpr (rest < 1 || rest > 2) {

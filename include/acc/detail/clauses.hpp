@@ -282,6 +282,16 @@ constexpr bool clauses_accepted() { return leading_clauses<Args...>::template ac
 template <class... Args>
 using clause_reductions_t = typename leading_clauses<Args...>::reductions;
 
+/// How many of Args... are clauses before the first that is not: constructs that return a
+/// value take `clauses..., op, body[, init]`.
+template <class... Args>
+constexpr std::size_t leading_clause_count() {
+  constexpr bool is[] = {is_clause_v<Args>..., false};
+  std::size_t k = 0;
+  while (is[k]) ++k;
+  return k;
+}
+
 /// Calls f(launch_spec, reductions tuple, body) for arguments `clauses..., body`.
 template <class F, class... Args>
 decltype(auto) run_with_clauses(F&& f, const Args&... args) {
