@@ -100,7 +100,6 @@ template <class Extent, class... Args>
 auto reduce_with_clauses(const Extent& extent, const Args&... args) {
   constexpr std::size_t k = leading_clause_count<Args...>();
   constexpr std::size_t rest = sizeof...(Args) - k;
-  const auto all = std::forward_as_tuple(args...);
   if constexpr (rest < 2 || rest > 3) {
     static_assert(dependent_false<Extent>,
                   "acc::parallel_reduce: after the clauses come op, body and an optional initial value; "
@@ -109,10 +108,10 @@ auto reduce_with_clauses(const Extent& extent, const Args&... args) {
   } else if constexpr (!clause_pack<first_of_t<k, Args...>>::template accepted<construct::parallel_reduce>()) {
     return 0;
   } else {
-    return [&]<std::size_t... I, std::size_t... J>(std::index_sequence<I...>, std::index_sequence<J...>) {
-      return reduce(extent, fold_clauses(std::get<I>(all)...), std::get<k>(all), std::get<k + 1>(all),
-                    location_of(std::get<I>(all)...), std::get<k + 2 + J>(all)...);
-    }(std::make_index_sequence<k>{}, std::make_index_sequence<rest - 2>{});
+    return with_leading_clauses(
+        [&](const launch_spec& spec, const std::source_location& where, const auto& op, const auto& body,
+            const auto&... init) { return reduce(extent, spec, op, body, where, init...); },
+        args...);
   }
 }
 

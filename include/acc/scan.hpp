@@ -338,7 +338,6 @@ template <class Explicit, class Extent, class... Args>
 auto parallel_scan_with_clauses(const Extent& extent, const Args&... args) {
   constexpr std::size_t k = leading_clause_count<Args...>();
   constexpr std::size_t rest = sizeof...(Args) - k;
-  const auto all = std::forward_as_tuple(args...);
   if constexpr (rest < 1 || rest > 2) {
     static_assert(dependent_false<Extent>,
                   "acc::parallel_scan: after the clauses come an optional op and the body; write "
@@ -347,14 +346,14 @@ auto parallel_scan_with_clauses(const Extent& extent, const Args&... args) {
   } else if constexpr (!clause_pack<first_of_t<k, Args...>>::template accepted<construct::parallel_scan>()) {
     return 0;
   } else {
-    return [&]<std::size_t... I>(std::index_sequence<I...>) {
-      const launch_spec spec = fold_clauses(std::get<I>(all)...);
-      if constexpr (rest == 1)
-        return parallel_scan_entry<Explicit>(extent, spec, plus, std::get<k>(all), location_of(std::get<I>(all)...));
-      else
-        return parallel_scan_entry<Explicit>(extent, spec, std::get<k>(all), std::get<k + 1>(all),
-                                             location_of(std::get<I>(all)...));
-    }(std::make_index_sequence<k>{});
+    return with_leading_clauses(
+        [&](const launch_spec& spec, const std::source_location& where, const auto&... op_body) {
+          if constexpr (sizeof...(op_body) == 1)
+            return parallel_scan_entry<Explicit>(extent, spec, plus, op_body..., where);
+          else
+            return parallel_scan_entry<Explicit>(extent, spec, op_body..., where);
+        },
+        args...);
   }
 }
 

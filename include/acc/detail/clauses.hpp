@@ -292,6 +292,17 @@ constexpr std::size_t leading_clause_count() {
   return k;
 }
 
+/// Calls f(launch_spec, where the first clause was written, rest...) for arguments
+/// `clauses..., rest...` (constructs that return a value: rest is op, body[, init]).
+template <class F, class... Args>
+decltype(auto) with_leading_clauses(F&& f, const Args&... args) {
+  constexpr std::size_t k = leading_clause_count<Args...>();
+  const auto all = std::forward_as_tuple(args...);
+  return [&]<std::size_t... I, std::size_t... J>(std::index_sequence<I...>, std::index_sequence<J...>) -> decltype(auto) {
+    return f(fold_clauses(std::get<I>(all)...), location_of(std::get<I>(all)...), std::get<k + J>(all)...);
+  }(std::make_index_sequence<k>{}, std::make_index_sequence<sizeof...(Args) - k>{});
+}
+
 /// Calls f(launch_spec, reductions tuple, body) for arguments `clauses..., body`.
 template <class F, class... Args>
 decltype(auto) run_with_clauses(F&& f, const Args&... args) {
