@@ -119,7 +119,7 @@ struct tile_task : no_result {
   bool empty() const noexcept { return geometry.total == 0; }
 };
 
-/// The task of a loop-shaped construct over `extent`.
+/// The iteration space of `extent` and its number of iterations (bad_clause past 2^64).
 template <class Extent>
 auto space_of(const Extent& extent, const call_site& site) {
   const auto space = to_space(extent);
