@@ -2,15 +2,14 @@
 #pragma once
 
 #include <acc/detail/array_ops.hpp>
+#include <acc/detail/array_owner.hpp>
 #include <acc/detail/capture.hpp>
 #include <acc/detail/config.hpp>
 #include <acc/detail/present_table.hpp>
 #include <acc/error.hpp>
 
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <new>
 #include <source_location>
 #include <string>
@@ -40,34 +39,6 @@ inline constexpr bool read_only_load_v =
     std::is_const_v<T> && std::is_arithmetic_v<T> && !std::is_same_v<std::remove_cv_t<T>, bool> &&
     !std::is_same_v<std::remove_cv_t<T>, long double> && (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8);
 
-
-/// Host storage of an acc::array, shared by its copies (they are handles, as captures must be
-/// cheap). The last owner's release also drops the storage's present entries.
-struct array_owner {
-  std::atomic<long> refs{1};
-  std::string label;
-  void* storage = nullptr;
-  std::size_t bytes = 0;
-  std::size_t align = 0;
-};
-
-/// Page-aligned when a page or more, so that pinning one array's pages never collides with
-/// another's (cudaHostRegister works on whole pages).
-inline array_owner* make_array_owner(std::size_t bytes, std::string label) {
-  auto owner = std::make_unique<array_owner>();
-  owner->label = std::move(label);
-  owner->bytes = bytes;
-  owner->align = bytes >= 4096 ? 4096 : 64;
-  if (bytes) owner->storage = ::operator new(bytes, std::align_val_t(owner->align));
-  return owner.release();
-}
-
-inline void release_array_owner(array_owner* owner) noexcept {
-  if (!owner || owner->refs.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
-  forget_host_range(owner->storage, owner->bytes);
-  if (owner->storage) ::operator delete(owner->storage, std::align_val_t(owner->align));
-  delete owner;
-}
 
 inline std::size_t checked_extent_product(const std::size_t* ext, std::size_t rank, std::size_t elem,
                                           const char* what) {
@@ -212,7 +183,7 @@ private:
 
   // The capture hook's work: inside a compute construct's copy of its body, record this copy.
   void record_capture() {
-    if (detail::capture_scope* s = detail::this_thread().capture) s->items.push_back({this, &set_device, span()});
+    if (detail::this_thread().capture) detail::record_capture({this, &set_device, span()});
   }
 
   T* host_ = nullptr;
@@ -271,9 +242,9 @@ public:
                   "acc::array: give one integer extent per dimension, e.g. acc::array<double, 2> m(ni, nj)");
     const std::size_t ext[] = {static_cast<std::size_t>(extents)...};
     const std::size_t n = detail::checked_extent_product(ext, Rank, sizeof(T), "array");
-    owner_ = detail::make_array_owner(n * sizeof(T), std::string(label));
+    owner_ = detail::make_array_owner(n * sizeof(T), label);
     T* p = static_cast<T*>(owner_->storage);
-    if (n) std::uninitialized_value_construct_n(p, n);
+    for (std::size_t k = 0; k < n; ++k) ::new (static_cast<void*>(p + k)) T();  // value-initialised
     v_.host_ = p;
     for (std::size_t d = 0; d < Rank; ++d) v_.ext_[d] = ext[d];
     v_.label_ = owner_->label.empty() ? nullptr : owner_->label.c_str();
@@ -287,7 +258,7 @@ public:
   /// Another handle to the same elements (the capture hook runs in the view member's copy).
   ACC_DETAIL_HD array(const array& o) : v_(o.v_), owner_(o.owner_) {
     if constexpr (detail::array_ops::is_host)
-      if (owner_) owner_->refs.fetch_add(1, std::memory_order_relaxed);
+      detail::retain_array_owner(owner_);
   }
   ACC_DETAIL_HD array(array&& o) noexcept : v_(o.v_), owner_(o.owner_) {
     if constexpr (detail::array_ops::is_host) {
@@ -379,3 +350,7 @@ section_t<T> section(const array<T, Rank>& a, std::size_t lo, std::size_t len,
 }
 
 }  // namespace acc
+
+#if ACC_DETAIL_RUNTIME_INLINE
+#  include <acc/detail/runtime-inl.hpp>
+#endif

@@ -56,3 +56,7 @@ inline void wait_async(int waited, int waiting, std::source_location where = std
 }
 
 }  // namespace acc
+
+#if ACC_DETAIL_RUNTIME_INLINE
+#  include <acc/detail/runtime-inl.hpp>
+#endif

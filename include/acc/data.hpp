@@ -512,3 +512,7 @@ T* deviceptr(T* p) {
 }
 
 }  // namespace acc
+
+#if ACC_DETAIL_RUNTIME_INLINE
+#  include <acc/detail/runtime-inl.hpp>
+#endif

@@ -1,6 +1,8 @@
 //! @file Exceptions thrown by acc: one base, one subclass per kind of mistake.
 #pragma once
 
+#include <acc/detail/config.hpp>
+
 #include <source_location>
 #include <stdexcept>
 #include <string>
@@ -45,11 +47,7 @@ struct call_site {
 };
 
 /// "acc::parallel_loop at file.cpp:42" (the user's file name without its directories).
-inline std::string describe(const call_site& site) {
-  std::string file = site.where.file_name();
-  if (auto slash = file.find_last_of("/\\"); slash != std::string::npos) file.erase(0, slash + 1);
-  return std::string("acc::") + site.construct + " at " + file + ":" + std::to_string(site.where.line());
-}
+ACC_DETAIL_RUNTIME_FN std::string describe(const call_site& site);
 
 template <class Error = error>
 [[noreturn]] void fail(const call_site& site, const std::string& what) {

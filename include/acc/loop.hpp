@@ -109,8 +109,8 @@ struct parallel_loop {
   parallel_loop(Extent extent, Args&&... args, std::source_location where = std::source_location::current()) {
     if constexpr (detail::check_loop_args<Extent, Args...>()) {
       const detail::call_site site{"parallel_loop", where};
-      static const detail::nvtx_name name = detail::make_nvtx_name(site);
-      const detail::nvtx_range range(name);
+      static detail::nvtx_site nvtx;  // constant-initialised: no guard per construct
+      const detail::nvtx_range range(nvtx, site);
       detail::run_with_clauses(
           [&](const auto& spec, const auto& reds, const auto& body) {
             const auto [space, total] = detail::space_of(extent, site);
@@ -130,3 +130,7 @@ template <class Extent, class... Args>
 parallel_loop(Extent, Args&&...) -> parallel_loop<Extent, Args...>;
 
 }  // namespace acc
+
+#if ACC_DETAIL_RUNTIME_INLINE
+#  include <acc/detail/runtime-inl.hpp>
+#endif

@@ -81,8 +81,8 @@ auto reduce(const Extent& extent, const launch_spec& spec, const Op& op, const B
   if constexpr (check_reduce_args<Extent, Op, Body, Init...>()) {
     using T = reduce_value_t<Extent, Body>;
     const call_site site{"parallel_reduce", where};
-    static const nvtx_name name = make_nvtx_name(site);
-    const nvtx_range range(name);
+    static nvtx_site nvtx;  // constant-initialised: no guard per construct
+    const nvtx_range range(nvtx, site);
     T start;
     if constexpr (sizeof...(Init) == 1) start = static_cast<T>((init, ...));
     else start = identity_of<T>(op);
@@ -155,3 +155,7 @@ auto parallel_reduce(const Extent& e, const Clause& first, const Rest&... rest) 
 }
 
 }  // namespace acc
+
+#if ACC_DETAIL_RUNTIME_INLINE
+#  include <acc/detail/runtime-inl.hpp>
+#endif

@@ -89,8 +89,8 @@ struct parallel {
   parallel(Args&&... args, std::source_location where = std::source_location::current()) {
     if constexpr (detail::check_region_args<Args...>()) {
       const detail::call_site site{"parallel", where};
-      static const detail::nvtx_name name = detail::make_nvtx_name(site);
-      const detail::nvtx_range range(name);
+      static detail::nvtx_site nvtx;  // constant-initialised: no guard per construct
+      const detail::nvtx_range range(nvtx, site);
       detail::run_with_clauses(
           [&](const auto& spec, const auto& reds, const auto& body) {
             detail::dispatch(detail::region_task<std::remove_cvref_t<decltype(reds)>>{{}, reds}, spec, body, site);
@@ -104,3 +104,7 @@ template <class... Args>
 parallel(Args&&...) -> parallel<Args...>;
 
 }  // namespace acc
+
+#if ACC_DETAIL_RUNTIME_INLINE
+#  include <acc/detail/runtime-inl.hpp>
+#endif

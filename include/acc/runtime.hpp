@@ -71,3 +71,7 @@ inline void set_device_num(int n, device_type t) {
 }
 
 }  // namespace acc
+
+#if ACC_DETAIL_RUNTIME_INLINE
+#  include <acc/detail/runtime-inl.hpp>
+#endif

@@ -321,8 +321,8 @@ auto parallel_scan_entry(const Extent& extent, const launch_spec& spec, const Op
   if constexpr (check_parallel_scan_args<Explicit, Extent, Op, Body>()) {
     using T = scan_value_t<Explicit, Body>;
     const call_site site{"parallel_scan", where};
-    static const nvtx_name name = make_nvtx_name(site);
-    const nvtx_range range(name);
+    static nvtx_site nvtx;  // constant-initialised: no guard per construct
+    const nvtx_range range(nvtx, site);
     const auto [space, total] = space_of(extent, site);
     return dispatch(parallel_scan_task<std::remove_const_t<decltype(space)>, Op, T>{space, total, op,
                                                                                    identity_of<T>(op)},
@@ -433,3 +433,7 @@ auto parallel_scan(const Extent& e, const Clause& first, const Rest&... rest) {
 }
 
 }  // namespace acc
+
+#if ACC_DETAIL_RUNTIME_INLINE
+#  include <acc/detail/runtime-inl.hpp>
+#endif

@@ -96,8 +96,8 @@ struct tile_loop {
     if constexpr (detail::check_tile_args<Extent, Args...>()) {
       constexpr std::size_t rank = detail::extent_traits<Extent>::rank;
       const detail::call_site site{"tile_loop", where};
-      static const detail::nvtx_name name = detail::make_nvtx_name(site);
-      const detail::nvtx_range range(name);
+      static detail::nvtx_site nvtx;  // constant-initialised: no guard per construct
+      const detail::nvtx_range range(nvtx, site);
       auto all = std::forward_as_tuple(std::as_const(args)...);
       constexpr std::size_t n = sizeof...(Args) - 1;
       const auto spec = [&]<std::size_t... I>(std::index_sequence<I...>) {
@@ -115,3 +115,7 @@ template <class Extent, class... Args>
 tile_loop(Extent, Args&&...) -> tile_loop<Extent, Args...>;
 
 }  // namespace acc
+
+#if ACC_DETAIL_RUNTIME_INLINE
+#  include <acc/detail/runtime-inl.hpp>
+#endif

@@ -4,6 +4,17 @@
 
 #include <cstdio>
 
+// An array entered with enter_data by another translation unit (second_unit.cpp in the
+// header-only build), else by this one.
+const int* entered_elsewhere();
+#if !defined(ACC_CONSUMER_TWO_UNITS)
+const int* entered_elsewhere() {
+  static acc::array<int> a("elsewhere", 100);
+  acc::enter_data(acc::copyin(a));
+  return a.data();
+}
+#endif
+
 int main() {
   const int ni = 37, nj = 101;
   acc::array<long long, 2> a("a", ni, nj);
@@ -16,5 +27,6 @@ int main() {
     for (int j = 0; j < nj; ++j) host += a(i, j);
   std::printf("consumer: %s, sum %lld and %lld (expected %lld)\n",
               acc::get_device_type() == acc::device_type::nvidia ? "nvidia" : "host", sum, host, expect);
-  return sum == expect && host == expect ? 0 : 1;
+  const bool shared = acc::is_present(entered_elsewhere(), 100);
+  return sum == expect && host == expect && shared ? 0 : 1;
 }

@@ -229,7 +229,7 @@ constexpr std::source_location location_of(const C&... c) {
 }
 
 /// Values no device accepts, whatever the device: these do not depend on where it runs.
-inline void check_spec(const launch_spec& s, const call_site& site) {
+ACC_DETAIL_NOINLINE inline void check_spec(const launch_spec& s, const call_site& site) {
   if (s.bad_count_clause)
     fail<bad_clause>(site, std::string(s.bad_count_clause) + "(" + std::to_string(s.bad_count) + ") must be at least 1");
   if (s.queue < 0 && s.queue != queue_sync && s.queue != queue_noval)

@@ -22,6 +22,32 @@
 #  define ACC_DETAIL_HOST_ABI serial
 #endif
 
+// The runtime (present table, queues, device selection, NVTX names: detail/runtime-inl.hpp) is
+// either compiled once into the acc_runtime library, which the CMake targets acc::acc and
+// acc::headers link and announce with ACC_SEPARATE_RUNTIME, or, for a program that only adds
+// include/ to its include path, defined inline in every translation unit (slower builds).
+// ACC_DETAIL_RUNTIME_FN marks the functions that are defined in one of the two ways.
+#if defined(ACC_DETAIL_BUILDING_RUNTIME)
+#  define ACC_DETAIL_RUNTIME_INLINE 0
+#  define ACC_DETAIL_RUNTIME_FN
+#elif defined(ACC_SEPARATE_RUNTIME)
+#  define ACC_DETAIL_RUNTIME_INLINE 0
+#  define ACC_DETAIL_RUNTIME_FN
+#else
+#  define ACC_DETAIL_RUNTIME_INLINE 1
+#  define ACC_DETAIL_RUNTIME_FN inline
+#endif
+
+// Helpers that every construct's instantiation calls (launch planning, error paths): kept out
+// of line so that a translation unit compiles them once, not once per construct.
+#if defined(__GNUC__) || defined(__clang__)
+#  define ACC_DETAIL_NOINLINE __attribute__((noinline))
+#  define ACC_DETAIL_COLD __attribute__((cold, noinline))
+#else
+#  define ACC_DETAIL_NOINLINE
+#  define ACC_DETAIL_COLD
+#endif
+
 #if !defined(__cpp_lib_source_location) && !defined(__has_include)
 #  error "acc needs C++20 (std::source_location); compile with -std=c++20"
 #endif

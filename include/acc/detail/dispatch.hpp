@@ -28,7 +28,7 @@ struct placement {
 
 /// if_(false) and the host device type run on the host; otherwise the device named by
 /// device_num, else the thread's current one, which must exist.
-inline placement place(const launch_spec& s, const call_site& site) {
+ACC_DETAIL_NOINLINE inline placement place(const launch_spec& s, const call_site& site) {
   if (!s.if_ || current_target() == target::host) return {target::host, 0};
   const int count = nvidia_device_count();
   const int device = s.device_num >= 0 ? s.device_num : current_nvidia_num();
@@ -37,6 +37,19 @@ inline placement place(const launch_spec& s, const call_site& site) {
                                               : "device " + std::to_string(device) + " (ACC_DEVICE_NUM)") +
                                " does not exist; there are " + std::to_string(count) + " NVIDIA devices");
   return {target::nvidia, device};
+}
+
+/// The host path of dispatch. In a translation unit that nvcc compiled it is the fallback for
+/// a machine without a GPU, so it is compiled for size there (cold): the host compiler then
+/// spends little time on a path that GPU runs never take (bench/compile).
+template <class Task, class Body>
+#if defined(ACC_DETAIL_CUDA)
+ACC_DETAIL_COLD
+#endif
+auto run_on_host(const Task& task, const launch_spec& spec, const Body& body, const call_site& site) {
+  if (spec.default_present && spec.if_) check_present(body, spec, site);
+  if (task.empty()) return task.empty_result();
+  return run(host::backend{}, task, body, launch_context{spec, 0, site});
 }
 
 /// Runs `task` with `body` where the clauses place it and returns the task's result.
@@ -69,9 +82,7 @@ auto dispatch(const Task& task, const launch_spec& spec, const Body& body, const
     }
   }
 #endif
-  if (spec.default_present && spec.if_) check_present(body, spec, site);
-  if (task.empty()) return task.empty_result();
-  return run(host::backend{}, task, body, launch_context{spec, 0, site});
+  return run_on_host(task, spec, body, site);
 }
 
 }  // namespace acc::detail

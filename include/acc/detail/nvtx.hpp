@@ -1,47 +1,46 @@
 //! @file NVTX ranges named by the user's call site, so Nsight shows `saxpy.cpp:42 parallel_loop`.
+//! The NVTX calls themselves are in detail/runtime-inl.hpp (compiled once); without NVTX
+//! (ACC_NO_NVTX, or no nvtx3 headers where the runtime was compiled) they do nothing.
 #pragma once
 
+#include <acc/detail/config.hpp>
 #include <acc/error.hpp>
 
 #include <string>
 
-#if __has_include(<nvtx3/nvToolsExt.h>) && !defined(ACC_NO_NVTX)
-#  include <nvtx3/nvToolsExt.h>
-
 namespace acc::detail {
-// Translation units with and without the NVTX header (g++ TUs may lack the CUDA include path)
-// get different definitions here; the inline namespaces keep them distinct entities.
-inline namespace nvtx_enabled {
+// In header-only use, translation units with and without the NVTX headers (g++ TUs may lack
+// the CUDA include path) define these differently; distinct inline namespaces keep them
+// distinct entities.
+#if ACC_DETAIL_RUNTIME_INLINE && (defined(ACC_NO_NVTX) || !__has_include(<nvtx3/nvToolsExt.h>))
+#  define ACC_DETAIL_NVTX_ABI nvtx_off
+#else
+#  define ACC_DETAIL_NVTX_ABI nvtx_on
+#endif
+inline namespace ACC_DETAIL_NVTX_ABI {
 
-inline nvtxDomainHandle_t nvtx_domain() {
-  static const nvtxDomainHandle_t domain = nvtxDomainCreateA("acc");
-  return domain;
-}
+/// A registered NVTX string (nvtxStringHandle_t), or nullptr without NVTX.
+using nvtx_name = void*;
 
-using nvtx_name = nvtxStringHandle_t;
+/// A construct's registered name, "file.cpp:42 parallel_loop": one static of the construct's
+/// instantiation, which is unique to its lambda and so to its call site.
+struct nvtx_site {
+  nvtx_name name = nullptr;
+  int registered = 0;  // call_once_at's flag
+};
 
-/// Registers "file.cpp:42 parallel_loop" once; callers keep the handle in a static of the
-/// construct's instantiation, which is unique to its lambda and so to its call site.
-inline nvtx_name make_nvtx_name(const call_site& site) {
-  std::string file = site.where.file_name();
-  if (auto slash = file.find_last_of("/\\"); slash != std::string::npos) file.erase(0, slash + 1);
-  const std::string text = file + ":" + std::to_string(site.where.line()) + " " + site.construct;
-  return nvtxDomainRegisterStringA(nvtx_domain(), text.c_str());
-}
+/// Pushes the range of `s`, registering its name on first use.
+ACC_DETAIL_RUNTIME_FN void nvtx_push_site(nvtx_site& s, const call_site& site) noexcept;
+ACC_DETAIL_RUNTIME_FN void nvtx_push(nvtx_name name) noexcept;
+ACC_DETAIL_RUNTIME_FN void nvtx_push_text(const char* text) noexcept;
+ACC_DETAIL_RUNTIME_FN void nvtx_pop() noexcept;
 
 /// Pushes the construct's range for its lifetime. Costs an indirect call when no profiler
 /// is attached.
 class nvtx_range {
 public:
-  explicit nvtx_range(nvtx_name name) noexcept {
-    nvtxEventAttributes_t a{};
-    a.version = NVTX_VERSION;
-    a.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
-    a.messageType = NVTX_MESSAGE_TYPE_REGISTERED;
-    a.message.registered = name;
-    nvtxDomainRangePushEx(nvtx_domain(), &a);
-  }
-  ~nvtx_range() { nvtxDomainRangePop(nvtx_domain()); }
+  nvtx_range(nvtx_site& s, const call_site& site) noexcept { nvtx_push_site(s, site); }
+  ~nvtx_range() { nvtx_pop(); }
   nvtx_range(const nvtx_range&) = delete;
   nvtx_range& operator=(const nvtx_range&) = delete;
 };
@@ -50,35 +49,11 @@ public:
 /// costlier than a registered name, which is why compute constructs do not use it.
 class nvtx_text_range {
 public:
-  explicit nvtx_text_range(const std::string& text) noexcept {
-    nvtxEventAttributes_t a{};
-    a.version = NVTX_VERSION;
-    a.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
-    a.messageType = NVTX_MESSAGE_TYPE_ASCII;
-    a.message.ascii = text.c_str();
-    nvtxDomainRangePushEx(nvtx_domain(), &a);
-  }
-  ~nvtx_text_range() { nvtxDomainRangePop(nvtx_domain()); }
+  explicit nvtx_text_range(const std::string& text) noexcept { nvtx_push_text(text.c_str()); }
+  ~nvtx_text_range() { nvtx_pop(); }
   nvtx_text_range(const nvtx_text_range&) = delete;
   nvtx_text_range& operator=(const nvtx_text_range&) = delete;
 };
 
-}  // namespace nvtx_enabled
+}  // namespace ACC_DETAIL_NVTX_ABI
 }  // namespace acc::detail
-
-#else
-
-namespace acc::detail {
-inline namespace nvtx_disabled {
-using nvtx_name = int;
-inline nvtx_name make_nvtx_name(const call_site&) { return 0; }
-struct nvtx_range {
-  explicit nvtx_range(nvtx_name) noexcept {}
-};
-struct nvtx_text_range {
-  explicit nvtx_text_range(const std::string&) noexcept {}
-};
-}  // namespace nvtx_disabled
-}  // namespace acc::detail
-
-#endif

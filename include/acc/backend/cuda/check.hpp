@@ -1,6 +1,7 @@
 //! @file Every CUDA call acc makes goes through ACC_DETAIL_CUDA_CHECK.
 #pragma once
 
+#include <acc/detail/config.hpp>
 #include <acc/error.hpp>
 
 #include <cuda_runtime.h>
@@ -16,7 +17,7 @@ inline const char* library_path(const char* file) {
   return p ? p : file;
 }
 
-[[noreturn]] inline void throw_cuda(cudaError_t e, const char* call, const call_site& site, const char* file,
+[[noreturn]] ACC_DETAIL_COLD inline void throw_cuda(cudaError_t e, const char* call, const call_site& site, const char* file,
                                     int line) {
   throw device_error(describe(site) + ": " + call + " failed: " + cudaGetErrorName(e) + " (" +
                      cudaGetErrorString(e) + ") [" + library_path(file) + ":" + std::to_string(line) + "]");

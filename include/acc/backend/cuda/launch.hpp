@@ -12,10 +12,7 @@
 
 #include <cuda_runtime.h>
 
-#include <algorithm>
-#include <array>
 #include <cstdint>
-#include <mutex>
 #include <string>
 #include <type_traits>
 
@@ -27,18 +24,50 @@ struct kernel_limits {
   std::size_t static_shared;  // __shared__ arrays of the kernel (loop_reduce's, CUB's)
 };
 
+/// The occupancy queries of one kernel on one device (current). Not a template: every
+/// kernel's host code is then only a static cache and a call (bench/compile).
+ACC_DETAIL_NOINLINE inline kernel_limits query_limits(const void* kernel, int max_block, const call_site& site) {
+  cudaFuncAttributes attr{};
+  ACC_DETAIL_CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel), site);
+  int min_grid = 0, block = 0;
+  ACC_DETAIL_CUDA_CHECK(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, kernel, 0, max_block), site);
+  return kernel_limits{block, attr.maxThreadsPerBlock, attr.sharedSizeBytes};
+}
+
+/// Per kernel: its limits on each device, computed on first use.
+using kernel_limits_cache = per_device<kernel_limits>;
+
+ACC_DETAIL_NOINLINE inline const kernel_limits& cached_limits(kernel_limits_cache& cache, const void* kernel,
+                                                              int max_block, int device, const call_site& site) {
+  return cache.get(device, [&] { return query_limits(kernel, max_block, site); });
+}
+
 /// Limits of one kernel on one device (current). One cache per kernel type: each construct's
 /// kernel is its own template instantiation, so this static is per kernel.
 template <class Policy, class... Params>
 const kernel_limits& limits_of_kernel(void (*kernel)(Params...), int device, const call_site& site) {
-  static per_device<kernel_limits> cache;
-  return cache.get(device, [&] {
-    cudaFuncAttributes attr{};
-    ACC_DETAIL_CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel), site);
-    int min_grid = 0, block = 0;
-    ACC_DETAIL_CUDA_CHECK(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, kernel, 0, Policy::max_block), site);
-    return kernel_limits{block, attr.maxThreadsPerBlock, attr.sharedSizeBytes};
-  });
+  static kernel_limits_cache cache;  // constant-initialised: no guard
+  return cached_limits(cache, reinterpret_cast<const void*>(kernel), Policy::max_block, device, site);
+}
+
+/// Blocks that fit on one SM and the SM count, for a kernel and a block size.
+struct resident_counts {
+  int block, per_sm, sm_count;
+};
+
+ACC_DETAIL_NOINLINE inline resident_counts query_resident(const void* kernel, int block, int device,
+                                                          const call_site& site) {
+  resident_counts r{block, 0, 0};
+  ACC_DETAIL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&r.per_sm, kernel, block, 0), site);
+  ACC_DETAIL_CUDA_CHECK(cudaDeviceGetAttribute(&r.sm_count, cudaDevAttrMultiProcessorCount, device), site);
+  return r;
+}
+
+ACC_DETAIL_NOINLINE inline int cached_resident(per_device<resident_counts>& cache, const void* kernel, int block,
+                                               int device, const call_site& site) {
+  resident_counts c = cache.get(device, [&] { return query_resident(kernel, block, device, site); });
+  if (c.block != block) c = query_resident(kernel, block, device, site);
+  return (c.per_sm > 1 ? c.per_sm : 1) * c.sm_count;
 }
 
 /// Blocks of `block` threads that fit on the whole device at once: a persistent grid. Cached
@@ -46,19 +75,8 @@ const kernel_limits& limits_of_kernel(void (*kernel)(Params...), int device, con
 /// block) ask the occupancy calculator each time.
 template <class... Params>
 int resident_blocks(void (*kernel)(Params...), int block, int device, const call_site& site) {
-  struct counts {
-    int block, per_sm, sm_count;
-  };
-  const auto query = [&] {
-    counts r{block, 0, 0};
-    ACC_DETAIL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&r.per_sm, kernel, block, 0), site);
-    ACC_DETAIL_CUDA_CHECK(cudaDeviceGetAttribute(&r.sm_count, cudaDevAttrMultiProcessorCount, device), site);
-    return r;
-  };
-  static per_device<counts> cache;  // per kernel, as limits_of_kernel
-  counts c = cache.get(device, query);
-  if (c.block != block) c = query();
-  return std::max(1, c.per_sm) * c.sm_count;
+  static per_device<resident_counts> cache;  // per kernel, as limits_of_kernel
+  return cached_resident(cache, reinterpret_cast<const void*>(kernel), block, device, site);
 }
 
 struct launch_config {
@@ -69,7 +87,7 @@ struct launch_config {
 
 /// Threads per gang from vector_length x num_workers, else the kernel's suggestion; rejects
 /// what this kernel cannot launch with a message naming both numbers.
-inline unsigned plan_block(const launch_spec& s, const kernel_limits& k, int device, const call_site& site) {
+ACC_DETAIL_NOINLINE inline unsigned plan_block(const launch_spec& s, const kernel_limits& k, int device, const call_site& site) {
   if (!s.vector_length && !s.num_workers) return static_cast<unsigned>(k.suggested_block);
   const long long v = s.vector_length ? s.vector_length : 1, w = s.num_workers ? s.num_workers : 1;
   if (v * w > k.max_block)
@@ -81,12 +99,12 @@ inline unsigned plan_block(const launch_spec& s, const kernel_limits& k, int dev
 
 /// Gangs for `iterations` of a flat loop: one iteration per thread, fewer when num_gangs says
 /// so or the grid would pass the hardware limit (threads then stride; tuning.hpp says why).
-inline launch_config plan_loop(const launch_spec& s, const kernel_limits& k, std::uint64_t iterations, int device,
+ACC_DETAIL_NOINLINE inline launch_config plan_loop(const launch_spec& s, const kernel_limits& k, std::uint64_t iterations, int device,
                                const call_site& site) {
   const unsigned block = plan_block(s, k, device, site);
   const std::uint64_t needed = (iterations + block - 1) / block;
   const std::uint64_t cap = s.num_gangs ? std::uint64_t(s.num_gangs) : std::uint64_t(0x7fffffff);
-  return {static_cast<unsigned>(std::min(needed, cap)), block};
+  return {static_cast<unsigned>(needed < cap ? needed : cap), block};
 }
 
 /// A persistent grid for a kernel that reduces per block: blocks of num_workers x vector_length
@@ -105,9 +123,10 @@ launch_config plan_persistent(void (*kernel)(Params...), std::uint64_t iteration
                                      " threads per gang; device " + std::to_string(ctx.device) + " runs at most " +
                                      std::to_string(k.max_block) + " for this kernel");
   }
-  std::uint64_t grid = std::min<std::uint64_t>((iterations + block - 1) / block,
-                                               resident_blocks(kernel, int(block), ctx.device, ctx.site));
-  if (s.num_gangs) grid = std::min<std::uint64_t>(grid, std::uint64_t(s.num_gangs));
+  std::uint64_t grid = (iterations + block - 1) / block;
+  const std::uint64_t resident = std::uint64_t(resident_blocks(kernel, int(block), ctx.device, ctx.site));
+  if (grid > resident) grid = resident;
+  if (s.num_gangs && grid > std::uint64_t(s.num_gangs)) grid = std::uint64_t(s.num_gangs);
   return {static_cast<unsigned>(grid), block};
 }
 

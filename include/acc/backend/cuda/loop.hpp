@@ -4,7 +4,6 @@
 #include <acc/backend/cuda/launch.hpp>
 #include <acc/extent.hpp>
 
-#include <algorithm>
 #include <cstdint>
 
 namespace acc::detail::cuda {
@@ -73,7 +72,8 @@ void launch_loop(const index_space<Index, Rank>& s, std::uint64_t total, const l
     auto kernel = &loop_1d<Count, Index, Body>;
     auto cfg = plan_loop(spec, limits_of_kernel<loop_policy>(kernel, device, site), total, device, site);
     // The grid's threads are counted in Count too.
-    cfg.grid = unsigned(std::min<std::uint64_t>(cfg.grid, std::uint64_t(Count(-1)) / cfg.block));
+    const std::uint64_t most = std::uint64_t(Count(-1)) / cfg.block;
+    if (cfg.grid > most) cfg.grid = unsigned(most);
     launch(kernel, cfg, 0, stream, site, s.lo[0], Count(total), body);
   } else if constexpr (Rank == 2) {
     auto kernel = &loop_2d<Count, Index, Body>;

@@ -14,11 +14,12 @@ inline constexpr device_ops ops{&device_count, &wait,      &wait_all, &test, &wa
 /// Registers the table before main() in any program with an nvcc-compiled acc TU;
 /// register_ops() is also called on every CUDA path in case another TU's static
 /// initialisation asks first.
-inline void register_ops() noexcept {
-  const device_ops* expected = nullptr;
-  state().cuda.compare_exchange_strong(expected, &ops, std::memory_order_acq_rel);
-}
+inline void register_ops() noexcept { register_cuda_ops(&ops); }
 
 inline const bool ops_registered = (register_ops(), true);
 
 }  // namespace acc::detail::cuda
+
+#if ACC_DETAIL_RUNTIME_INLINE
+#  include <acc/detail/runtime-inl.hpp>
+#endif

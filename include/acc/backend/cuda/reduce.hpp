@@ -10,7 +10,6 @@
 #include <acc/extent.hpp>
 
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>

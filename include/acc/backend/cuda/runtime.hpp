@@ -29,6 +29,13 @@ inline void use_device(int device, const call_site& site) {
   if (current != device) ACC_DETAIL_CUDA_CHECK(cudaSetDevice(device), site);
 }
 
+/// A queue's stream, on the current device (queue_handle calls it under the queues' lock).
+inline void* create_stream(const call_site& site) {
+  cudaStream_t stream = nullptr;
+  ACC_DETAIL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), site);
+  return stream;
+}
+
 /// The stream behind an OpenACC queue on `device` (current). The synchronous queue is the
 /// per-thread default stream, so host threads do not serialise each other; every other queue
 /// is a non-blocking stream of its own, created on first use, so queues never wait for one
@@ -43,15 +50,8 @@ inline cudaStream_t queue_stream(int device, int queue, const call_site& site) {
   };
   static thread_local last_queue last;
   if (last.device == device && last.queue == queue) return last.stream;
-  auto& s = state();
-  std::lock_guard lock(s.queue_mutex);
-  void*& slot = s.queues[{device, queue}];
-  if (!slot) {
-    cudaStream_t stream = nullptr;
-    ACC_DETAIL_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), site);
-    slot = stream;
-  }
-  last = {device, queue, static_cast<cudaStream_t>(slot)};
+  void* stream = queue_handle(device, queue, &create_stream, site);
+  last = {device, queue, static_cast<cudaStream_t>(stream)};
   return last.stream;
 }
 
@@ -59,10 +59,7 @@ inline cudaStream_t queue_stream(int device, int queue, const call_site& site) {
 /// used has nothing to wait for and must not create it.
 inline cudaStream_t existing_queue(int device, int queue) {
   if (queue == queue_sync) return cudaStreamPerThread;
-  auto& s = state();
-  std::lock_guard lock(s.queue_mutex);
-  auto it = s.queues.find({device, queue});
-  return it == s.queues.end() ? nullptr : static_cast<cudaStream_t>(it->second);
+  return static_cast<cudaStream_t>(existing_queue_handle(device, queue));
 }
 
 inline void wait(int device, int queue, const call_site& site) {
@@ -74,10 +71,16 @@ inline void wait(int device, int queue, const call_site& site) {
 
 inline void wait_all(int device, const call_site& site) {
   use_device(device, site);
-  auto& s = state();
-  std::lock_guard lock(s.queue_mutex);
-  for (auto& [key, stream] : s.queues)
-    if (key.first == device) ACC_DETAIL_CUDA_CHECK(cudaStreamSynchronize(static_cast<cudaStream_t>(stream)), site);
+  cudaError_t first = cudaSuccess;  // the first failure, reported once the lock is released
+  for_each_queue(
+      device,
+      [](void* stream, void* context) {
+        const cudaError_t e = cudaStreamSynchronize(static_cast<cudaStream_t>(stream));
+        auto& f = *static_cast<cudaError_t*>(context);
+        if (f == cudaSuccess) f = e;
+      },
+      &first);
+  ACC_DETAIL_CUDA_CHECK(first, site);
 }
 
 inline bool test(int device, int queue, const call_site& site) {

@@ -21,7 +21,6 @@
 
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -398,7 +397,7 @@ void run(backend, const tile_task<tile_geometry<Index, Rank>, tile_layout<N>>& t
     ACC_DETAIL_CUDA_CHECK(cudaLaunchKernel(kernel, grid, dim3(x, y, z), argv, shared, stream), site);
   } else {
     const std::uint64_t cap = spec.num_gangs ? std::uint64_t(spec.num_gangs) : std::uint64_t(0x7fffffff);
-    const unsigned grid = static_cast<unsigned>(std::min(g.total, cap));
+    const unsigned grid = static_cast<unsigned>(g.total < cap ? g.total : cap);
     void* argv[] = {const_cast<tile_geometry<Index, Rank>*>(&g), const_cast<tile_layout<N>*>(&layout), &cache_bytes,
                     const_cast<Closure*>(&c)};
     ACC_DETAIL_CUDA_CHECK(cudaLaunchKernel(kernel, dim3(grid), dim3(x, y, z), argv, shared, stream), site);

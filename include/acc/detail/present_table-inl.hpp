@@ -1,0 +1,359 @@
+//! @file The runtime's definitions, second part: the present table and the implicit data of
+//! compute constructs (detail/present_table.hpp, detail/capture.hpp). Compiled with
+//! detail/runtime-inl.hpp, which includes this file.
+#pragma once
+
+#include <acc/detail/runtime-inl.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <iterator>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace acc::detail {
+
+// ---- the present table -----------------------------------------------------------------------
+
+/// "'temperature'" or "8000 bytes at 0x7f..": how errors name data.
+ACC_DETAIL_RUNTIME_FN std::string describe(const host_span& s) {
+  if (s.label && *s.label) return "'" + std::string(s.label) + "'";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%zu bytes at %p", s.bytes, s.p);
+  return buf;
+}
+
+/// The NVTX name of a transfer: "copyin 'temperature' 8388608 bytes", so profiles show which
+/// array moved.
+ACC_DETAIL_RUNTIME_FN std::string transfer_name(const char* action, const host_span& s) {
+  return std::string(action) + " " + describe(s) + " " + std::to_string(s.bytes) + " bytes";
+}
+
+ACC_DETAIL_RUNTIME_FN std::string describe_device(int device) {
+  return device < 0 ? std::string("the host device") : "device " + std::to_string(device);
+}
+
+
+/// The entry holding all of `s`, or m.end(). Data that is only partly present is an error
+/// (OpenACC 3.3 §2.7.2), reported rather than silently given a second copy.
+inline present_map::iterator find_present(present_map& m, const host_span& s, int device, const call_site& site) {
+  const std::uintptr_t b = s.begin(), e = s.end();
+  auto next = m.upper_bound(b);
+  if (next != m.begin()) {
+    auto it = std::prev(next);
+    if (b < it->second.end || (b == it->first && s.bytes == 0)) {
+      if (e <= it->second.end) return it;
+      fail<not_present_error>(site, describe(s) + " is only partly present on " + describe_device(device) +
+                                        " (it extends past the present " + describe(host_span{
+                                            reinterpret_cast<const void*>(it->first), it->second.end - it->first,
+                                            it->second.label.c_str()}) +
+                                        "); enter the whole range at once");
+    }
+  }
+  if (s.bytes && next != m.end() && next->first < e)
+    fail<not_present_error>(site, describe(s) + " is only partly present on " + describe_device(device) +
+                                      " (it overlaps the present " +
+                                      describe(host_span{reinterpret_cast<const void*>(next->first),
+                                                         next->second.end - next->first, next->second.label.c_str()}) +
+                                      "); enter the whole range at once");
+  return m.end();
+}
+
+/// Frees an entry's device memory after `queue` is done with it; never throws.
+inline void drop_entry(int device, present_map& m, present_map::iterator it, int queue) noexcept {
+  present_entry& e = it->second;
+  if (device >= 0 && e.owned) {
+    const device_ops& ops = cuda_ops();
+    ops.release(device, e.device, queue);
+    if (e.pinned) {
+      // Unregistering under an in-flight async copy would fault it: let the queue drain first.
+      if (queue != queue_sync) {
+        try {
+          ops.wait(device, queue, call_site{});
+        } catch (...) {
+        }
+      }
+      ops.unpin(reinterpret_cast<const void*>(it->first));
+    }
+  }
+  m.erase(it);
+}
+
+[[noreturn]] ACC_DETAIL_RUNTIME_FN void fail_absent(const host_span& s, int device, const char* hint, const call_site& site) {
+  fail<not_present_error>(site, describe(s) + " is not present on " + describe_device(device) + "; " + hint);
+}
+
+/// The entry part of a data clause. Returns whether it took a reference, which the matching
+/// exit_action must give back (no_create of absent data takes none).
+ACC_DETAIL_RUNTIME_FN bool enter_action(int device, data_kind kind, const host_span& s, ref_counter counter, int queue,
+                         const call_site& site) {
+  if (s.bytes == 0) return false;  // zero-length data needs no device copy (OpenACC 3.3 §2.7.1)
+  auto& st = state();
+  std::lock_guard lock(st.present_mutex);
+  present_map& m = st.present[device];
+  if (auto it = find_present(m, s, device, site); it != m.end()) {
+    ++(counter == ref_counter::structured ? it->second.structured : it->second.dynamic);
+    return true;
+  }
+  if (kind == data_kind::present)
+    fail_absent(s, device, "enter it first with acc::copyin / acc::create (acc::data or acc::enter_data)", site);
+  if (kind == data_kind::no_create) return false;
+
+  present_entry e;
+  e.end = s.end();
+  if (s.label) e.label = s.label;
+  (counter == ref_counter::structured ? e.structured : e.dynamic) = 1;
+  if (device < 0 || kind == data_kind::deviceptr) {
+    // On the host the "device copy" is the data itself; a deviceptr range already is device memory.
+    e.device = static_cast<char*>(const_cast<void*>(s.p));
+    e.owned = kind != data_kind::deviceptr;
+  } else {
+    const device_ops& ops = cuda_ops();
+    e.device = static_cast<char*>(ops.alloc(device, s.bytes, queue, describe(s), site));
+    try {
+      e.pinned = ops.pin(s.p, s.bytes);
+      if (kind == data_kind::copy || kind == data_kind::copyin) {
+        const nvtx_text_range range(transfer_name("copyin", s));
+        ops.to_device(device, e.device, s.p, s.bytes, queue, site);
+      }
+    } catch (...) {
+      ops.release(device, e.device, queue);
+      if (e.pinned) ops.unpin(s.p);
+      throw;
+    }
+  }
+  m.emplace(s.begin(), std::move(e));
+  return true;
+}
+
+/// The exit part: gives back one reference (all dynamic ones with finalize); when none is left,
+/// copies out (copy, copyout) and frees. Exiting data that is not present is an error for
+/// exit_data; data present only through regions (dynamic count 0) is left alone, as OpenACC says.
+ACC_DETAIL_RUNTIME_FN void exit_action(int device, data_kind kind, const host_span& s, ref_counter counter, bool finalize, int queue,
+                        const call_site& site) {
+  if (s.bytes == 0) return;
+  auto& st = state();
+  std::lock_guard lock(st.present_mutex);
+  present_map& m = st.present[device];
+  auto it = find_present(m, s, device, site);
+  if (it == m.end()) {
+    // A region's data can be gone only if its host memory was freed inside the region
+    // (forget_host_range): nothing is left to give back.
+    if (counter == ref_counter::structured) return;
+    fail_absent(s, device, "acc::exit_data needs data entered by acc::enter_data (or present in an acc::data region)",
+                site);
+  }
+  present_entry& e = it->second;
+  if (counter == ref_counter::dynamic) {
+    if (e.dynamic == 0) return;
+    e.dynamic = finalize ? 0 : e.dynamic - 1;
+  } else if (e.structured > 0) {
+    --e.structured;
+  }
+  if (e.structured > 0 || e.dynamic > 0) return;
+  if (device >= 0 && e.owned && (kind == data_kind::copy || kind == data_kind::copyout)) {
+    try {
+      const nvtx_text_range range(transfer_name("copyout", s));
+      cuda_ops().to_host(device, const_cast<void*>(s.p), e.device + (s.begin() - it->first), s.bytes, queue, site);
+    } catch (...) {
+      drop_entry(device, m, it, queue);
+      throw;
+    }
+  }
+  drop_entry(device, m, it, queue);
+}
+
+/// update_device / update_self of a present range (OpenACC 3.3 §2.14.4). The transfer runs
+/// outside the table's lock so that one thread's large update does not stall other threads.
+ACC_DETAIL_RUNTIME_FN void update_action(int device, const host_span& s, bool to_device, int queue, const call_site& site) {
+  if (s.bytes == 0) return;
+  char* dev = nullptr;
+  {
+    auto& st = state();
+    std::lock_guard lock(st.present_mutex);
+    present_map& m = st.present[device];
+    auto it = find_present(m, s, device, site);
+    if (it == m.end())
+      fail_absent(s, device, "enter it with acc::enter_data or an acc::data region before updating it", site);
+    if (device < 0 || !it->second.owned) return;
+    dev = it->second.device + (s.begin() - it->first);
+  }
+  const device_ops& ops = cuda_ops();
+  const nvtx_text_range range(transfer_name(to_device ? "update_device" : "update_self", s));
+  if (to_device)
+    ops.to_device(device, dev, s.p, s.bytes, queue, site);
+  else
+    ops.to_host(device, const_cast<void*>(s.p), dev, s.bytes, queue, site);
+}
+
+/// The device address of s on `device`, or nullptr when s is not (wholly) present.
+ACC_DETAIL_RUNTIME_FN void* present_address(int device, const host_span& s) noexcept {
+  auto& st = state();
+  std::lock_guard lock(st.present_mutex);
+  auto table = st.present.find(device);
+  if (table == st.present.end()) return nullptr;
+  present_map& m = table->second;
+  auto next = m.upper_bound(s.begin());
+  if (next == m.begin()) return nullptr;
+  auto it = std::prev(next);
+  const bool inside = s.begin() < it->second.end || (s.bytes == 0 && s.begin() == it->first);
+  if (!inside || s.end() > it->second.end) return nullptr;
+  return it->second.device + (s.begin() - it->first);
+}
+
+/// Drops every entry that overlaps host memory about to be freed (an acc::array's last owner),
+/// so that a later allocation at the same address is not mistaken for present data.
+ACC_DETAIL_RUNTIME_FN void forget_host_range(const void* p, std::size_t bytes) noexcept {
+  if (bytes == 0) return;
+  const auto b = reinterpret_cast<std::uintptr_t>(p), e = b + bytes;
+  auto& st = state();
+  std::lock_guard lock(st.present_mutex);
+  for (auto& [device, m] : st.present) {
+    auto it = m.upper_bound(b);
+    if (it != m.begin() && std::prev(it)->second.end > b) --it;
+    while (it != m.end() && it->first < e) drop_entry(device, m, it++, queue_sync);
+  }
+}
+
+
+// ---- implicit data of compute constructs -----------------------------------------------------
+
+struct capture_list {
+  std::vector<captured> items;
+};
+
+struct implicit_blocks {
+  struct block {
+    host_span span;
+    char* device;
+  };
+  std::vector<block> blocks;
+};
+
+ACC_DETAIL_RUNTIME_FN capture_scope::capture_scope() noexcept : outer(this_thread().capture) {
+  this_thread().capture = this;
+}
+
+ACC_DETAIL_RUNTIME_FN capture_scope::~capture_scope() {
+  close();
+  delete items;
+}
+
+ACC_DETAIL_RUNTIME_FN void capture_scope::close() noexcept {
+  if (open) this_thread().capture = outer;
+  open = false;
+}
+
+ACC_DETAIL_RUNTIME_FN void record_capture(const captured& c) {
+  capture_scope* s = this_thread().capture;
+  if (!s) return;
+  if (!s->items) s->items = new capture_list;
+  s->items->items.push_back(c);
+}
+
+ACC_DETAIL_RUNTIME_FN implicit_data::implicit_data(capture_scope& scope, const void* body, std::size_t body_size,
+                                                   int device, const launch_spec& spec, bool transfer,
+                                                   const call_site& site)
+    : device_(device), queue_(spec.queue), site_(site) {
+  if (!scope.items) return;
+  std::vector<captured>& items = scope.items->items;
+  // Only copies inside the construct's own body count: nvcc's extended-lambda wrapper may
+  // copy captures through temporaries that are gone by now. Those inside are deduplicated.
+  const auto lo = reinterpret_cast<std::uintptr_t>(body), hi = lo + body_size;
+  std::erase_if(items, [&](const captured& c) {
+    const auto a = reinterpret_cast<std::uintptr_t>(c.image);
+    return a < lo || a >= hi;
+  });
+  std::sort(items.begin(), items.end(), [](const captured& a, const captured& b) { return a.image < b.image; });
+  items.erase(std::unique(items.begin(), items.end(),
+                          [](const captured& a, const captured& b) { return a.image == b.image; }),
+              items.end());
+  if (items.empty()) return;
+
+  std::vector<captured*> absent;
+  {
+    auto& st = state();
+    std::lock_guard lock(st.present_mutex);
+    present_map& m = st.present[device];
+    for (captured& c : items) {
+      if (c.span.bytes == 0) continue;
+      auto it = find_present(m, c.span, device, site);
+      if (it != m.end()) {
+        if (device >= 0) c.set_device(c.image, it->second.device + (c.span.begin() - it->first));
+      } else if (spec.default_present) {
+        fail_absent(c.span, device,
+                    "the construct has acc::default_present; enter it with acc::data or acc::enter_data, "
+                    "or drop default_present to copy it in and out for this construct",
+                    site);
+      } else {
+        absent.push_back(&c);
+      }
+    }
+  }
+  if (device < 0 || !transfer || absent.empty()) return;
+
+  // Captures that overlap (a view into a captured array) share one device copy, or writes
+  // through one would be lost to the other.
+  std::sort(absent.begin(), absent.end(),
+            [](const captured* a, const captured* b) { return a->span.begin() < b->span.begin(); });
+  blocks_ = new implicit_blocks;
+  auto& blocks = blocks_->blocks;
+  std::vector<std::size_t> block_of(absent.size());
+  for (std::size_t i = 0; i < absent.size(); ++i) {
+    const host_span& s = absent[i]->span;
+    if (!blocks.empty() && s.begin() < blocks.back().span.end()) {
+      host_span& b = blocks.back().span;
+      b.bytes = std::max(b.end(), s.end()) - b.begin();
+      b.read_only = b.read_only && s.read_only;
+    } else {
+      blocks.push_back({s, nullptr});
+    }
+    block_of[i] = blocks.size() - 1;
+  }
+  try {
+    const device_ops& ops = cuda_ops();
+    for (auto& b : blocks) {
+      b.device = static_cast<char*>(ops.alloc(device, b.span.bytes, queue_, describe(b.span), site));
+      const nvtx_text_range range(transfer_name("implicit copyin", b.span));
+      ops.to_device(device, b.device, b.span.p, b.span.bytes, queue_, site);
+    }
+  } catch (...) {
+    release();
+    throw;
+  }
+  for (std::size_t i = 0; i < absent.size(); ++i) {
+    const auto& b = blocks[block_of[i]];
+    absent[i]->set_device(absent[i]->image, b.device + (absent[i]->span.begin() - b.span.begin()));
+  }
+}
+
+ACC_DETAIL_RUNTIME_FN implicit_data::~implicit_data() { release(); }
+
+ACC_DETAIL_RUNTIME_FN void implicit_data::finish() {
+  if (!blocks_) return;
+  try {
+    for (auto& b : blocks_->blocks)
+      if (!b.span.read_only) {
+        const nvtx_text_range range(transfer_name("implicit copyout", b.span));
+        cuda_ops().to_host(device_, const_cast<void*>(b.span.p), b.device, b.span.bytes, queue_, site_);
+      }
+  } catch (...) {
+    release();
+    throw;
+  }
+  release();
+}
+
+ACC_DETAIL_RUNTIME_FN void implicit_data::release() noexcept {
+  if (!blocks_) return;
+  for (auto& b : blocks_->blocks)
+    if (b.device) cuda_ops().release(device_, b.device, queue_);
+  delete blocks_;
+  blocks_ = nullptr;
+}
+
+}  // namespace acc::detail

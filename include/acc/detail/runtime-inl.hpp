@@ -1,0 +1,279 @@
+//! @file The runtime's definitions: the state behind detail/runtime_state.hpp, the present
+//! table, implicit data, NVTX. Compiled once into the acc_runtime library (src/runtime.cpp),
+//! or included inline by those headers when a program uses acc without the CMake targets
+//! (config.hpp, ACC_DETAIL_RUNTIME_INLINE). Only this file needs <map>, <mutex> and NVTX.
+#pragma once
+
+#include <acc/detail/array_owner.hpp>
+#include <acc/detail/capture.hpp>
+#include <acc/detail/config.hpp>
+#include <acc/detail/nvtx.hpp>
+#include <acc/detail/present_table.hpp>
+#include <acc/detail/runtime_state.hpp>
+#include <acc/error.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <iterator>
+#include <map>
+#include <memory>
+#include <new>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#if !defined(ACC_NO_NVTX) && __has_include(<nvtx3/nvToolsExt.h>)
+#  define ACC_DETAIL_RUNTIME_NVTX_HEADERS 1
+#  include <nvtx3/nvToolsExt.h>
+#else
+#  define ACC_DETAIL_RUNTIME_NVTX_HEADERS 0
+#endif
+
+namespace acc::detail {
+
+ACC_DETAIL_RUNTIME_FN std::string describe(const call_site& site) {
+  std::string file = site.where.file_name();
+  if (auto slash = file.find_last_of("/\\"); slash != std::string::npos) file.erase(0, slash + 1);
+  return std::string("acc::") + site.construct + " at " + file + ":" + std::to_string(site.where.line());
+}
+
+/// One host range present on one device, with OpenACC's two reference counts (OpenACC 3.3
+/// §2.6.7): the table maps its first host byte to this.
+struct present_entry {
+  std::uintptr_t end = 0;  // one past its last host byte
+  char* device = nullptr;  // device address of its first byte; the host address on the host
+  long structured = 0;     // data regions and compute constructs
+  long dynamic = 0;        // enter_data / exit_data
+  bool owned = true;       // false for deviceptr ranges: nothing to copy or free
+  bool pinned = false;     // the host range was page-locked for this entry
+  std::string label;
+};
+
+/// Per device (-1: the host, whose table keeps is_present observable when constructs run
+/// there), host begin -> entry.
+using present_map = std::map<std::uintptr_t, present_entry>;
+
+struct runtime_state {
+  std::atomic<const device_ops*> cuda{nullptr};
+  std::atomic<int> nvidia_count{-1};  // probed once, on first need
+  target env_type = target::unset;    // ACC_DEVICE_TYPE
+  int env_num = 0;                    // ACC_DEVICE_NUM
+  std::string env_error;              // reported by the first construct, not at static init
+  std::once_flag fallback_warning;
+
+  // Async queues: (device, queue id) -> cudaStream_t (queue_handle).
+  std::mutex queue_mutex;
+  std::map<std::pair<int, int>, void*> queues;
+
+  // The present table, one map per device.
+  std::mutex present_mutex;
+  std::map<int, present_map> present;
+
+  // call_once_at: one lock for every first-time initialisation; recursive because one may
+  // need another (a kernel's limits need the device's memory pool).
+  std::recursive_mutex once_mutex;
+
+  runtime_state() {
+    if (const char* v = std::getenv("ACC_DEVICE_TYPE"); v && *v) {
+      std::string s(v);
+      for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      if (s == "host") env_type = target::host;
+      else if (s == "nvidia" || s == "gpu" || s == "not_host") env_type = target::nvidia;
+      else if (s != "default")
+        env_error = "acc: ACC_DEVICE_TYPE=" + std::string(v) + " is not a device type; use host or nvidia";
+    }
+    if (const char* v = std::getenv("ACC_DEVICE_NUM"); v && *v) {
+      char* end = nullptr;
+      long n = std::strtol(v, &end, 10);
+      if (*end != '\0' || n < 0 || n > 1 << 20)
+        env_error = "acc: ACC_DEVICE_NUM=" + std::string(v) + " is not a device number (0, 1, ...)";
+      else
+        env_num = static_cast<int>(n);
+    }
+  }
+};
+
+inline runtime_state& state() {
+  static runtime_state s;
+  return s;
+}
+
+ACC_DETAIL_RUNTIME_FN thread_state& this_thread() noexcept {
+  static thread_local thread_state t;
+  return t;
+}
+
+ACC_DETAIL_RUNTIME_FN void register_cuda_ops(const device_ops* ops) noexcept {
+  const device_ops* expected = nullptr;
+  state().cuda.compare_exchange_strong(expected, ops, std::memory_order_acq_rel);
+}
+
+ACC_DETAIL_RUNTIME_FN int nvidia_device_count() {
+  auto& s = state();
+  int n = s.nvidia_count.load(std::memory_order_acquire);
+  if (n >= 0) return n;
+  const device_ops* ops = s.cuda.load(std::memory_order_acquire);
+  if (!ops) return 0;  // not cached: an nvcc TU may still register during static initialisation
+  n = ops->device_count();
+  s.nvidia_count.store(n, std::memory_order_release);
+  return n;
+}
+
+ACC_DETAIL_RUNTIME_FN const device_ops& cuda_ops() noexcept { return *state().cuda.load(std::memory_order_acquire); }
+
+ACC_DETAIL_RUNTIME_FN target current_target() {
+  if (target t = this_thread().type; t != target::unset) return t;
+  auto& s = state();
+  if (!s.env_error.empty()) throw error(s.env_error);
+  const bool gpu = nvidia_device_count() > 0;
+  if (s.env_type == target::nvidia && !gpu) {
+    std::call_once(s.fallback_warning, [] {
+      std::fputs("acc: ACC_DEVICE_TYPE=nvidia but no usable NVIDIA GPU was found; running on the host\n",
+                 stderr);
+    });
+    return target::host;
+  }
+  if (s.env_type != target::unset) return s.env_type;
+  return gpu ? target::nvidia : target::host;
+}
+
+ACC_DETAIL_RUNTIME_FN int current_nvidia_num() {
+  if (int n = this_thread().nvidia_num; n >= 0) return n;
+  return state().env_num;
+}
+
+ACC_DETAIL_RUNTIME_FN int current_device() {
+  return current_target() == target::nvidia ? current_nvidia_num() : -1;
+}
+
+ACC_DETAIL_RUNTIME_FN void* queue_handle(int device, int queue, void* (*create)(const call_site&),
+                                         const call_site& site) {
+  auto& s = state();
+  std::lock_guard lock(s.queue_mutex);
+  void*& slot = s.queues[{device, queue}];
+  if (!slot) slot = create(site);
+  return slot;
+}
+
+ACC_DETAIL_RUNTIME_FN void* existing_queue_handle(int device, int queue) {
+  auto& s = state();
+  std::lock_guard lock(s.queue_mutex);
+  auto it = s.queues.find({device, queue});
+  return it == s.queues.end() ? nullptr : it->second;
+}
+
+ACC_DETAIL_RUNTIME_FN void for_each_queue(int device, void (*f)(void* handle, void* context), void* context) {
+  auto& s = state();
+  std::lock_guard lock(s.queue_mutex);
+  for (auto& [key, handle] : s.queues)
+    if (key.first == device) f(handle, context);
+}
+
+ACC_DETAIL_RUNTIME_FN bool done_at(const int* flags, int index) noexcept {
+  return std::atomic_ref<int>(const_cast<int&>(flags[index])).load(std::memory_order_acquire) == 1;
+}
+
+ACC_DETAIL_RUNTIME_FN void call_once_at(int* flags, int index, void (*make)(void* context), void* context) {
+  if (done_at(flags, index)) return;
+  std::lock_guard lock(state().once_mutex);
+  if (flags[index] == 1) return;
+  make(context);
+  std::atomic_ref<int>(flags[index]).store(1, std::memory_order_release);
+}
+
+ACC_DETAIL_RUNTIME_FN array_owner* make_array_owner(std::size_t bytes, std::string_view label) {
+  auto* owner = new array_owner;
+  owner->label = label;
+  owner->bytes = bytes;
+  owner->align = bytes >= 4096 ? 4096 : 64;
+  try {
+    if (bytes) owner->storage = ::operator new(bytes, std::align_val_t(owner->align));
+  } catch (...) {
+    delete owner;
+    throw;
+  }
+  return owner;
+}
+
+ACC_DETAIL_RUNTIME_FN void retain_array_owner(array_owner* owner) noexcept {
+  if (owner) std::atomic_ref<long>(owner->refs).fetch_add(1, std::memory_order_relaxed);
+}
+
+ACC_DETAIL_RUNTIME_FN void release_array_owner(array_owner* owner) noexcept {
+  if (!owner || std::atomic_ref<long>(owner->refs).fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+  forget_host_range(owner->storage, owner->bytes);
+  if (owner->storage) ::operator delete(owner->storage, std::align_val_t(owner->align));
+  delete owner;
+}
+
+// ---- NVTX ------------------------------------------------------------------------------------
+
+inline namespace ACC_DETAIL_NVTX_ABI {
+#if ACC_DETAIL_RUNTIME_NVTX_HEADERS
+inline nvtxDomainHandle_t nvtx_domain() {
+  static const nvtxDomainHandle_t domain = nvtxDomainCreateA("acc");
+  return domain;
+}
+
+inline nvtx_name make_nvtx_name(const call_site& site) {
+  std::string file = site.where.file_name();
+  if (auto slash = file.find_last_of("/\\"); slash != std::string::npos) file.erase(0, slash + 1);
+  const std::string text = file + ":" + std::to_string(site.where.line()) + " " + site.construct;
+  return nvtxDomainRegisterStringA(nvtx_domain(), text.c_str());
+}
+
+ACC_DETAIL_RUNTIME_FN void nvtx_push(nvtx_name name) noexcept {
+  nvtxEventAttributes_t a{};
+  a.version = NVTX_VERSION;
+  a.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+  a.messageType = NVTX_MESSAGE_TYPE_REGISTERED;
+  a.message.registered = static_cast<nvtxStringHandle_t>(name);
+  nvtxDomainRangePushEx(nvtx_domain(), &a);
+}
+
+ACC_DETAIL_RUNTIME_FN void nvtx_push_site(nvtx_site& s, const call_site& site) noexcept {
+  try {
+    if (!done_at(&s.registered, 0)) {
+      struct context {
+        nvtx_site* s;
+        const call_site* site;
+      } c{&s, &site};
+      call_once_at(&s.registered, 0, [](void* p) {
+        auto& x = *static_cast<context*>(p);
+        x.s->name = make_nvtx_name(*x.site);
+      }, &c);
+    }
+  } catch (...) {  // no name (out of memory): the range is pushed unnamed
+  }
+  nvtx_push(s.name);
+}
+
+ACC_DETAIL_RUNTIME_FN void nvtx_push_text(const char* text) noexcept {
+  nvtxEventAttributes_t a{};
+  a.version = NVTX_VERSION;
+  a.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+  a.messageType = NVTX_MESSAGE_TYPE_ASCII;
+  a.message.ascii = text;
+  nvtxDomainRangePushEx(nvtx_domain(), &a);
+}
+
+ACC_DETAIL_RUNTIME_FN void nvtx_pop() noexcept { nvtxDomainRangePop(nvtx_domain()); }
+#else
+ACC_DETAIL_RUNTIME_FN void nvtx_push_site(nvtx_site&, const call_site&) noexcept {}
+ACC_DETAIL_RUNTIME_FN void nvtx_push(nvtx_name) noexcept {}
+ACC_DETAIL_RUNTIME_FN void nvtx_push_text(const char*) noexcept {}
+ACC_DETAIL_RUNTIME_FN void nvtx_pop() noexcept {}
+#endif
+}  // namespace ACC_DETAIL_NVTX_ABI
+
+}  // namespace acc::detail
+
+// The present table and the implicit data of constructs.
+#include <acc/detail/present_table-inl.hpp>
