@@ -151,7 +151,7 @@ ACC_DETAIL_HD auto loop_reduce(const gang_t& g, Level, const Extent& extent, Op 
 ///   vector loop outside any worker loop); calls with final false may repeat and must have no
 ///   side effects. Ends with the loop's barrier, so the final calls' writes are visible after it.
 /// - Call it where every thread of the gang (worker levels) or worker (vector) arrives.
-/// - GPU: cub::WarpScan within warps, shared memory across warps and workers; host: in order.
+/// - GPU: shuffle scans within warps, shared memory across warps and workers; host: in order.
 /// e.g. long n_kept = acc::loop_scan(g, acc::vector, m, acc::plus, [&](int j, long& p, bool final) {
 ///        if (final && keep(j)) out[p] = j; p += keep(j); });
 template <class T = void, class Level, class Extent, class Op, class Body>

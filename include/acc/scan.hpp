@@ -376,7 +376,7 @@ inline constexpr bool scan_not_clause_v =
 ///   callable T(T, T); it need not be commutative: the order of the elements is kept.
 /// - Clauses after op: async(q) (returns at once; the result is ready after acc::wait(q)),
 ///   if_, device_num, default_present. Any size, 0 and beyond 2^31 included.
-/// - On a GPU cub::DeviceScan (single pass, decoupled look-back): float sums may differ in the
+/// - On a GPU one pass with decoupled look-back (as cub::DeviceScan): float sums may differ in the
 ///   last bits from run to run, as the grouping depends on timing; integers are exact.
 /// e.g. int x[] = {3, 1, 4}; acc::inclusive_scan(x, 3, x);  // x == {3, 4, 8}
 template <class First, class... Args>

@@ -1,9 +1,9 @@
 //! @file Reduction of one value per thread over a block of any whole number of warps: the
 //! constructs' blocks are sized at run time by num_workers x vector_length, which
-//! cub::BlockReduce (sized at compile time) cannot follow.
+//! a block reduction sized at compile time (as cub::BlockReduce) cannot follow.
 #pragma once
 
-#include <cub/warp/warp_reduce.cuh>
+#include <acc/backend/cuda/warp.hpp>
 
 namespace acc::detail::cuda {
 
@@ -12,19 +12,17 @@ namespace acc::detail::cuda {
 /// of shared memory; the call ends with a barrier, so they may be reused at once.
 template <class T, class Op>
 __device__ T block_reduce(T v, const Op& op, int valid, T* slots) {
-  using warp_reduce = cub::WarpReduce<T>;
-  typename warp_reduce::TempStorage temp;  // empty: shuffles need no memory
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const int in_warp = valid - warp * 32;
   if (in_warp > 0) {
-    v = warp_reduce(temp).Reduce(v, op, in_warp < 32 ? in_warp : 32);
+    v = warp_reduce(v, op, in_warp < 32 ? in_warp : 32);
     if (lane == 0) slots[warp] = v;
   }
   __syncthreads();
   const int warps = (valid + 31) / 32;
   if (warp == 0 && warps > 1) {
     T w = lane < warps ? slots[lane] : slots[0];
-    v = warp_reduce(temp).Reduce(w, op, warps);
+    v = warp_reduce(w, op, warps);
   }
   __syncthreads();
   return v;

@@ -2,14 +2,11 @@
 //! workers are threadIdx.y, a worker's vector lanes threadIdx.x (each worker whole warps).
 #pragma once
 
+#include <acc/backend/cuda/warp.hpp>
 #include <acc/detail/config.hpp>
 #include <acc/detail/gang_handle.hpp>
 #include <acc/detail/reduce_op.hpp>
 #include <acc/extent.hpp>
-
-#include <cub/util_ptx.cuh>
-#include <cub/warp/warp_reduce.cuh>
-#include <cub/warp/warp_scan.cuh>
 
 #include <cstddef>
 #include <cstdint>
@@ -162,9 +159,7 @@ struct gang_ops {
       const unsigned warp = (threadIdx.y * blockDim.x + threadIdx.x) / 32, lane = threadIdx.x % 32;
       const unsigned warps_per_worker = blockDim.x / 32;
       if constexpr (Level::vector) {
-        typename cub::WarpReduce<T>::TempStorage unused;
-        acc = cub::WarpReduce<T>(unused).Reduce(acc, op);
-        acc = cub::ShuffleIndex<32>(acc, 0, 0xffffffffu);
+        acc = warp_reduce_all(acc, op);
       }
       if constexpr (Level::worker) {
         // Worker w's value (its lanes agree) or its warps' values, gathered gang-wide.
@@ -198,11 +193,10 @@ struct gang_ops {
     const unsigned lane = threadIdx.x % 32, warp = (threadIdx.y * blockDim.x + threadIdx.x) / 32;
     const unsigned warps_per_worker = blockDim.x / 32;
     if constexpr (Level::vector) {
-      typename cub::WarpScan<T>::TempStorage unused;
       T inclusive, exclusive;
-      cub::WarpScan<T>(unused).Scan(v, inclusive, exclusive, op);
+      warp_scan(v, op, inclusive, exclusive);
       if (lane == 0) exclusive = id;
-      const T warp_total = cub::ShuffleIndex<32>(inclusive, 31, 0xffffffffu);
+      const T warp_total = broadcast(inclusive, 31);
       if constexpr (!Level::worker) {
         if (warps_per_worker == 1) {
           total = warp_total;

@@ -21,7 +21,7 @@ namespace acc::detail::cuda {
 struct kernel_limits {
   int suggested_block;  // the occupancy calculator's choice, capped by the policy
   int max_block;        // above this the launch fails (registers per thread)
-  std::size_t static_shared;  // __shared__ arrays of the kernel (loop_reduce's, CUB's)
+  std::size_t static_shared;  // __shared__ arrays of the kernel (loop_reduce's, the scans')
 };
 
 /// The occupancy queries of one kernel on one device (current). Not a template: every

@@ -1,5 +1,5 @@
 //! @file CUDA backend of parallel_reduce: a persistent grid folds the body's values per thread,
-//! cub::BlockReduce combines each block, and one block combines the blocks.
+//! block_reduce (block_reduce.hpp) combines each block, and one block combines the blocks.
 #pragma once
 
 #include <acc/backend/cuda/block_reduce.hpp>

@@ -1,9 +1,13 @@
-//! @file CUDA backend of the scans: cub::DeviceScan (single-pass, decoupled look-back) for
-//! inclusive_scan / exclusive_scan, and tile kernels built from cub::BlockScan for
+//! @file CUDA backend of the scans: inclusive_scan / exclusive_scan in one pass with
+//! decoupled look-back (array_scan.hpp), and tile kernels built from block_scan for
 //! parallel_scan (one pass with look-back for integers, reduce-then-scan otherwise).
 #pragma once
 
+#include <acc/backend/cuda/array_scan.hpp>
+#include <acc/backend/cuda/block_exchange.hpp>
+#include <acc/backend/cuda/block_scan.hpp>
 #include <acc/backend/cuda/launch.hpp>
+#include <acc/backend/cuda/lookback.hpp>
 #include <acc/backend/cuda/memory.hpp>
 #include <acc/backend/cuda/runtime.hpp>
 #include <acc/detail/clauses.hpp>
@@ -12,14 +16,6 @@
 #include <acc/detail/reduce_op.hpp>
 #include <acc/detail/task.hpp>
 #include <acc/extent.hpp>
-
-#include <cub/agent/single_pass_scan_operators.cuh>
-#include <cub/block/block_exchange.cuh>
-#include <cub/block/block_scan.cuh>
-#include <cub/device/device_scan.cuh>
-#include <cuda/functional>
-#include <cuda/std/functional>
-#include <thrust/iterator/transform_iterator.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -30,40 +26,6 @@
 namespace acc::detail::cuda {
 
 // ---- inclusive_scan / exclusive_scan ---------------------------------------------------------
-
-/// acc's operators as the ones CUB knows: its tunings (tuning_scan.cuh) are chosen for
-/// ::cuda::std::plus, ::cuda::minimum and ::cuda::maximum, and other operators get a slower
-/// default policy. Typed on V, so that CUB accumulates in V (plus<> would promote chars to int).
-template <class Op, class V> struct cub_op { static Op of(const Op& op) { return op; } };
-template <class V> struct cub_op<plus_t, V> {
-  static ::cuda::std::plus<V> of(const plus_t&) { return {}; }
-};
-template <class V> struct cub_op<maximum_t, V> {
-  static ::cuda::maximum<V> of(const maximum_t&) { return {}; }
-};
-template <class V> struct cub_op<minimum_t, V> {
-  static ::cuda::minimum<V> of(const minimum_t&) { return {}; }
-};
-
-/// Converts an input element to the output's element type, which the scan accumulates in.
-template <class V>
-struct convert_to {
-  template <class T>
-  __host__ __device__ V operator()(const T& x) const { return static_cast<V>(x); }
-};
-
-/// One scan with CUB on device memory; bytes == 0 asks for the temporary storage size.
-template <bool Exclusive, class T, class V, class Op, class Count>
-cudaError_t cub_scan(void* temp, std::size_t& bytes, const T* in, V* out, const V& init, const Op& op, Count n,
-                     cudaStream_t stream) {
-  auto cop = cub_op<Op, V>::of(op);
-  auto call = [&](auto first) {
-    if constexpr (Exclusive) return cub::DeviceScan::ExclusiveScan(temp, bytes, first, out, cop, init, n, stream);
-    else return cub::DeviceScan::InclusiveScan(temp, bytes, first, out, cop, n, stream);
-  };
-  if constexpr (std::is_same_v<std::remove_cv_t<T>, V>) return call(in);
-  else return call(thrust::make_transform_iterator(in, convert_to<V>{}));
-}
 
 inline std::size_t align_up(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
 
@@ -92,20 +54,13 @@ void run(backend, const scan_task<Exclusive, T, V, Op>& task, const no_body&, co
   const bool in_place = static_cast<const void*>(in) == static_cast<const void*>(out);
   const bool copy_in = d_in == nullptr, copy_out = d_out == nullptr;
 
-  std::size_t cub_bytes = 0;
-  const bool narrow = n <= std::uint64_t(std::numeric_limits<int>::max());
-  if (narrow)
-    ACC_DETAIL_CUDA_CHECK((cub_scan<Exclusive>(nullptr, cub_bytes, d_in, d_out, init, op, std::uint32_t(n), stream)),
-                          site);
-  else
-    ACC_DETAIL_CUDA_CHECK(
-        (cub_scan<Exclusive>(nullptr, cub_bytes, d_in, d_out, init, op, static_cast<unsigned long long>(n), stream)),
-        site);
-  // One scratch block: [input copy][output copy][CUB's temporary storage]; an in-place scan of
-  // absent data uses one copy for both.
+  using scan_t = array_scan<Exclusive, T, V, Op>;
+  const std::size_t state_bytes = scan_t::bytes(n, site);
+  // One scratch block: [input copy][output copy][the look-back's tile descriptors]; an
+  // in-place scan of absent data uses one copy for both.
   const std::size_t in_bytes = copy_in ? align_up(sizeof(T) * n) : 0;
   const std::size_t out_bytes = copy_out && !(in_place && copy_in) ? align_up(sizeof(V) * n) : 0;
-  stream_buffer scratch(in_bytes + out_bytes + cub_bytes + 256, device, stream, site);
+  stream_buffer scratch(in_bytes + out_bytes + state_bytes + 256, device, stream, site);
   char* base = static_cast<char*>(scratch.get());
   if (copy_in) {
     d_in = reinterpret_cast<const T*>(base);
@@ -114,13 +69,7 @@ void run(backend, const scan_task<Exclusive, T, V, Op>& task, const no_body&, co
                           site);
   }
   if (copy_out) d_out = in_place && copy_in ? reinterpret_cast<V*>(const_cast<T*>(d_in)) : reinterpret_cast<V*>(base + in_bytes);
-  void* temp = base + in_bytes + out_bytes;
-  if (narrow)
-    ACC_DETAIL_CUDA_CHECK((cub_scan<Exclusive>(temp, cub_bytes, d_in, d_out, init, op, std::uint32_t(n), stream)), site);
-  else
-    ACC_DETAIL_CUDA_CHECK(
-        (cub_scan<Exclusive>(temp, cub_bytes, d_in, d_out, init, op, static_cast<unsigned long long>(n), stream)),
-        site);
+  scan_t::run(base + in_bytes + out_bytes, d_in, d_out, n, init, op, stream, site);
   if (copy_out) {
     const nvtx_text_range range(transfer_name("implicit copyout", out_span));
     ACC_DETAIL_CUDA_CHECK(cudaMemcpyAsync(out, d_out, sizeof(V) * n, cudaMemcpyDeviceToHost, stream), site);
@@ -143,7 +92,7 @@ struct scan_policy {
   static constexpr int block = 256;
   template <class T>
   static constexpr int items = sizeof(T) <= 4 ? 16 : sizeof(T) <= 8 ? 10 : sizeof(T) <= 16 ? 4 : 2;
-  using delay = cub::detail::fixed_delay_constructor_t<76, 1150>;
+  using delay = lookback_delay<76, 1150>;
 };
 
 /// Integers combine exactly in any grouping, so their tiles may take their prefix from
@@ -180,7 +129,7 @@ struct prefix_storage {
 };
 template <class T, class Op, class TileState>
 struct prefix_storage<tile_mode::lookback, T, Op, TileState> {
-  using type = typename cub::TilePrefixCallbackOp<T, Op, TileState, scan_policy::delay>::TempStorage;
+  using type = typename tile_prefix<T, Op, TileState, scan_policy::delay>::storage;
 };
 
 /// One tile of a parallel_scan: every iteration's contribution (body with final = false,
@@ -193,11 +142,11 @@ template <tile_mode Mode, int Block, int Items, class T, class Count, class Inde
           class TileState>
 __global__ void __launch_bounds__(Block)
     scan_tiles(Body body, Index lo, Count n, Op op, T id, TileState state, T* sums, T* total) {
-  using exchange_t = cub::BlockExchange<T, Block, Items>;
-  using scan_t = cub::BlockScan<T, Block, cub::BLOCK_SCAN_WARP_SCANS>;
+  using exchange_t = block_exchange<T, Block, Items>;
+  using scan_t = block_scan<T, Block>;
   __shared__ union {
-    typename exchange_t::TempStorage exchange;
-    typename scan_t::TempStorage scan;
+    typename exchange_t::storage exchange;
+    typename scan_t::storage scan;
   } temp;
   __shared__ typename prefix_storage<Mode, T, Op, TileState>::type prefix_temp;
 
@@ -208,57 +157,51 @@ __global__ void __launch_bounds__(Block)
   for (int k = 0; k < Items; ++k) c[k] = id;
   if (full) call_tile<false, Block>(body, lo, n, tile, c, false);
   else call_tile<true, Block>(body, lo, n, tile, c, false);
-  exchange_t(temp.exchange).StripedToBlocked(c);
+  exchange_t(temp.exchange).striped_to_blocked(c);
   __syncthreads();
   if constexpr (Mode == tile_mode::reduce) {
     // The block scan's aggregate combines the blocked contributions in order, as an
     // order-sensitive operator needs.
     T aggregate;
-    scan_t(temp.scan).ExclusiveScan(c, c, id, op, aggregate);
+    scan_t(temp.scan).exclusive_scan(c, id, op, aggregate);
     if (threadIdx.x == 0) sums[tile] = aggregate;
   } else {
     if constexpr (Mode == tile_mode::rescan) {
       T aggregate;
-      scan_t(temp.scan).ExclusiveScan(c, c, sums[tile], op, aggregate);
+      scan_t(temp.scan).exclusive_scan(c, sums[tile], op, aggregate);
       if (threadIdx.x == 0 && tile == gridDim.x - 1) *total = op(sums[tile], aggregate);
     } else if (tile == 0) {
       T aggregate;
-      scan_t(temp.scan).ExclusiveScan(c, c, id, op, aggregate);
+      scan_t(temp.scan).exclusive_scan(c, id, op, aggregate);
       if (threadIdx.x == 0) {
-        state.SetInclusive(0, aggregate);
+        state.set_inclusive(0, aggregate);
         if (gridDim.x == 1) *total = aggregate;
       }
     } else {
-      cub::TilePrefixCallbackOp<T, Op, TileState, scan_policy::delay> prefix(state, prefix_temp, op, int(tile));
-      scan_t(temp.scan).ExclusiveScan(c, c, op, prefix);
+      tile_prefix<T, Op, TileState, scan_policy::delay> prefix(state, prefix_temp, op, int(tile));
+      scan_t(temp.scan).exclusive_scan_with(c, op, prefix);
       // Thread 0 ran the callback, which left the tile's inclusive prefix in prefix_temp.
-      if (threadIdx.x == 0 && tile == gridDim.x - 1) *total = prefix.GetInclusivePrefix();
+      if (threadIdx.x == 0 && tile == gridDim.x - 1) *total = prefix.inclusive_prefix();
     }
     __syncthreads();
-    exchange_t(temp.exchange).BlockedToStriped(c);
+    exchange_t(temp.exchange).blocked_to_striped(c);
     if (full) call_tile<false, Block>(body, lo, n, tile, c, true);
     else call_tile<true, Block>(body, lo, n, tile, c, true);
   }
-}
-
-/// Readies the look-back's tile descriptors.
-template <class TileState>
-__global__ void init_tile_state(TileState state, int tiles) {
-  state.InitializeStatus(tiles);
 }
 
 /// One block: sums[0 .. m) becomes its exclusive scan from id, in order (threads take
 /// contiguous runs), so that every tile's prefix is grouped the same way on every run.
 template <int Block, class T, class Op>
 __global__ void __launch_bounds__(Block) scan_tile_sums(T* sums, int m, Op op, T id) {
-  using scan_t = cub::BlockScan<T, Block, cub::BLOCK_SCAN_WARP_SCANS>;
-  __shared__ typename scan_t::TempStorage temp;
+  using scan_t = block_scan<T, Block>;
+  __shared__ typename scan_t::storage temp;
   const int per = (m + Block - 1) / Block;
   const int first = min(m, int(threadIdx.x) * per), last = min(m, first + per);
   T run = id;
   for (int k = first; k < last; ++k) run = op(run, sums[k]);
-  T prefix;
-  scan_t(temp).ExclusiveScan(run, prefix, id, op);
+  T aggregate;
+  T prefix = scan_t(temp).exclusive_scan(run, id, op, aggregate);
   for (int k = first; k < last; ++k) {
     const T v = sums[k];
     sums[k] = prefix;
@@ -285,13 +228,9 @@ T parallel_scan_with(Index lo, std::uint64_t total, int device, cudaStream_t str
   T* d_total = static_cast<T*>(out.device());
   T result;
   if constexpr (exact_scan_v<T>) {
-    using state_t = cub::ScanTileState<T>;
-    std::size_t state_bytes = 0;
-    ACC_DETAIL_CUDA_CHECK(state_t::AllocationSize(tiles, state_bytes), site);
-    stream_buffer scratch(state_bytes, device, stream, site);
-    char* base = static_cast<char*>(scratch.get());
-    state_t state;
-    ACC_DETAIL_CUDA_CHECK(state.Init(tiles, base, state_bytes), site);
+    using state_t = tile_state<T>;
+    stream_buffer scratch(state_t::bytes(tiles), device, stream, site);
+    const state_t state(scratch.get(), tiles);
     launch(&init_tile_state<state_t>, {unsigned((tiles + 255) / 256), 256u}, 0, stream, site, state, tiles);
     launch(&scan_tiles<tile_mode::lookback, block, items, T, Count, Index, Op, Body, state_t>,
            {unsigned(tiles), unsigned(block)}, 0, stream, site, body, lo, Count(total), op, id, state,

@@ -54,6 +54,41 @@ struct region_policy {
   static constexpr int max_block = 1024;
 };
 
+/// inclusive_scan / exclusive_scan (array_scan.hpp): tiles of `block` threads x `items`, and
+/// the look-back's waits in ns (lookback_delay<spin, start>). These are CUB's sm90 DeviceScan
+/// tunings (cub/device/dispatch/tuning/tuning_scan.cuh, sm90_tuning, with the items that its
+/// MemBoundScaling gives: nominal 24 scaled by 4 / sizeof), which acc had through
+/// cub::DeviceScan before it scanned with its own kernel; Tuned: plus, minimum or maximum on
+/// an arithmetic type, as CUB tunes only those (other operators and types get its default:
+/// 128 threads of 15 x 4 / sizeof items, spin 350 / start 450 on arithmetic types, else no spin).
+///            threads  items  spin  start
+///   1 byte     192     44     168  1140
+///   2 bytes    512     24     376  1125
+///   4 bytes    128     24     648  1245   (float: 688, 1140)
+///   8 bytes    224     12     632  1290   (double: 576, 1215)
+template <int Size, bool Arithmetic, bool Floating, bool Tuned>
+struct array_scan_policy {
+  static constexpr bool tuned = Tuned && Arithmetic && Size <= 8;
+  static constexpr int pick(int one, int two, int four, int eight) {
+    return Size == 1 ? one : Size == 2 ? two : Size == 4 ? four : eight;
+  }
+  static constexpr int default_items() {
+    const int items = 60 / Size;
+    return items < 1 ? 1 : items > 30 ? 30 : items;
+  }
+  // 128 threads, fewer (whole warps) where the exchanged tile would pass 48 KiB of static
+  // shared memory.
+  static constexpr int default_block() {
+    const int fit = 49152 / (Size * default_items()) / 32 * 32;
+    return fit >= 128 ? 128 : fit < 32 ? 32 : fit;
+  }
+  static constexpr int block = tuned ? pick(192, 512, 128, 224) : default_block();
+  static constexpr int items = tuned ? pick(44, 24, 24, 12) : default_items();
+  static constexpr unsigned spin =
+      tuned ? pick(168, 376, Floating ? 688 : 648, Floating ? 576 : 632) : Arithmetic ? 350 : 0;
+  static constexpr unsigned start = tuned ? pick(1140, 1125, Floating ? 1140 : 1245, Floating ? 1215 : 1290) : 450;
+};
+
 /// acc's device memory pool keeps up to kept_bytes of freed memory across synchronisations.
 /// With nothing kept (the default pools' policy) every allocation after a sync maps fresh
 /// memory: bench/reduce lost about 130 us per call to that, 15% of a 2^28-double sum.
