@@ -93,6 +93,11 @@ struct scan_policy {
   template <class T>
   static constexpr int items = sizeof(T) <= 4 ? 16 : sizeof(T) <= 8 ? 10 : sizeof(T) <= 16 ? 4 : 2;
   using delay = lookback_delay<76, 1150>;
+  /// Tiles of 4-byte values keep 6 blocks resident per SM (at most 42 registers a thread):
+  /// left to itself nvcc gives the look-back kernel of a compaction 48 registers and 5 blocks,
+  /// which costs 7% against CUB (bench/results/h100-runtime.txt).
+  template <class T>
+  static constexpr int min_blocks = sizeof(T) <= 4 ? 6 : 1;
 };
 
 /// Integers combine exactly in any grouping, so their tiles may take their prefix from
@@ -140,7 +145,7 @@ struct prefix_storage<tile_mode::lookback, T, Op, TileState> {
 /// - rescan: the tile's prefix is sums[tile] (already scanned).
 template <tile_mode Mode, int Block, int Items, class T, class Count, class Index, class Op, class Body,
           class TileState>
-__global__ void __launch_bounds__(Block)
+__global__ void __launch_bounds__(Block, scan_policy::min_blocks<T>)
     scan_tiles(Body body, Index lo, Count n, Op op, T id, TileState state, T* sums, T* total) {
   using exchange_t = block_exchange<T, Block, Items>;
   using scan_t = block_scan<T, Block>;
