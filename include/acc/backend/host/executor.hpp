@@ -39,10 +39,14 @@ inline void part_of(int p, int parts, std::uint64_t n, std::uint64_t* t0, std::u
   *t1 = *t0 + base + (std::uint64_t(p) < extra);
 }
 
-/// Chunks per part: a thread looks whether another one has failed once per chunk, so an
-/// exception stops the construct after about 1/32 of a part's work, and a chunk is long
-/// enough for its loop to vectorise as the user's own.
+/// Chunks per part: a thread looks whether another one has failed once per chunk, so after
+/// an exception the other threads stop within about 1/32 of their work.
 inline constexpr std::uint64_t chunks_per_part = 32;
+/// The shortest chunk of loop iterations: long enough that a chunk's loop vectorises and runs
+/// as the user's own loop would.
+inline constexpr std::uint64_t loop_chunk_min = 256;
+/// Gangs and tiles, each much more work than an iteration, are looked at one by one.
+inline constexpr std::uint64_t gang_chunk_min = 1;
 
 /// One part's result: a struct, so that a std::vector of bool results has a byte per part and
 /// parts may write theirs at once.
@@ -113,11 +117,12 @@ public:
     for (int p = 0; p < parts_ && !failed(); ++p) run_part(f, p);
   }
 
-  /// Calls g(t0, t1) for consecutive chunks of [b, e), in order, until done or until some
-  /// thread has failed; the one per-chunk cost of a construct.
+  /// Calls g(t0, t1) for consecutive chunks of [b, e), at least `min_chunk` long but the
+  /// last, in order, until done or until some thread has failed: a construct's one cost
+  /// beyond the user's loop.
   template <class G>
-  void chunks(std::uint64_t b, std::uint64_t e, const G& g) const {
-    const std::uint64_t step = std::max<std::uint64_t>(1, (e - b + chunks_per_part - 1) / chunks_per_part);
+  void chunks(std::uint64_t b, std::uint64_t e, const G& g, std::uint64_t min_chunk = loop_chunk_min) const {
+    const std::uint64_t step = std::max<std::uint64_t>(min_chunk, (e - b + chunks_per_part - 1) / chunks_per_part);
     for (std::uint64_t t = b; t < e && !failed();) {
       const std::uint64_t next = e - t > step ? t + step : e;
       g(t, next);
@@ -127,10 +132,10 @@ public:
 
   /// Calls g(t0, t1) for the chunks of part p of [0, n).
   template <class G>
-  void part_chunks(int p, std::uint64_t n, const G& g) const {
+  void part_chunks(int p, std::uint64_t n, const G& g, std::uint64_t min_chunk = loop_chunk_min) const {
     std::uint64_t t0, t1;
     part_of(p, parts_, n, &t0, &t1);
-    chunks(t0, t1, g);
+    chunks(t0, t1, g, min_chunk);
   }
 
   /// After the parts, on the calling thread: rethrows the first exception; acc's reports

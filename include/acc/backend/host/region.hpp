@@ -72,7 +72,7 @@ void run(backend, const region_task<std::tuple<R...>>& task, const Body& body, c
           }(std::index_sequence_for<R...>{});
         }
       }
-    });
+    }, gang_chunk_min);
     priv[p].value = folded;
   });
   ex.rethrow(ctx.site);

@@ -86,7 +86,7 @@ void run(backend, const tile_task<tile_geometry<Index, Rank>, tile_layout<N>>& t
     ex.part_chunks(p, g.total, [&](std::uint64_t n0, std::uint64_t n1) {
       for (std::uint64_t num = n0; num < n1; ++num)
         run_tile(g, num, task.cache_bytes, c, scratch, buffers, std::index_sequence_for<S...>{});
-    });
+    }, gang_chunk_min);
   });
   ex.rethrow(ctx.site);
 }
