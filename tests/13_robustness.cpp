@@ -221,6 +221,8 @@ TEST_CASE("shared_bytes that no host can allocate is bad_clause, not a wrapped s
   REQUIRE_THROWS_WITH(acc::parallel(acc::num_gangs(4), acc::shared_bytes(bytes), acc::if_(false), body),
                       Catch::Contains("acc::parallel at 13_robustness.cpp:") &&
                           Catch::Contains("shared_bytes(" + std::to_string(bytes) + ")"));
+  // where the construct runs by default (a GPU's limit there)
+  REQUIRE_THROWS_AS(acc::parallel(acc::num_gangs(4), acc::shared_bytes(bytes), body), acc::bad_clause);
   REQUIRE(runs == 0);
 }
 
