@@ -13,6 +13,7 @@
 #include <acc/detail/reduce_op.hpp>
 #include <acc/detail/task.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
