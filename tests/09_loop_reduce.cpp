@@ -113,8 +113,13 @@ T single_loop(const T* x, long long n, Op op, int gangs, int workers, int vector
 
 template <class T> T ref_identity(acc::plus_t) { return T(0); }
 template <class T> T ref_identity(acc::multiplies_t) { return T(1); }
-template <class T> T ref_identity(acc::maximum_t) { return std::numeric_limits<T>::lowest(); }
-template <class T> T ref_identity(acc::minimum_t) { return std::numeric_limits<T>::max(); }
+// OpenACC's "least" and "largest": -inf and +inf where the type has them.
+template <class T> T ref_identity(acc::maximum_t) {
+  return std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest();
+}
+template <class T> T ref_identity(acc::minimum_t) {
+  return std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max();
+}
 template <class T> T ref_apply(acc::plus_t, T a, T b) { return a + b; }
 template <class T> T ref_apply(acc::multiplies_t, T a, T b) { return a * b; }
 template <class T> T ref_apply(acc::maximum_t, T a, T b) { return a < b ? b : a; }

@@ -76,8 +76,13 @@ void compact_in_worker(const int* x, int ni, int nj, int n, int* out, int* count
 // ---- sequential references --------------------------------------------------------------------
 
 template <class T> T ref_identity(acc::plus_t) { return T(0); }
-template <class T> T ref_identity(acc::maximum_t) { return std::numeric_limits<T>::lowest(); }
-template <class T> T ref_identity(acc::minimum_t) { return std::numeric_limits<T>::max(); }
+// OpenACC's "least" and "largest": -inf and +inf where the type has them.
+template <class T> T ref_identity(acc::maximum_t) {
+  return std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest();
+}
+template <class T> T ref_identity(acc::minimum_t) {
+  return std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max();
+}
 template <class T> T ref_identity(mat_product) { return mat2{1, 0, 0, 1}; }
 template <class T> T ref_apply(acc::plus_t, T a, T b) { return a + b; }
 template <class T> T ref_apply(acc::maximum_t, T a, T b) { return a < b ? b : a; }

@@ -26,10 +26,21 @@ inline void wait(int q, std::source_location where = std::source_location::curre
   if (int d = detail::current_device(); d >= 0) detail::cuda_ops().wait(d, q, site);
 }
 
+namespace detail {
+/// A variadic function's first queue and the caller's location: no defaulted
+/// std::source_location can follow a pack, but the conversion from int that makes this
+/// argument runs at the caller's line.
+struct queue_here {
+  int queue;
+  std::source_location where;
+  queue_here(int q, std::source_location w = std::source_location::current()) noexcept : queue(q), where(w) {}
+};
+}  // namespace detail
+
 /// Blocks until each of the queues is done (`#pragma acc wait(q1, q2, ...)`).
 template <class... Queues>
-void wait(int q1, int q2, Queues... more) {
-  for (int q : {q1, q2, static_cast<int>(more)...}) wait(q);
+void wait(detail::queue_here q1, int q2, Queues... more) {
+  for (int q : {q1.queue, q2, static_cast<int>(more)...}) wait(q, q1.where);
 }
 
 /// Blocks until every queue of the current device is done (`acc_wait_all`).

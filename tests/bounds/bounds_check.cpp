@@ -1,6 +1,8 @@
 // ACC_BOUNDS_CHECK builds (the whole program must be built with it, like NDEBUG): an index
 // outside its array is reported with the array's label, the index and the extent.
 //   bounds_check host     index on the host: acc::error, printed; exits 0 if it was thrown
+//   bounds_check host_loop    index in a parallel_loop body on the host (OpenMP threads when
+//                         built with OpenMP): the report carries the construct's call site
 //   bounds_check device   index inside a kernel: the GPU prints the report and traps, which
 //                         the construct turns into acc::device_error (prints "no GPU" without one)
 //   bounds_check tile_host    a cached_view (acc::tile_loop) read outside its cached range, on the host
@@ -14,6 +16,12 @@
 namespace {
 void write_outside(acc::array<double, 2> t) {
   acc::parallel_loop(1, ACC_LAMBDA(int) { t(1, 7) = 1.0; });
+}
+// Iteration 1000 of 4096 reads past the end of 'density' (1000 elements), on the host.
+void read_outside_on_host(acc::array<double> d) {
+  acc::parallel_loop(4096, acc::if_(false), ACC_LAMBDA(int i) {
+    if (i == 999 || i == 1000) d(i) = 1.0;
+  });
 }
 // Tile 1 caches [3, 8) of 'pressure' (halo 1 before, 0 after); iteration 5 reads element 8.
 void read_outside_cache(acc::array<double> p, bool on_device) {
@@ -41,6 +49,17 @@ int main(int argc, char** argv) {
       return 0;
     }
     std::printf("no error for c(8) outside the cached range [3, 8)\n");
+    return 1;
+  }
+  if (std::strcmp(argv[1], "host_loop") == 0) {
+    acc::array<double> d("density", 1000);
+    try {
+      read_outside_on_host(d);
+    } catch (const acc::error& e) {
+      std::printf("caught: %s\n", e.what());
+      return 0;
+    }
+    std::printf("no error for d(1000) in a parallel_loop on the host\n");
     return 1;
   }
   if (std::strcmp(argv[1], "host") == 0) {

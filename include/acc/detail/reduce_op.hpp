@@ -28,6 +28,22 @@ ACC_DETAIL_HD constexpr loc_t<T, Index> loc(T value, Index index) noexcept {
   return {value, index};
 }
 
+namespace detail {
+/// The least and greatest values of T: -inf and +inf for floating types, so that a maximum of
+/// values that are all -inf is -inf (lowest() is -DBL_MAX), and min_loc / max_loc of values all
+/// +inf / -inf tie with the identity and take an index of the range.
+template <class T>
+constexpr T least() {
+  if constexpr (std::numeric_limits<T>::has_infinity) return -std::numeric_limits<T>::infinity();
+  else return std::numeric_limits<T>::lowest();
+}
+template <class T>
+constexpr T greatest() {
+  if constexpr (std::numeric_limits<T>::has_infinity) return std::numeric_limits<T>::infinity();
+  else return std::numeric_limits<T>::max();
+}
+}  // namespace detail
+
 // Built-in operators: their identity depends on the type, so identity<T>() is a template.
 // OpenACC 3.3 §2.9.11 lists the operators and their initial values (Table: "+" 0, "*" 1,
 // "max" least, "min" largest, "&" ~0, "|" 0, "^" 0, "&&" 1, "||" 0).
@@ -42,11 +58,11 @@ struct multiplies_t {
 };
 struct maximum_t {
   template <class T> ACC_DETAIL_HD constexpr T operator()(const T& a, const T& b) const { return a < b ? b : a; }
-  template <class T> static constexpr T identity() { return std::numeric_limits<T>::lowest(); }
+  template <class T> static constexpr T identity() { return detail::least<T>(); }
 };
 struct minimum_t {
   template <class T> ACC_DETAIL_HD constexpr T operator()(const T& a, const T& b) const { return b < a ? b : a; }
-  template <class T> static constexpr T identity() { return std::numeric_limits<T>::max(); }
+  template <class T> static constexpr T identity() { return detail::greatest<T>(); }
 };
 struct bit_and_t {
   template <class T> ACC_DETAIL_HD constexpr T operator()(const T& a, const T& b) const { return T(a & b); }
@@ -76,7 +92,7 @@ struct min_loc_t {
   template <class L> static constexpr L identity() {
     using T = decltype(L::value);
     using I = decltype(L::index);
-    return {std::numeric_limits<T>::max(), std::numeric_limits<I>::max()};
+    return {detail::greatest<T>(), std::numeric_limits<I>::max()};
   }
 };
 struct max_loc_t {
@@ -87,7 +103,7 @@ struct max_loc_t {
   template <class L> static constexpr L identity() {
     using T = decltype(L::value);
     using I = decltype(L::index);
-    return {std::numeric_limits<T>::lowest(), std::numeric_limits<I>::max()};
+    return {detail::least<T>(), std::numeric_limits<I>::max()};
   }
 };
 

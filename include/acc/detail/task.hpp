@@ -24,12 +24,15 @@ struct launch_context {
   const call_site& site;
 };
 
-/// The iteration count of a space, or bad_clause if it does not fit in 64 bits.
+/// The iteration count of a space, or bad_clause if it does not fit in 64 bits; 0 when any
+/// loop is empty, however long the others (collapse(LONG_MAX, LONG_MAX, 0) runs nothing).
 template <class Index, std::size_t Rank>
 std::uint64_t checked_size(const index_space<Index, Rank>& s, const call_site& site) {
+  for (auto c : s.count)
+    if (c == 0) return 0;
   std::uint64_t n = 1;
   for (auto c : s.count) {
-    if (c != 0 && n > UINT64_MAX / c) fail<bad_clause>(site, "the collapsed iteration space exceeds 2^64 iterations");
+    if (n > UINT64_MAX / c) fail<bad_clause>(site, "the collapsed iteration space exceeds 2^64 iterations");
     n *= c;
   }
   return n;

@@ -71,6 +71,24 @@ tile_layout<std::tuple_size_v<Specs>> layout_of(const int* shape, const Specs& s
   return l;
 }
 
+/// A cached() clause with each halo clipped to its array's extent: a longer halo reaches no
+/// more of the array (the box is clipped to it anyway), so storage for a tile stays within a
+/// tile plus twice the array whatever the clause says (halo(INT_MAX, INT_MAX) on 100 elements).
+template <class Spec>
+void clip_halos(Spec& spec) {
+  for (std::size_t d = 0; d < Spec::rank; ++d) {
+    const dim_range r = spec.range[d];
+    if (r.is_fixed()) continue;
+    const std::int64_t n = static_cast<std::int64_t>(spec.source.extent(d));
+    spec.range[d] = dim_range::halo(r.before() < n ? r.before() : n, r.after() < n ? r.after() : n);
+  }
+}
+template <class... S>
+std::tuple<S...> clip_halos(std::tuple<S...> specs) {
+  std::apply([](S&... c) { (clip_halos(c), ...); }, specs);
+  return specs;
+}
+
 /// Clause values no device accepts.
 template <std::size_t Rank, class Specs>
 void check_tile_spec(const tile_spec<Rank>& s, const Specs& specs, const call_site& site) {
@@ -108,14 +126,19 @@ template <class Index, std::size_t Rank>
 tile_geometry<Index, Rank> geometry_of(const index_space<Index, Rank>& space, const int* shape, const call_site& site) {
   tile_geometry<Index, Rank> g{};
   g.total = 1;
+  // An empty dimension leaves no tiles, however many the others have.
+  bool empty = false;
+  for (std::size_t d = 0; d < Rank; ++d) empty = empty || space.count[d] == 0;
   for (std::size_t d = 0; d < Rank; ++d) {
     g.lo[d] = space.lo[d];
     g.count[d] = space.count[d];
     g.shape[d] = shape[d];
     g.tiles[d] = (space.count[d] + std::uint64_t(shape[d]) - 1) / std::uint64_t(shape[d]);
-    if (g.tiles[d] != 0 && g.total > UINT64_MAX / g.tiles[d]) fail<bad_clause>(site, "the number of tiles exceeds 2^64");
+    if (empty) continue;
+    if (g.total > UINT64_MAX / g.tiles[d]) fail<bad_clause>(site, "the number of tiles exceeds 2^64");
     g.total *= g.tiles[d];
   }
+  if (empty) g.total = 0;
   return g;
 }
 

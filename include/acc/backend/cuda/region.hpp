@@ -10,6 +10,7 @@
 #include <acc/detail/task.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -57,10 +58,12 @@ void run(backend, const region_task<std::tuple<R...>>& task, const Body& body, c
                                " for this region");
 
   const std::size_t shared = spec.shared_bytes;
-  if (shared + k.static_shared > 48 * 1024) {
+  // Saturating: shared_bytes(SIZE_MAX) must not wrap to a small size.
+  const std::size_t gang_bytes = shared > SIZE_MAX - k.static_shared ? SIZE_MAX : shared + k.static_shared;
+  if (gang_bytes > 48 * 1024) {
     int optin = 0;
     ACC_DETAIL_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), site);
-    if (shared + k.static_shared > static_cast<std::size_t>(optin))
+    if (gang_bytes > static_cast<std::size_t>(optin))
       fail<bad_clause>(site, "shared_bytes(" + std::to_string(shared) + ") and the region's own " +
                                  std::to_string(k.static_shared) + " bytes (loop_reduce) exceed the " +
                                  std::to_string(optin) + " bytes of shared memory a gang can have on device " +

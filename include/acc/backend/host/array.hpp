@@ -2,7 +2,7 @@
 //! host memory, report bad indices by exception, record captures for compute constructs.
 #pragma once
 
-#include <acc/error.hpp>
+#include <acc/detail/body_error.hpp>
 
 #include <cstddef>
 #include <string>
@@ -20,9 +20,10 @@ struct array_ops {
     return host[k];
   }
 
+  /// Inside a construct the executor adds the construct and its call site to the report.
   [[noreturn]] static void index_error(const char* label, const char*, std::size_t dim, long long index,
                                        std::size_t extent) {
-    throw error("acc: index " + std::to_string(index) + " is outside extent " + std::to_string(extent) +
+    throw body_error<error>("index " + std::to_string(index) + " is outside extent " + std::to_string(extent) +
                 " of dimension " + std::to_string(dim) + " of " +
                 (label ? "'" + std::string(label) + "'" : std::string("an unlabelled array")));
   }

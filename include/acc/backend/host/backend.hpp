@@ -15,6 +15,7 @@ inline namespace ACC_DETAIL_HOST_ABI {
 ///   reduce.hpp          reduce_task (parallel_reduce)
 ///   scan.hpp            scan_task, parallel_scan_task
 ///   tile.hpp            tile_task (tile_loop)
+/// and all of them run their work through executor.hpp (parts, chunks, OpenMP, exceptions).
 struct backend {};
 
 }  // inline namespace ACC_DETAIL_HOST_ABI

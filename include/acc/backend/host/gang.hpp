@@ -4,6 +4,7 @@
 
 #include <acc/detail/config.hpp>
 
+#include <acc/detail/body_error.hpp>
 #include <acc/detail/gang_handle.hpp>
 #include <acc/detail/reduce_op.hpp>
 #include <acc/error.hpp>
@@ -25,17 +26,19 @@ struct gang_ops {
   static int worker_num(const gang_t&) noexcept { return 0; }
   static int vector_lane(const gang_t&) noexcept { return 0; }
 
-  /// gang_t::shared: the next `count` T of the gang's memory, aligned.
+  /// gang_t::shared: the next `count` T of the gang's memory, aligned; past shared_bytes a
+  /// report that the construct's executor completes with its call site (as a GPU's trap does).
   template <class T>
   static std::span<T> shared(const gang_t& g, std::size_t count) {
     if (count == 0) return {};
     std::size_t& used = gang_access::shared_used(g);
     const std::size_t bytes = gang_access::shared_bytes(g);
     const std::size_t start = (used + alignof(T) - 1) / alignof(T) * alignof(T);
-    if (start + count * sizeof(T) > bytes)
-      throw bad_clause("acc::gang_t::shared: " + std::to_string(count * sizeof(T)) + " bytes asked beyond " +
-                       std::to_string(start) + " used of the " + std::to_string(bytes) +
-                       " that acc::shared_bytes gave the region");
+    if (start > bytes || count > (bytes - start) / sizeof(T))
+      throw body_error<bad_clause>("gang shared memory exhausted: g.shared asks for " + std::to_string(count) +
+                                   " elements of " + std::to_string(sizeof(T)) + " bytes beyond " +
+                                   std::to_string(start) + " used of the " + std::to_string(bytes) +
+                                   " that acc::shared_bytes gave the region");
     used = start + count * sizeof(T);
     return {reinterpret_cast<T*>(gang_access::shared(g) + start), count};
   }

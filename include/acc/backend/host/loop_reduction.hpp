@@ -3,12 +3,13 @@
 
 #include <acc/detail/config.hpp>
 
-#include <acc/backend/host/loop.hpp>
-#include <acc/backend/host/reduce.hpp>
-#include <acc/detail/task.hpp>
+#include <acc/backend/host/backend.hpp>
+#include <acc/backend/host/executor.hpp>
 #include <acc/detail/reduce_op.hpp>
+#include <acc/detail/task.hpp>
 #include <acc/extent.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <tuple>
 #include <utility>
@@ -17,42 +18,44 @@
 namespace acc::detail::host {
 inline namespace ACC_DETAIL_HOST_ABI {
 
-/// Serially the body updates the variables themselves, so the result is the sequential loop's
-/// to the bit; with OpenMP each thread has private copies starting at the identities, folded
-/// into the variables in thread order.
+/// On one part the body updates the variables themselves, so the result is the sequential
+/// loop's to the bit; on several each part has private copies starting at the identities,
+/// folded into the variables in part order. After an exception the variables are unchanged
+/// where there are several parts.
 template <class Index, std::size_t Rank, class Body, class... R>
 void run(backend, const loop_reduction_task<index_space<Index, Rank>, std::tuple<R...>>& task, const Body& body,
          const launch_context& ctx) {
   const index_space<Index, Rank>& s = task.space;
   const std::uint64_t total = task.total;
   const std::tuple<R...>& reds = task.reductions;
-  [[maybe_unused]] const int num_gangs = ctx.spec.num_gangs;
-#if defined(ACC_DETAIL_OPENMP)
-  const int threads = static_cast<int>(std::min<std::uint64_t>(thread_count(num_gangs), total));
-  if (threads > 1) {
-    using Vals = std::tuple<typename R::value_type...>;
-    const Vals init = identities_of(reds);
-    std::vector<Vals> priv(threads, init);
-#  pragma omp parallel num_threads(threads)
-    {
-      const int p = omp_get_thread_num();
-      const std::uint64_t base = total / threads, extra = total % threads;
-      const std::uint64_t t0 = p * base + std::min<std::uint64_t>(p, extra), t1 = t0 + base + (std::uint64_t(p) < extra);
-      Vals mine = init;
-      for_each_flat(s, t0, t1, [&](auto... idx) { std::apply([&](auto&... v) { body(idx..., v...); }, mine); });
-      priv[p] = mine;
-    }
-    for (const Vals& v : priv)
-      [&]<std::size_t... V>(std::index_sequence<V...>) {
-        ((*std::get<V>(reds).var = std::get<V>(reds).op(*std::get<V>(reds).var, std::get<V>(v))), ...);
-      }(std::index_sequence_for<R...>{});
+  executor ex(static_cast<int>(std::min<std::uint64_t>(thread_count(ctx.spec.num_gangs), total)));
+  if (ex.parts() == 1) {
+    ex.run_parts([&](int) {
+      ex.chunks(0, total, [&](std::uint64_t t0, std::uint64_t t1) {
+        for_each_flat(s, t0, t1, [&](auto... idx) {
+          [&]<std::size_t... V>(std::index_sequence<V...>) { body(idx..., *std::get<V>(reds).var...); }(
+              std::index_sequence_for<R...>{});
+        });
+      });
+    });
+    ex.rethrow(ctx.site);
     return;
   }
-#endif
-  for_each_flat(s, 0, total, [&](auto... idx) {
-    [&]<std::size_t... V>(std::index_sequence<V...>) { body(idx..., *std::get<V>(reds).var...); }(
-        std::index_sequence_for<R...>{});
+  using Vals = std::tuple<typename R::value_type...>;
+  const Vals init = identities_of(reds);
+  std::vector<part_value<Vals>> priv(ex.parts(), part_value<Vals>{init});
+  ex.run_parts([&](int p) {
+    Vals mine = init;  // a local copy: neighbouring parts' slots share cache lines
+    ex.part_chunks(p, total, [&](std::uint64_t t0, std::uint64_t t1) {
+      for_each_flat(s, t0, t1, [&](auto... idx) { std::apply([&](auto&... v) { body(idx..., v...); }, mine); });
+    });
+    priv[p].value = mine;
   });
+  ex.rethrow(ctx.site);
+  for (const part_value<Vals>& v : priv)
+    [&]<std::size_t... V>(std::index_sequence<V...>) {
+      ((*std::get<V>(reds).var = std::get<V>(reds).op(*std::get<V>(reds).var, std::get<V>(v.value))), ...);
+    }(std::index_sequence_for<R...>{});
 }
 
 }  // inline namespace ACC_DETAIL_HOST_ABI

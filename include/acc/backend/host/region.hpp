@@ -1,18 +1,24 @@
-//! @file Host backend of acc::parallel: gangs are OpenMP threads (or one after another), each
-//! run by one thread, so worker and vector loops are plain loops there.
+//! @file Host backend of acc::parallel: gangs are split over the executor's parts (OpenMP
+//! threads, or the calling thread), each gang run by one thread, so worker and vector loops
+//! are plain loops there.
 #pragma once
 
 #include <acc/detail/config.hpp>
 
-#include <acc/backend/host/loop.hpp>
+#include <acc/backend/host/backend.hpp>
+#include <acc/backend/host/executor.hpp>
+#include <acc/detail/body_error.hpp>
 #include <acc/detail/clauses.hpp>
 #include <acc/detail/gang_handle.hpp>
 #include <acc/detail/reduce_op.hpp>
 #include <acc/detail/task.hpp>
 
+#include <algorithm>
 #include <cstddef>
-#include <exception>
+#include <cstdint>
 #include <memory>
+#include <new>
+#include <string>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -20,8 +26,21 @@
 namespace acc::detail::host {
 inline namespace ACC_DETAIL_HOST_ABI {
 
-/// acc::parallel on the host; with reduction clauses R..., each gang has private copies
-/// starting at the identities, folded into the variables in gang order afterwards.
+/// A part's gang-shared memory, reused by each gang it runs (a GPU does not clear it either).
+inline std::unique_ptr<std::max_align_t[]> gang_memory(std::size_t bytes) {
+  if (bytes == 0) return nullptr;
+  try {
+    return std::make_unique<std::max_align_t[]>((bytes + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t));
+  } catch (const std::bad_alloc&) {
+    throw body_error<bad_clause>("shared_bytes(" + std::to_string(bytes) +
+                                 "): the host cannot allocate that much gang-shared memory for a thread");
+  }
+}
+
+/// acc::parallel on the host. With reduction clauses R..., each gang has private copies
+/// starting at the identities; a part folds its gangs' copies in gang order into one value per
+/// reduction (storage per thread, not per gang: num_gangs may be INT_MAX), and the parts' values
+/// are folded into the variables in part order afterwards.
 template <class Body, class... R>
 void run(backend, const region_task<std::tuple<R...>>& task, const Body& body, const launch_context& ctx) {
   const launch_spec& spec = ctx.spec;
@@ -30,32 +49,37 @@ void run(backend, const region_task<std::tuple<R...>>& task, const Body& body, c
   const int workers = spec.num_workers ? spec.num_workers : 1;
   const int vector = spec.vector_length ? spec.vector_length : 1;
   const std::size_t shared = spec.shared_bytes;
-  [[maybe_unused]] const int threads = thread_count(gangs);
-  first_error error;
+  // Rounded up to whole max_align_t, a size this close to SIZE_MAX would wrap.
+  if (shared > SIZE_MAX - sizeof(std::max_align_t))
+    fail<bad_clause>(ctx.site, "shared_bytes(" + std::to_string(shared) + ") is more than any host can allocate");
+  executor ex(std::min(thread_count(gangs), gangs));
   using Vals = std::tuple<typename R::value_type...>;
-  std::vector<Vals> priv;
-  if constexpr (sizeof...(R) > 0) priv.assign(gangs, identities_of(reds));
-#if defined(ACC_DETAIL_OPENMP)
-#  pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
-#endif
-  for (int gang = 0; gang < gangs; ++gang) {
-    try {
-      auto memory = std::make_unique<std::max_align_t[]>((shared + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t));
-      const gang_t g(gang, gangs, workers, vector, reinterpret_cast<unsigned char*>(memory.get()), shared);
-      if constexpr (sizeof...(R) == 0) body(g);
-      else {
-        Vals mine = priv[gang];  // a local copy: neighbouring gangs' slots share cache lines
-        std::apply([&](auto&... v) { body(g, v...); }, mine);
-        priv[gang] = mine;
+  const Vals init = identities_of(reds);
+  std::vector<part_value<Vals>> priv(ex.parts(), part_value<Vals>{init});
+  ex.run_parts([&](int p) {
+    const auto memory = gang_memory(shared);
+    unsigned char* const base = reinterpret_cast<unsigned char*>(memory.get());
+    Vals folded = init;
+    ex.part_chunks(p, static_cast<std::uint64_t>(gangs), [&](std::uint64_t g0, std::uint64_t g1) {
+      for (std::uint64_t gang = g0; gang < g1; ++gang) {
+        const gang_t g(static_cast<int>(gang), gangs, workers, vector, base, shared);
+        if constexpr (sizeof...(R) == 0) {
+          body(g);
+        } else {
+          Vals mine = init;
+          std::apply([&](auto&... v) { body(g, v...); }, mine);
+          [&]<std::size_t... V>(std::index_sequence<V...>) {
+            ((std::get<V>(folded) = std::get<V>(reds).op(std::get<V>(folded), std::get<V>(mine))), ...);
+          }(std::index_sequence_for<R...>{});
+        }
       }
-    } catch (...) {
-      error.keep();
-    }
-  }
-  error.rethrow();
-  for (const Vals& v : priv)
+    }, gang_chunk_min);
+    priv[p].value = folded;
+  });
+  ex.rethrow(ctx.site);
+  for (const part_value<Vals>& v : priv)
     [&]<std::size_t... V>(std::index_sequence<V...>) {
-      ((*std::get<V>(reds).var = std::get<V>(reds).op(*std::get<V>(reds).var, std::get<V>(v))), ...);
+      ((*std::get<V>(reds).var = std::get<V>(reds).op(*std::get<V>(reds).var, std::get<V>(v.value))), ...);
     }(std::index_sequence_for<R...>{});
 }
 

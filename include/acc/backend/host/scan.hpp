@@ -1,10 +1,11 @@
-//! @file Host backend of the scans: a sequential pass, or with OpenMP a two-pass scan over one
-//! contiguous chunk per thread (fold each chunk, scan the chunk sums in order, rescan each chunk
-//! from its prefix). Deterministic for a fixed thread count; order-preserving for any
+//! @file Host backend of the scans: a sequential pass, or with OpenMP a two-pass scan over the
+//! executor's parts, one contiguous part per thread (fold each part, scan the part sums in
+//! order, rescan each part from its prefix). Deterministic for a fixed thread count; order-preserving for any
 //! associative operator.
 #pragma once
 
-#include <acc/backend/host/loop.hpp>
+#include <acc/backend/host/backend.hpp>
+#include <acc/backend/host/executor.hpp>
 #include <acc/detail/config.hpp>
 #include <acc/detail/present_table.hpp>
 #include <acc/detail/reduce_op.hpp>
@@ -23,8 +24,8 @@ inline namespace ACC_DETAIL_HOST_ABI {
 /// thread start cost more than they save.
 inline constexpr std::uint64_t scan_parallel_min = 1u << 15;
 
-/// Threads for a scan of `n` elements (1: sequential).
-inline int scan_threads([[maybe_unused]] std::uint64_t n) {
+/// Parts for a scan of `n` elements (1: sequential).
+inline int scan_parts([[maybe_unused]] std::uint64_t n) {
 #if defined(ACC_DETAIL_OPENMP)
   if (n < scan_parallel_min) return 1;
   return static_cast<int>(std::min<std::uint64_t>(thread_count(0), n));
@@ -33,107 +34,111 @@ inline int scan_threads([[maybe_unused]] std::uint64_t n) {
 #endif
 }
 
-/// Chunk p of `threads` nearly equal chunks of [0, n): [*t0, *t1).
-inline void chunk_of(int p, int threads, std::uint64_t n, std::uint64_t* t0, std::uint64_t* t1) {
-  const std::uint64_t base = n / threads, extra = n % threads;
-  *t0 = p * base + std::min<std::uint64_t>(p, extra);
-  *t1 = *t0 + base + (std::uint64_t(p) < extra);
-}
-
 /// out[i] = op(init, in[0], ..., in[i - 1]) (Exclusive) or op(in[0], ..., in[i]) (inclusive),
 /// in V, the output's element type. out may be in (in place): each element is read before it
-/// is written.
+/// is written. With several parts, two passes of the executor: each part folds its elements,
+/// then scans them from the fold of the parts before it.
 template <bool Exclusive, class T, class V, class Op>
-void scan(const T* in, std::uint64_t n, V* out, const V& init, const Op& op) {
+void scan(const T* in, std::uint64_t n, V* out, const V& init, const Op& op, const call_site& site) {
   if (n == 0) return;
-  const int threads = scan_threads(n);
-  if (threads <= 1) {
-    if constexpr (Exclusive) {
-      V acc = init;
-      for (std::uint64_t i = 0; i < n; ++i) {
-        const V x = static_cast<V>(in[i]);
-        out[i] = acc;
-        acc = op(acc, x);
+  executor ex(scan_parts(n));
+  if (ex.parts() == 1) {
+    ex.run_parts([&](int) {
+      if constexpr (Exclusive) {
+        V acc = init;
+        for (std::uint64_t i = 0; i < n; ++i) {
+          const V x = static_cast<V>(in[i]);
+          out[i] = acc;
+          acc = op(acc, x);
+        }
+      } else {
+        V acc = static_cast<V>(in[0]);
+        out[0] = acc;
+        for (std::uint64_t i = 1; i < n; ++i) out[i] = acc = op(acc, static_cast<V>(in[i]));
       }
-    } else {
-      V acc = static_cast<V>(in[0]);
-      out[0] = acc;
-      for (std::uint64_t i = 1; i < n; ++i) out[i] = acc = op(acc, static_cast<V>(in[i]));
-    }
+    });
+    ex.rethrow(site);
     return;
   }
-#if defined(ACC_DETAIL_OPENMP)
-  // Chunk sums start from their first element, so the operator needs no identity.
-  std::vector<V> sums(threads, init);
-#  pragma omp parallel num_threads(threads)
-  {
-    // OpenMP may give fewer threads than asked for: chunk by the threads there are.
-    const int p = omp_get_thread_num(), nt = omp_get_num_threads();
-    std::uint64_t t0, t1;
-    chunk_of(p, nt, n, &t0, &t1);
-    V acc = static_cast<V>(in[t0]);
-    for (std::uint64_t i = t0 + 1; i < t1; ++i) acc = op(acc, static_cast<V>(in[i]));
-    sums[p] = acc;
-#  pragma omp barrier
-    // Every thread folds the sums before its chunk itself: no serial step between the passes.
+  // Part sums start from their first element, so the operator needs no identity.
+  std::vector<part_value<V>> sums(ex.parts(), part_value<V>{init});
+  ex.run_parts([&](int p) {
+    bool have = false;
+    V acc = init;
+    ex.part_chunks(p, n, [&](std::uint64_t t0, std::uint64_t t1) {
+      std::uint64_t i = t0;
+      if (!have) acc = static_cast<V>(in[i]), ++i, have = true;
+      for (; i < t1; ++i) acc = op(acc, static_cast<V>(in[i]));
+    });
+    sums[p].value = acc;
+  });
+  ex.rethrow(site);
+  ex.run_parts([&](int p) {
+    // Every part folds the sums before it itself: no serial step between the passes.
     bool have = Exclusive;
     V prefix = init;
     for (int q = 0; q < p; ++q) {
-      prefix = have ? op(prefix, sums[q]) : sums[q];
+      prefix = have ? op(prefix, sums[q].value) : sums[q].value;
       have = true;
     }
-    if constexpr (Exclusive) {
-      for (std::uint64_t i = t0; i < t1; ++i) {
-        const V x = static_cast<V>(in[i]);
-        out[i] = prefix;
-        prefix = op(prefix, x);
+    ex.part_chunks(p, n, [&](std::uint64_t t0, std::uint64_t t1) {
+      if constexpr (Exclusive) {
+        for (std::uint64_t i = t0; i < t1; ++i) {
+          const V x = static_cast<V>(in[i]);
+          out[i] = prefix;
+          prefix = op(prefix, x);
+        }
+      } else {
+        std::uint64_t i = t0;
+        if (!have) out[i] = prefix = static_cast<V>(in[i]), ++i, have = true;
+        for (; i < t1; ++i) out[i] = prefix = op(prefix, static_cast<V>(in[i]));
       }
-    } else {
-      std::uint64_t i = t0;
-      if (!have) out[i] = prefix = static_cast<V>(in[i]), ++i;
-      for (; i < t1; ++i) out[i] = prefix = op(prefix, static_cast<V>(in[i]));
-    }
-  }
-#endif
+    });
+  });
+  ex.rethrow(site);
 }
 
-/// parallel_scan (Kokkos semantics): body(i, partial, final). Sequentially one final call per
-/// iteration with partial = the exclusive prefix; with threads, a pass of non-final calls
-/// per chunk gives the chunk sums, then each chunk makes its final calls from its prefix.
-/// Returns the total.
-/// parallel_scan on the host; returns the total.
+/// parallel_scan (Kokkos semantics): body(i, partial, final); returns the total. On one part
+/// one final call per iteration with partial = the exclusive prefix; on several, a pass of
+/// non-final calls per part gives the part sums, then each part makes its final calls from
+/// its prefix.
 template <class Index, class Op, class T, class Body>
-T run(backend, const parallel_scan_task<index_space<Index, 1>, Op, T>& task, const Body& body, const launch_context&) {
+T run(backend, const parallel_scan_task<index_space<Index, 1>, Op, T>& task, const Body& body,
+      const launch_context& ctx) {
   const index_space<Index, 1>& s = task.space;
   const std::uint64_t total = task.total;
   const Op& op = task.op;
   const T id = task.identity;
-  const int threads = scan_threads(total);
-  if (threads <= 1) {
+  executor ex(scan_parts(total));
+  if (ex.parts() == 1) {
     T partial = id;
-    for (std::uint64_t t = 0; t < total; ++t) body(index_at(s.lo[0], t), partial, true);
+    ex.run_parts([&](int) {
+      ex.chunks(0, total, [&](std::uint64_t t0, std::uint64_t t1) {
+        for (std::uint64_t t = t0; t < t1; ++t) body(index_at(s.lo[0], t), partial, true);
+      });
+    });
+    ex.rethrow(ctx.site);
     return partial;
   }
-  std::vector<T> sums(threads, id);
-  int used = threads;
-#if defined(ACC_DETAIL_OPENMP)
-#  pragma omp parallel num_threads(threads)
-  {
-    const int p = omp_get_thread_num(), nt = omp_get_num_threads();
-    if (p == 0) used = nt;
-    std::uint64_t t0, t1;
-    chunk_of(p, nt, total, &t0, &t1);
+  std::vector<part_value<T>> sums(ex.parts(), part_value<T>{id});
+  ex.run_parts([&](int p) {
     T partial = id;
-    for (std::uint64_t t = t0; t < t1; ++t) body(index_at(s.lo[0], t), partial, false);
-    sums[p] = partial;
-#  pragma omp barrier
-    partial = id;
-    for (int q = 0; q < p; ++q) partial = op(partial, sums[q]);
-    for (std::uint64_t t = t0; t < t1; ++t) body(index_at(s.lo[0], t), partial, true);
-  }
-#endif
+    ex.part_chunks(p, total, [&](std::uint64_t t0, std::uint64_t t1) {
+      for (std::uint64_t t = t0; t < t1; ++t) body(index_at(s.lo[0], t), partial, false);
+    });
+    sums[p].value = partial;
+  });
+  ex.rethrow(ctx.site);
+  ex.run_parts([&](int p) {
+    T partial = id;
+    for (int q = 0; q < p; ++q) partial = op(partial, sums[q].value);
+    ex.part_chunks(p, total, [&](std::uint64_t t0, std::uint64_t t1) {
+      for (std::uint64_t t = t0; t < t1; ++t) body(index_at(s.lo[0], t), partial, true);
+    });
+  });
+  ex.rethrow(ctx.site);
   T result = id;
-  for (int q = 0; q < used; ++q) result = op(result, sums[q]);
+  for (const part_value<T>& v : sums) result = op(result, v.value);
   return result;
 }
 
@@ -147,7 +152,7 @@ void run(backend, const scan_task<Exclusive, T, V, Op>& task, const no_body&, co
     if (!present_address(device, task.in_span)) fail_absent(task.in_span, device, hint, ctx.site);
     if (!present_address(device, task.out_span)) fail_absent(task.out_span, device, hint, ctx.site);
   }
-  scan<Exclusive>(task.in, task.n, task.out, task.init, task.op);
+  scan<Exclusive>(task.in, task.n, task.out, task.init, task.op, ctx.site);
 }
 
 }  // inline namespace ACC_DETAIL_HOST_ABI

@@ -1,10 +1,11 @@
-//! @file Host backend of acc::tile_loop: tiles over OpenMP threads (or one after another), a
-//! tile's iterations in order (backend/host/tile_ops.hpp).
+//! @file Host backend of acc::tile_loop: tiles split over the executor's parts (OpenMP threads,
+//! or the calling thread), a tile's iterations in order (backend/host/tile_ops.hpp).
 #pragma once
 
-#include <acc/backend/host/loop.hpp>
-#include <acc/detail/task.hpp>
+#include <acc/backend/host/backend.hpp>
+#include <acc/backend/host/executor.hpp>
 #include <acc/backend/host/tile_ops.hpp>
+#include <acc/detail/task.hpp>
 #include <acc/detail/config.hpp>
 #include <acc/detail/tile_box.hpp>
 #include <acc/detail/tile_fwd.hpp>
@@ -12,9 +13,9 @@
 #include <acc/detail/tile_state.hpp>
 #include <acc/tile_clauses.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <exception>
 #include <memory>
 #include <tuple>
 #include <type_traits>
@@ -65,49 +66,29 @@ void run_tile(const tile_geometry<Index, Rank>& g, std::uint64_t num, std::size_
   (host::unstage(std::get<K>(c.specs), t, buffers[K]), ...);
 }
 
-/// Runs every tile of g. Each thread owns its buffers (one per cached clause that does not
-/// alias its array, sized for a whole tile) and its per_iteration storage, reused across tiles.
+/// Runs every tile of g. Each part owns its buffers (one per cached clause that does not alias
+/// its array, sized for a whole tile) and its per_iteration storage, reused across its tiles.
 template <class Index, std::size_t Rank, std::size_t N, class Body, class... S>
 void run(backend, const tile_task<tile_geometry<Index, Rank>, tile_layout<N>>& task,
          const tile_closure<Body, std::tuple<S...>>& c, const launch_context& ctx) {
   const tile_geometry<Index, Rank>& g = task.geometry;
   const tile_layout<N>& layout = task.layout;
-  const std::size_t cache_bytes = task.cache_bytes;
-  const int num_gangs = ctx.spec.num_gangs;
-  [[maybe_unused]] const int threads = thread_count(num_gangs);
-  first_error error;
-#if defined(ACC_DETAIL_OPENMP)
-#  pragma omp parallel num_threads(threads) if (threads > 1)
-#endif
-  {
+  executor ex(static_cast<int>(std::min<std::uint64_t>(thread_count(ctx.spec.num_gangs), g.total)));
+  ex.run_parts([&](int p) {
     tile_scratch scratch;
     std::unique_ptr<std::max_align_t[]> storage;
     void* buffers[sizeof...(S) + 1] = {};
-    bool failed = false;
-    try {
-      const std::size_t bytes = layout.cache_offset;
-      if (bytes) storage = std::make_unique<std::max_align_t[]>((bytes + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t));
-      if constexpr (sizeof...(S) > 0)
-        for (std::size_t k = 0; k < sizeof...(S); ++k)
-          buffers[k] = reinterpret_cast<unsigned char*>(storage.get()) + layout.offset[k];
-    } catch (...) {
-      failed = true;
-      error.keep();
-    }
-#if defined(ACC_DETAIL_OPENMP)
-#  pragma omp for schedule(static)
-#endif
-    for (std::uint64_t num = 0; num < g.total; ++num) {
-      if (failed) continue;
-      try {
-        run_tile(g, num, cache_bytes, c, scratch, buffers, std::index_sequence_for<S...>{});
-      } catch (...) {
-        failed = true;
-        error.keep();
-      }
-    }
-  }
-  error.rethrow();
+    const std::size_t bytes = layout.cache_offset;
+    if (bytes) storage = std::make_unique<std::max_align_t[]>((bytes + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t));
+    if constexpr (sizeof...(S) > 0)
+      for (std::size_t k = 0; k < sizeof...(S); ++k)
+        buffers[k] = reinterpret_cast<unsigned char*>(storage.get()) + layout.offset[k];
+    ex.part_chunks(p, g.total, [&](std::uint64_t n0, std::uint64_t n1) {
+      for (std::uint64_t num = n0; num < n1; ++num)
+        run_tile(g, num, task.cache_bytes, c, scratch, buffers, std::index_sequence_for<S...>{});
+    }, gang_chunk_min);
+  });
+  ex.rethrow(ctx.site);
 }
 
 }  // inline namespace ACC_DETAIL_HOST_ABI

@@ -4,6 +4,7 @@
 //! but in nvcc's device pass (backend/cuda/tile_ops.hpp, the same members).
 #pragma once
 
+#include <acc/detail/body_error.hpp>
 #include <acc/detail/config.hpp>
 #include <acc/detail/tile_box.hpp>
 #include <acc/detail/tile_range.hpp>
@@ -62,7 +63,7 @@ struct tile_ops {
 
 #if defined(ACC_BOUNDS_CHECK)
   static void cache_index_error(const char* label, std::size_t dim, long long index, long long lo, long long hi) {
-    throw error("acc: index " + std::to_string(index) + " of dimension " + std::to_string(dim) + " of " +
+    throw body_error<error>("index " + std::to_string(index) + " of dimension " + std::to_string(dim) + " of " +
                 (label && label[0] ? "'" + std::string(label) + "'" : std::string("a cached array")) +
                 " is outside its cached range [" + std::to_string(lo) + ", " + std::to_string(hi) + ")");
   }
@@ -130,7 +131,7 @@ struct tile_ops {
     for (std::size_t d = 0; d < sizeof...(I); ++d) {
 #if defined(ACC_BOUNDS_CHECK)
       if (sizeof...(I) != static_cast<std::size_t>(rank) || idx[d] < s.origin[d] || idx[d] >= s.origin[d] + s.shape[d])
-        throw error("acc::per_iteration: index " + std::to_string(idx[d]) + " of dimension " + std::to_string(d) +
+        throw body_error<error>("per_iteration: index " + std::to_string(idx[d]) + " of dimension " + std::to_string(d) +
                     " is not an iteration of this tile");
 #endif
       off += (idx[d] - s.origin[d]) * s.stride[d];

@@ -1,0 +1,171 @@
+//! @file How every host construct runs its work: contiguous parts of the iterations, one per
+//! OpenMP thread (the calling thread alone without OpenMP), each taken in chunks, and the
+//! first exception any thread throws carried out of the OpenMP region to the caller.
+#pragma once
+
+#include <acc/detail/body_error.hpp>
+#include <acc/detail/config.hpp>
+#include <acc/error.hpp>
+#include <acc/extent.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <exception>
+
+#if defined(ACC_DETAIL_OPENMP)
+#  include <omp.h>
+#endif
+
+namespace acc::detail::host {
+inline namespace ACC_DETAIL_HOST_ABI {
+
+/// Threads for a construct: gangs become threads (OpenACC's multicore mapping), capped by
+/// what OpenMP would use anyway; num_gangs(1) therefore runs on the calling thread.
+inline int thread_count([[maybe_unused]] int num_gangs) {
+#if defined(ACC_DETAIL_OPENMP)
+  int n = omp_get_max_threads();
+  return num_gangs > 0 ? std::min(num_gangs, n) : n;
+#else
+  return 1;
+#endif
+}
+
+/// Part p of `parts` nearly equal contiguous parts of [0, n): [*t0, *t1). Earlier parts hold
+/// earlier iterations, so folding parts in order keeps a reduction's order.
+inline void part_of(int p, int parts, std::uint64_t n, std::uint64_t* t0, std::uint64_t* t1) {
+  const std::uint64_t base = n / parts, extra = n % parts;
+  *t0 = p * base + std::min<std::uint64_t>(p, extra);
+  *t1 = *t0 + base + (std::uint64_t(p) < extra);
+}
+
+/// Chunks per part: a thread looks whether another one has failed once per chunk, so after
+/// an exception the other threads stop within about 1/32 of their work.
+inline constexpr std::uint64_t chunks_per_part = 32;
+/// The shortest chunk of loop iterations: long enough that a chunk's loop vectorises and runs
+/// as the user's own loop would.
+inline constexpr std::uint64_t loop_chunk_min = 256;
+/// Gangs and tiles, each much more work than an iteration, are looked at one by one.
+inline constexpr std::uint64_t gang_chunk_min = 1;
+
+/// One part's result: a struct, so that a std::vector of bool results has a byte per part and
+/// parts may write theirs at once.
+template <class T>
+struct part_value {
+  T value;
+};
+
+/// Calls f with the indices of flat iterations [t0, t1) of s, in order: rank 1 as the loop
+/// `for (i = lo; i < hi; ++i)`; collapsed spaces row by row, each row a plain inner loop
+/// (one division finds the first point).
+template <class Index, std::size_t Rank, class F>
+void for_each_flat(const index_space<Index, Rank>& s, std::uint64_t t0, std::uint64_t t1, F&& f) {
+  if (t0 >= t1) return;
+  if constexpr (Rank == 1) {
+    for (Index i = index_at(s.lo[0], t0), end = index_at(s.lo[0], t1); i < end; ++i) f(i);
+  } else if constexpr (Rank == 2) {
+    const std::uint64_t n1 = s.count[1];
+    std::uint64_t i = t0 / n1, j = t0 % n1, t = t0;
+    while (t < t1) {
+      const std::uint64_t j1 = std::min<std::uint64_t>(n1, j + (t1 - t));
+      const Index ii = index_at(s.lo[0], i);
+      for (Index jj = index_at(s.lo[1], j), end = index_at(s.lo[1], j1); jj < end; ++jj) f(ii, jj);
+      t += j1 - j, j = 0, ++i;
+    }
+  } else {
+    const std::uint64_t n1 = s.count[1], n2 = s.count[2];
+    std::uint64_t i = t0 / (n1 * n2), j = t0 / n2 % n1, k = t0 % n2, t = t0;
+    while (t < t1) {
+      const std::uint64_t k1 = std::min<std::uint64_t>(n2, k + (t1 - t));
+      const Index ii = index_at(s.lo[0], i), jj = index_at(s.lo[1], j);
+      for (Index kk = index_at(s.lo[2], k), end = index_at(s.lo[2], k1); kk < end; ++kk) f(ii, jj, kk);
+      t += k1 - k, k = 0;
+      if (++j == n1) j = 0, ++i;
+    }
+  }
+}
+
+/// A construct's parts and what its threads share: whether one has failed, and the first
+/// exception. An exception may not leave an OpenMP region, so each part runs inside a catch;
+/// the first exception caught is kept (the others are dropped), every thread stops at its
+/// next chunk, and rethrow() raises it on the calling thread after the region.
+class executor {
+public:
+  /// `parts` parts (at least 1), e.g. min(thread_count(num_gangs), iterations).
+  explicit executor(int parts) noexcept : parts_(parts < 1 ? 1 : parts) {}
+  executor(const executor&) = delete;
+  executor& operator=(const executor&) = delete;
+
+  int parts() const noexcept { return parts_; }
+  bool failed() const noexcept { return failed_.load(std::memory_order_relaxed); }
+
+  /// Calls f(p) for every part p, part p on thread p (OpenMP may give fewer threads than
+  /// asked for; a thread then takes several parts, in order). After an exception the parts
+  /// not yet started are skipped.
+  template <class F>
+  void run_parts(const F& f) {
+#if defined(ACC_DETAIL_OPENMP)
+    if (parts_ > 1) {
+#  pragma omp parallel num_threads(parts_)
+      {
+        const int nt = omp_get_num_threads();
+        for (int p = omp_get_thread_num(); p < parts_ && !failed(); p += nt) run_part(f, p);
+      }
+      return;
+    }
+#endif
+    for (int p = 0; p < parts_ && !failed(); ++p) run_part(f, p);
+  }
+
+  /// Calls g(t0, t1) for consecutive chunks of [b, e), at least `min_chunk` long but the
+  /// last, in order, until done or until some thread has failed: a construct's one cost
+  /// beyond the user's loop.
+  template <class G>
+  void chunks(std::uint64_t b, std::uint64_t e, const G& g, std::uint64_t min_chunk = loop_chunk_min) const {
+    const std::uint64_t step = std::max<std::uint64_t>(min_chunk, (e - b + chunks_per_part - 1) / chunks_per_part);
+    for (std::uint64_t t = b; t < e && !failed();) {
+      const std::uint64_t next = e - t > step ? t + step : e;
+      g(t, next);
+      t = next;
+    }
+  }
+
+  /// Calls g(t0, t1) for the chunks of part p of [0, n).
+  template <class G>
+  void part_chunks(int p, std::uint64_t n, const G& g, std::uint64_t min_chunk = loop_chunk_min) const {
+    std::uint64_t t0, t1;
+    part_of(p, parts_, n, &t0, &t1);
+    chunks(t0, t1, g, min_chunk);
+  }
+
+  /// After the parts, on the calling thread: rethrows the first exception; acc's reports
+  /// from inside a body (body_error) get the construct and its call site.
+  void rethrow(const call_site& site) const {
+    if (!error_) return;
+    try {
+      std::rethrow_exception(error_);
+    } catch (const body_error<bad_clause>& e) {
+      fail<bad_clause>(site, e.detail());
+    } catch (const body_error<error>& e) {
+      fail<error>(site, e.detail());
+    }
+  }
+
+private:
+  template <class F>
+  void run_part(const F& f, int p) {
+    try {
+      f(p);
+    } catch (...) {
+      // The first to fail keeps its exception; the region's end makes it visible to rethrow().
+      if (!failed_.exchange(true, std::memory_order_acq_rel)) error_ = std::current_exception();
+    }
+  }
+
+  int parts_;
+  std::atomic<bool> failed_{false};
+  std::exception_ptr error_;
+};
+
+}  // inline namespace ACC_DETAIL_HOST_ABI
+}  // namespace acc::detail::host

@@ -1,0 +1,277 @@
+// Level 13: a property test of the present table. Random programs of enter_data, exit_data
+// (with and without finalize), update_device / update_self and nested data regions over
+// overlapping sections of several arrays run against a model of OpenACC's rules (3.3 §2.6.7,
+// §2.7.2): a section inside a present range shares its entry and its two reference counts;
+// one that overlaps a present range without lying inside it is an error that changes
+// nothing; exit_data gives back a dynamic reference (all of them with finalize) and the data
+// leaves when both counts are 0; a region's clauses take structured references, given back at
+// its end, and a region that fails on entry leaves nothing behind. After every step each
+// array's presence is compared with the model's, section by section. Fixed seed: a failure
+// names its case, which replays alone.
+#include <acc/parallel.hpp>
+#include <catch2/catch.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr int arrays = 3;
+constexpr int extents[arrays] = {23, 64, 9};
+
+/// A present range of the model: elements [lo, hi) of one array and its reference counts.
+struct entry {
+  int array, lo, hi;
+  int structured = 0, dynamic = 0;
+};
+
+/// A section: elements [lo, lo + len) of one array, len >= 1.
+struct piece {
+  int array, lo, len;
+  int hi() const { return lo + len; }
+};
+
+enum class found { inside, overlaps, absent };
+
+class model {
+public:
+  /// Whether p lies in one entry (that entry's index in *at), overlaps one without lying in
+  /// it, or touches none.
+  found find(const piece& p, std::size_t* at = nullptr) const {
+    for (std::size_t k = 0; k < entries_.size(); ++k) {
+      const entry& e = entries_[k];
+      if (e.array != p.array || p.hi() <= e.lo || e.hi <= p.lo) continue;
+      if (e.lo <= p.lo && p.hi() <= e.hi) {
+        if (at) *at = k;
+        return found::inside;
+      }
+      return found::overlaps;
+    }
+    return found::absent;
+  }
+  bool present(const piece& p) const { return find(p) == found::inside; }
+
+  /// A clause's entry: false (and no change) where it must fail. *took: a reference taken.
+  bool enter(const piece& p, bool structured, bool must_be_present, bool no_create, bool* took) {
+    *took = false;
+    std::size_t k = 0;
+    switch (find(p, &k)) {
+      case found::overlaps:
+        return false;
+      case found::inside:
+        ++(structured ? entries_[k].structured : entries_[k].dynamic);
+        *took = true;
+        return true;
+      case found::absent:
+        if (must_be_present) return false;
+        if (no_create) return true;
+        entry e{p.array, p.lo, p.hi()};
+        (structured ? e.structured : e.dynamic) = 1;
+        entries_.push_back(e);
+        *took = true;
+        return true;
+    }
+    return false;
+  }
+
+  /// exit_data of p: false where it must fail.
+  bool exit_dynamic(const piece& p, bool finalize) {
+    std::size_t k = 0;
+    if (find(p, &k) != found::inside) return false;
+    entry& e = entries_[k];
+    if (e.dynamic == 0) return true;
+    e.dynamic = finalize ? 0 : e.dynamic - 1;
+    drop_if_unused(k);
+    return true;
+  }
+
+  /// The end of a region's clause that took a reference.
+  void exit_structured(const piece& p) {
+    std::size_t k = 0;
+    REQUIRE(find(p, &k) == found::inside);
+    if (entries_[k].structured > 0) --entries_[k].structured;
+    drop_if_unused(k);
+  }
+
+private:
+  void drop_if_unused(std::size_t k) {
+    if (entries_[k].structured == 0 && entries_[k].dynamic == 0) entries_.erase(entries_.begin() + static_cast<long>(k));
+  }
+  std::vector<entry> entries_;
+};
+
+/// One random program over fresh arrays, run against the model.
+class program {
+public:
+  explicit program(unsigned seed) : rng_(seed) {
+    static const char* const labels[arrays] = {"m0", "m1", "m2"};
+    for (int a = 0; a < arrays; ++a) data_.emplace_back(labels[a], extents[a]);
+  }
+
+  void run() {
+    for (int step = 0; step < 24; ++step) one_step(0);
+  }
+
+  std::string log() const { return log_.str(); }
+  /// How many presence comparisons were made.
+  long checks() const { return checks_; }
+
+private:
+  int pick(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
+
+  /// Sections cluster on a few boundaries so that they often coincide, nest and overlap.
+  piece random_piece() {
+    const int a = pick(0, arrays - 1), n = extents[a];
+    const int cuts[] = {0, n / 4, n / 3, n / 2, n - 1};
+    int lo = pick(0, 2) == 0 ? pick(0, n - 1) : cuts[pick(0, 4)];
+    int len = pick(0, 2) == 0 ? pick(1, n - lo) : (pick(0, 1) ? n - lo : (n / 4 > 0 ? n / 4 : 1));
+    if (lo + len > n) len = n - lo;
+    return {a, lo, len};
+  }
+
+  acc::section_t<int> section_of(const piece& p) { return acc::section(data_[p.array], p.lo, p.len); }
+
+  std::string text(const piece& p) const {
+    return "m" + std::to_string(p.array) + "[" + std::to_string(p.lo) + ":" + std::to_string(p.len) + "]";
+  }
+
+  /// Presence of every array's sections against the model: a few random ones and each whole
+  /// array.
+  void check_presence() {
+    checks_ += 6 + arrays;
+    for (int k = 0; k < 6; ++k) {
+      const piece p = random_piece();
+      if (acc::is_present(section_of(p)) != model_.present(p))
+        FAIL(log() << "is_present(" << text(p) << ") is " << !model_.present(p) << ", the model says "
+                   << model_.present(p));
+    }
+    for (int a = 0; a < arrays; ++a)
+      if (acc::is_present(data_[a]) != model_.present(piece{a, 0, extents[a]}))
+        FAIL(log() << "is_present(m" << a << ") differs from the model");
+  }
+
+  /// Runs f, which must succeed (ok) or throw acc::not_present_error and change nothing.
+  template <class F>
+  void expect(bool ok, const F& f) {
+    if (ok) {
+      f();  // an exception reaches the test case, which prints the log
+      return;
+    }
+    try {
+      f();
+    } catch (const acc::not_present_error&) {
+      return;
+    }
+    FAIL(log() << "expected acc::not_present_error");
+  }
+
+  void one_step(int depth) {
+    const int what = pick(0, depth < 3 ? 9 : 7);
+    const piece p = random_piece();
+    if (what <= 2) {  // enter_data
+      const bool create = pick(0, 1);
+      bool took = false;
+      const bool ok = model_.enter(p, false, false, false, &took);
+      log_ << "enter_data(" << (create ? "create" : "copyin") << " " << text(p) << ")" << (ok ? "" : " fails") << "\n";
+      const auto run = [&] {
+        if (create) acc::enter_data(acc::create(section_of(p)));
+        else acc::enter_data(acc::copyin(section_of(p)));
+      };
+      expect(ok, run);
+    } else if (what <= 4) {  // exit_data
+      const bool copyout = pick(0, 1), finalize = pick(0, 3) == 0;
+      const bool ok = model_.exit_dynamic(p, finalize);
+      log_ << "exit_data(" << (copyout ? "copyout" : "delete") << " " << text(p) << (finalize ? ", finalize" : "")
+           << ")" << (ok ? "" : " fails") << "\n";
+      const auto run = [&] {
+        if (copyout && finalize) acc::exit_data(acc::copyout(section_of(p)), acc::finalize);
+        else if (copyout) acc::exit_data(acc::copyout(section_of(p)));
+        else if (finalize) acc::exit_data(acc::delete_(section_of(p)), acc::finalize);
+        else acc::exit_data(acc::delete_(section_of(p)));
+      };
+      expect(ok, run);
+    } else if (what <= 7) {  // update
+      const bool to_device = pick(0, 1);
+      const bool ok = model_.present(p);
+      log_ << (to_device ? "update_device(" : "update_self(") << text(p) << ")" << (ok ? "" : " fails") << "\n";
+      const auto run = [&] {
+        if (to_device) acc::update_device(section_of(p));
+        else acc::update_self(section_of(p));
+      };
+      expect(ok, run);
+    } else {
+      region(depth);
+    }
+    check_presence();
+  }
+
+  /// A data region of one or two clauses around a few nested steps.
+  void region(int depth) {
+    const piece a = random_piece(), b = random_piece();
+    const int ka = pick(0, 5), kb = pick(0, 5);  // copy, copyin, copyout, create, present, no_create
+    const bool two = pick(0, 1);
+    static const char* const names[] = {"copy", "copyin", "copyout", "create", "present", "no_create"};
+    // The model enters the clauses in order on a copy: the region keeps it only if all succeed.
+    model trial = model_;
+    bool took_a = false, took_b = false;
+    bool ok = trial.enter(a, true, ka == 4, ka == 5, &took_a);
+    if (ok && two) ok = trial.enter(b, true, kb == 4, kb == 5, &took_b);
+    log_ << "data{" << names[ka] << " " << text(a);
+    if (two) log_ << ", " << names[kb] << " " << text(b);
+    log_ << "}" << (ok ? "" : " fails") << "\n";
+    const auto open = [&](auto&&... c) {
+      if (!ok) {
+        expect(false, [&] { acc::data failing(c...); });
+        return;
+      }
+      acc::data r{c...};
+      model_ = trial;
+      const int steps = pick(0, 3);
+      for (int s = 0; s < steps; ++s) one_step(depth + 1);
+      log_ << "end data\n";
+      // The clauses' structured references are given back at the end of the region.
+      if (took_b) model_.exit_structured(b);
+      if (took_a) model_.exit_structured(a);
+    };
+    const auto with = [&](int kind, const piece& p, auto&& next) {
+      const auto s = section_of(p);
+      switch (kind) {
+        case 0: return next(acc::copy(s));
+        case 1: return next(acc::copyin(s));
+        case 2: return next(acc::copyout(s));
+        case 3: return next(acc::create(s));
+        case 4: return next(acc::present(s));
+        default: return next(acc::no_create(s));
+      }
+    };
+    if (two) with(ka, a, [&](auto ca) { with(kb, b, [&](auto cb) { open(ca, cb); }); });
+    else with(ka, a, [&](auto ca) { open(ca); });
+  }
+
+  std::mt19937 rng_;
+  std::vector<acc::array<int>> data_;
+  model model_;
+  std::ostringstream log_;
+  long checks_ = 0;
+};
+
+}  // namespace
+
+TEST_CASE("the present table follows OpenACC's reference counting on random programs", "[13][present][property]") {
+  constexpr int cases = 3000;
+  for (int c = 0; c < cases; ++c) {
+    CAPTURE(c);
+    program p(0x5eed0000u + static_cast<unsigned>(c));
+    try {
+      p.run();
+    } catch (const std::exception& e) {
+      FAIL(p.log() << "threw: " << e.what());
+    }
+    REQUIRE(p.checks() > 0);
+  }
+}
