@@ -25,7 +25,12 @@ struct implicit_blocks;  // detail/runtime-inl.hpp: the device copies of one con
 /// Active while a construct copies its body: the copy constructors of array and view report
 /// here (style.md §4), which costs nothing per element and nothing outside constructs.
 struct capture_scope {
-  capture_list* items = nullptr;  // made on the first capture
+  // The first captures in place (a construct's launch then allocates nothing for them), the
+  // rest in a list made on demand.
+  static constexpr int inline_count = 8;
+  captured first[inline_count];
+  int count = 0;
+  capture_list* more = nullptr;
   capture_scope* outer;
   bool open = true;
 

@@ -240,7 +240,7 @@ ACC_DETAIL_RUNTIME_FN capture_scope::capture_scope() noexcept : outer(this_threa
 
 ACC_DETAIL_RUNTIME_FN capture_scope::~capture_scope() {
   close();
-  delete items;
+  delete more;
 }
 
 ACC_DETAIL_RUNTIME_FN void capture_scope::close() noexcept {
@@ -251,35 +251,45 @@ ACC_DETAIL_RUNTIME_FN void capture_scope::close() noexcept {
 ACC_DETAIL_RUNTIME_FN void record_capture(const captured& c) {
   capture_scope* s = this_thread().capture;
   if (!s) return;
-  if (!s->items) s->items = new capture_list;
-  s->items->items.push_back(c);
+  if (s->count < capture_scope::inline_count) {
+    s->first[s->count++] = c;
+    return;
+  }
+  if (!s->more) s->more = new capture_list;
+  s->more->items.push_back(c);
 }
 
 ACC_DETAIL_RUNTIME_FN implicit_data::implicit_data(capture_scope& scope, const void* body, std::size_t body_size,
                                                    int device, const launch_spec& spec, bool transfer,
                                                    const call_site& site)
     : device_(device), queue_(spec.queue), site_(site) {
-  if (!scope.items) return;
-  std::vector<captured>& items = scope.items->items;
+  if (scope.count == 0) return;
+  captured* begin = scope.first;
+  captured* end = scope.first + scope.count;
+  if (scope.more) {
+    std::vector<captured>& all = scope.more->items;
+    all.insert(all.begin(), begin, end);
+    begin = all.data();
+    end = begin + all.size();
+  }
   // Only copies inside the construct's own body count: nvcc's extended-lambda wrapper may
   // copy captures through temporaries that are gone by now. Those inside are deduplicated.
   const auto lo = reinterpret_cast<std::uintptr_t>(body), hi = lo + body_size;
-  std::erase_if(items, [&](const captured& c) {
+  end = std::remove_if(begin, end, [&](const captured& c) {
     const auto a = reinterpret_cast<std::uintptr_t>(c.image);
     return a < lo || a >= hi;
   });
-  std::sort(items.begin(), items.end(), [](const captured& a, const captured& b) { return a.image < b.image; });
-  items.erase(std::unique(items.begin(), items.end(),
-                          [](const captured& a, const captured& b) { return a.image == b.image; }),
-              items.end());
-  if (items.empty()) return;
+  std::sort(begin, end, [](const captured& a, const captured& b) { return a.image < b.image; });
+  end = std::unique(begin, end, [](const captured& a, const captured& b) { return a.image == b.image; });
+  if (begin == end) return;
 
   std::vector<captured*> absent;
   {
     auto& st = state();
     std::lock_guard lock(st.present_mutex);
     present_map& m = st.present[device];
-    for (captured& c : items) {
+    for (captured* p = begin; p != end; ++p) {
+      captured& c = *p;
       if (c.span.bytes == 0) continue;
       auto it = find_present(m, c.span, device, site);
       if (it != m.end()) {
