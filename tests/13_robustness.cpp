@@ -1,4 +1,4 @@
-// Level 13: misuse and edges (issue 13). An exception thrown in a body reaches the caller from
+// Level 13: misuse and edges. An exception thrown in a body reaches the caller from
 // every construct on every host backend (OpenMP included); shared_bytes and g.shared past it
 // are reported, not wrapped; a region's reductions and a tile's halo take bounded memory;
 // maximum / minimum start from -inf / +inf; collapsed spaces with an empty loop run nothing;
