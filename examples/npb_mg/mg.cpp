@@ -5,7 +5,7 @@
 // residual is checked against NPB's published value.
 //   mg [S|W|A|B|C]   (default S)
 // Written for acc from the NPB 3.4 specification of MG (NAS technical reports RNR-94-007 and
-// NAS-95-020), reading GMAP/NPB-CPP's serial and OpenMP MG (mg.cpp) to follow the operators'
+// NAS-95-020), reading GMAP/NPB-CPP's serial MG (NPB-SER/MG/mg.cpp) to follow the operators'
 // order of evaluation; class parameters, the smoother coefficients and the verification values
 // are NPB's. The right-hand side is generated on the host, untimed, as in NPB; the timed part
 // runs on the device, inside one data region.
@@ -55,14 +55,15 @@ constexpr stencil laplacian{{-8.0 / 3.0, 0.0, 1.0 / 6.0, 1.0 / 12.0}};
 constexpr stencil smoother_a{{-3.0 / 8.0, +1.0 / 32.0, -1.0 / 64.0, 0.0}};
 constexpr stencil smoother_b{{-3.0 / 17.0, +1.0 / 33.0, -1.0 / 61.0, 0.0}};
 
-// Every construct of the timed part goes to one queue: a V-cycle is some 12 short kernels per
-// level, and waiting for each one would cost as much as running the coarse levels.
+// Every construct goes to one queue, which keeps them in order: a V-cycle is some 13 kernels per
+// level, most of them on coarse grids that take microseconds, and a synchronous construct would
+// add a wait for each. The host backend runs them in order anyway.
 constexpr int queue = 1;
 
 using grid = acc::view<double, 3>;        // (i3, i2, i1), i1 contiguous, one ghost layer each side
 using cgrid = acc::view<const double, 3>;
 
-// --- The operators. Each loop nest is one construct, as in NPB's OpenACC version; grids have
+// --- The operators. Each loop nest is one construct, as an OpenACC port of NPB has it; grids have
 // 2^k + 2 points per side (interior 1..2^k), so NPB's branches for 3-point grids never arise.
 // Loops over the interior run k = 0..n-3 and index i = k + 1.
 
