@@ -182,7 +182,9 @@ private:
   ACC_DETAIL_HD reference load(std::size_t k) const { return detail::array_ops::load<reference>(host_, dev_, k); }
 
   // The capture hook's work: inside a compute construct's copy of its body, record this copy.
-  void record_capture() {
+  // Out of line: nvcc's wrapper of an extended lambda copies its captures several times where
+  // the lambda is written, and each copy then costs the user's build one call, not this body.
+  ACC_DETAIL_NOINLINE void record_capture() {
     if (detail::this_thread().capture) detail::record_capture({this, &set_device, span()});
   }
 

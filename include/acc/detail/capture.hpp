@@ -72,30 +72,4 @@ private:
   call_site site_;
 };
 
-/// A compute construct's own copy of its body, with the arrays it captured mapped to `device`;
-/// the backend launches get(), and finish() ends the construct's implicit data.
-template <class Body>
-class mapped_body {
-public:
-  mapped_body(const Body& body, int device, const launch_spec& spec, bool transfer, const call_site& site)
-      : body_(body), data_((scope_.close(), scope_), &body_, sizeof(Body), device, spec, transfer, site) {}
-
-  const Body& get() const noexcept { return body_; }
-  void finish() { data_.finish(); }
-
-private:
-  capture_scope scope_;  // first: open while body_ is copied
-  Body body_;
-  implicit_data data_;
-};
-
-/// default_present for a construct that runs on the host: the same presence check as on a
-/// GPU (against the current device's table), so programs fail the same way everywhere.
-template <class Body>
-void check_present(const Body& body, const launch_spec& spec, const call_site& site) {
-  // A body without captures has nothing to check (and copying an empty closure makes g++ 12
-  // warn that its no bytes are uninitialised).
-  if constexpr (!std::is_empty_v<Body>) mapped_body<Body> checked(body, current_device(), spec, false, site);
-}
-
 }  // namespace acc::detail

@@ -277,3 +277,5 @@ ACC_DETAIL_RUNTIME_FN void nvtx_pop() noexcept {}
 
 // The present table and the implicit data of constructs.
 #include <acc/detail/present_table-inl.hpp>
+// The dispatch path of compute constructs.
+#include <acc/detail/dispatch-inl.hpp>

@@ -133,10 +133,13 @@ launch_config plan_persistent(void (*kernel)(Params...), std::uint64_t iteration
 /// Launches kernel<<<cfg.grid, cfg.block, shared, stream>>>(args...). cudaLaunchKernel reports
 /// a bad configuration (and any earlier sticky error) in its return value, which saves the
 /// cudaGetLastError call that the <<<>>> syntax needs after every launch.
+/// The arguments are taken by reference: cudaLaunchKernel copies each parameter's bytes, so a
+/// body (a closure holding arrays, whose copies count references and report captures) is not
+/// copied once more on the host for every launch.
 template <class... Params>
 void launch(void (*kernel)(Params...), launch_config cfg, std::size_t shared, cudaStream_t stream,
-            const call_site& site, std::type_identity_t<Params>... args) {
-  void* argv[] = {static_cast<void*>(&args)...};
+            const call_site& site, const std::type_identity_t<Params>&... args) {
+  void* argv[] = {const_cast<void*>(static_cast<const void*>(&args))...};
   ACC_DETAIL_CUDA_CHECK(cudaLaunchKernel(kernel, dim3(cfg.grid), dim3(cfg.block, cfg.rows), argv, shared, stream),
                         site);
 }

@@ -8,8 +8,7 @@
 #include <acc/error.hpp>
 #include <acc/extent.hpp>
 
-#include <algorithm>
-#include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <exception>
 
@@ -20,12 +19,30 @@
 namespace acc::detail::host {
 inline namespace ACC_DETAIL_HOST_ABI {
 
+// std::min and std::max without <algorithm>, and the executor's flag without <atomic>: every
+// translation unit that nvcc compiles parses the host backend (its fallback), and those two
+// headers cost it more than this whole file (bench/compile).
+/// A unit of host gang and tile memory, aligned for any type (a vector of std::max_align_t
+/// itself, an unnamed struct in libstdc++, stops nvcc 13 with an internal error).
+struct alignas(alignof(std::max_align_t)) aligned_word {
+  unsigned char bytes[alignof(std::max_align_t)];
+};
+
+template <class T>
+constexpr T smaller(T a, T b) noexcept {
+  return b < a ? b : a;
+}
+template <class T>
+constexpr T larger(T a, T b) noexcept {
+  return a < b ? b : a;
+}
+
 /// Threads for a construct: gangs become threads (OpenACC's multicore mapping), capped by
 /// what OpenMP would use anyway; num_gangs(1) therefore runs on the calling thread.
 inline int thread_count([[maybe_unused]] int num_gangs) {
 #if defined(ACC_DETAIL_OPENMP)
   int n = omp_get_max_threads();
-  return num_gangs > 0 ? std::min(num_gangs, n) : n;
+  return num_gangs > 0 ? smaller(num_gangs, n) : n;
 #else
   return 1;
 #endif
@@ -35,7 +52,7 @@ inline int thread_count([[maybe_unused]] int num_gangs) {
 /// earlier iterations, so folding parts in order keeps a reduction's order.
 inline void part_of(int p, int parts, std::uint64_t n, std::uint64_t* t0, std::uint64_t* t1) {
   const std::uint64_t base = n / parts, extra = n % parts;
-  *t0 = p * base + std::min<std::uint64_t>(p, extra);
+  *t0 = p * base + smaller<std::uint64_t>(p, extra);
   *t1 = *t0 + base + (std::uint64_t(p) < extra);
 }
 
@@ -67,7 +84,7 @@ void for_each_flat(const index_space<Index, Rank>& s, std::uint64_t t0, std::uin
     const std::uint64_t n1 = s.count[1];
     std::uint64_t i = t0 / n1, j = t0 % n1, t = t0;
     while (t < t1) {
-      const std::uint64_t j1 = std::min<std::uint64_t>(n1, j + (t1 - t));
+      const std::uint64_t j1 = smaller<std::uint64_t>(n1, j + (t1 - t));
       const Index ii = index_at(s.lo[0], i);
       for (Index jj = index_at(s.lo[1], j), end = index_at(s.lo[1], j1); jj < end; ++jj) f(ii, jj);
       t += j1 - j, j = 0, ++i;
@@ -76,7 +93,7 @@ void for_each_flat(const index_space<Index, Rank>& s, std::uint64_t t0, std::uin
     const std::uint64_t n1 = s.count[1], n2 = s.count[2];
     std::uint64_t i = t0 / (n1 * n2), j = t0 / n2 % n1, k = t0 % n2, t = t0;
     while (t < t1) {
-      const std::uint64_t k1 = std::min<std::uint64_t>(n2, k + (t1 - t));
+      const std::uint64_t k1 = smaller<std::uint64_t>(n2, k + (t1 - t));
       const Index ii = index_at(s.lo[0], i), jj = index_at(s.lo[1], j);
       for (Index kk = index_at(s.lo[2], k), end = index_at(s.lo[2], k1); kk < end; ++kk) f(ii, jj, kk);
       t += k1 - k, k = 0;
@@ -97,7 +114,7 @@ public:
   executor& operator=(const executor&) = delete;
 
   int parts() const noexcept { return parts_; }
-  bool failed() const noexcept { return failed_.load(std::memory_order_relaxed); }
+  bool failed() const noexcept { return __atomic_load_n(&failed_, __ATOMIC_RELAXED); }
 
   /// Calls f(p) for every part p, part p on thread p (OpenMP may give fewer threads than
   /// asked for; a thread then takes several parts, in order). After an exception the parts
@@ -122,7 +139,7 @@ public:
   /// beyond the user's loop.
   template <class G>
   void chunks(std::uint64_t b, std::uint64_t e, const G& g, std::uint64_t min_chunk = loop_chunk_min) const {
-    const std::uint64_t step = std::max<std::uint64_t>(min_chunk, (e - b + chunks_per_part - 1) / chunks_per_part);
+    const std::uint64_t step = larger<std::uint64_t>(min_chunk, (e - b + chunks_per_part - 1) / chunks_per_part);
     for (std::uint64_t t = b; t < e && !failed();) {
       const std::uint64_t next = e - t > step ? t + step : e;
       g(t, next);
@@ -158,12 +175,12 @@ private:
       f(p);
     } catch (...) {
       // The first to fail keeps its exception; the region's end makes it visible to rethrow().
-      if (!failed_.exchange(true, std::memory_order_acq_rel)) error_ = std::current_exception();
+      if (!__atomic_exchange_n(&failed_, true, __ATOMIC_ACQ_REL)) error_ = std::current_exception();
     }
   }
 
   int parts_;
-  std::atomic<bool> failed_{false};
+  bool failed_ = false;  // set once, by the first part that throws (GCC/Clang atomic builtins)
   std::exception_ptr error_;
 };
 

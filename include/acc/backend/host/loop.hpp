@@ -8,7 +8,6 @@
 #include <acc/detail/task.hpp>
 #include <acc/extent.hpp>
 
-#include <algorithm>
 #include <cstdint>
 
 namespace acc::detail::host {
@@ -18,7 +17,7 @@ inline namespace ACC_DETAIL_HOST_ABI {
 /// collapsed), so the compiler sees what it would see without acc.
 template <class Space, class Body>
 void run(backend, const loop_task<Space>& task, const Body& body, const launch_context& ctx) {
-  executor ex(static_cast<int>(std::min<std::uint64_t>(thread_count(ctx.spec.num_gangs), task.total)));
+  executor ex(static_cast<int>(smaller<std::uint64_t>(thread_count(ctx.spec.num_gangs), task.total)));
   ex.run_parts([&](int p) {
     ex.part_chunks(p, task.total, [&](std::uint64_t t0, std::uint64_t t1) { for_each_flat(task.space, t0, t1, body); });
   });

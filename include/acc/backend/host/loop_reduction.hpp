@@ -9,7 +9,6 @@
 #include <acc/detail/task.hpp>
 #include <acc/extent.hpp>
 
-#include <algorithm>
 #include <cstdint>
 #include <tuple>
 #include <utility>
@@ -28,7 +27,7 @@ void run(backend, const loop_reduction_task<index_space<Index, Rank>, std::tuple
   const index_space<Index, Rank>& s = task.space;
   const std::uint64_t total = task.total;
   const std::tuple<R...>& reds = task.reductions;
-  executor ex(static_cast<int>(std::min<std::uint64_t>(thread_count(ctx.spec.num_gangs), total)));
+  executor ex(static_cast<int>(smaller<std::uint64_t>(thread_count(ctx.spec.num_gangs), total)));
   if (ex.parts() == 1) {
     ex.run_parts([&](int) {
       ex.chunks(0, total, [&](std::uint64_t t0, std::uint64_t t1) {

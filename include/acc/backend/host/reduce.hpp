@@ -9,7 +9,6 @@
 #include <acc/detail/task.hpp>
 #include <acc/extent.hpp>
 
-#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -24,7 +23,7 @@ T run(backend, const reduce_task<index_space<Index, Rank>, Op, T>& task, const B
   const index_space<Index, Rank>& s = task.space;
   const std::uint64_t total = task.total;
   const Op& op = task.op;
-  executor ex(static_cast<int>(std::min<std::uint64_t>(thread_count(ctx.spec.num_gangs), total)));
+  executor ex(static_cast<int>(smaller<std::uint64_t>(thread_count(ctx.spec.num_gangs), total)));
   if (ex.parts() == 1) {
     T result = task.init;
     ex.run_parts([&](int) {

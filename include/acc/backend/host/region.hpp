@@ -13,10 +13,8 @@
 #include <acc/detail/reduce_op.hpp>
 #include <acc/detail/task.hpp>
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <new>
 #include <string>
 #include <tuple>
@@ -27,10 +25,10 @@ namespace acc::detail::host {
 inline namespace ACC_DETAIL_HOST_ABI {
 
 /// A part's gang-shared memory, reused by each gang it runs (a GPU does not clear it either).
-inline std::unique_ptr<std::max_align_t[]> gang_memory(std::size_t bytes) {
-  if (bytes == 0) return nullptr;
+inline std::vector<aligned_word> gang_memory(std::size_t bytes) {
+  if (bytes == 0) return {};
   try {
-    return std::make_unique<std::max_align_t[]>((bytes + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t));
+    return std::vector<aligned_word>((bytes + sizeof(aligned_word) - 1) / sizeof(aligned_word));
   } catch (const std::bad_alloc&) {
     throw body_error<bad_clause>("shared_bytes(" + std::to_string(bytes) +
                                  "): the host cannot allocate that much gang-shared memory for a thread");
@@ -50,15 +48,15 @@ void run(backend, const region_task<std::tuple<R...>>& task, const Body& body, c
   const int vector = spec.vector_length ? spec.vector_length : 1;
   const std::size_t shared = spec.shared_bytes;
   // Rounded up to whole max_align_t, a size this close to SIZE_MAX would wrap.
-  if (shared > SIZE_MAX - sizeof(std::max_align_t))
+  if (shared > SIZE_MAX - sizeof(aligned_word))
     fail<bad_clause>(ctx.site, "shared_bytes(" + std::to_string(shared) + ") is more than any host can allocate");
-  executor ex(std::min(thread_count(gangs), gangs));
+  executor ex(smaller(thread_count(gangs), gangs));
   using Vals = std::tuple<typename R::value_type...>;
   const Vals init = identities_of(reds);
   std::vector<part_value<Vals>> priv(ex.parts(), part_value<Vals>{init});
   ex.run_parts([&](int p) {
     const auto memory = gang_memory(shared);
-    unsigned char* const base = reinterpret_cast<unsigned char*>(memory.get());
+    unsigned char* const base = reinterpret_cast<unsigned char*>(const_cast<aligned_word*>(memory.data()));
     Vals folded = init;
     ex.part_chunks(p, static_cast<std::uint64_t>(gangs), [&](std::uint64_t g0, std::uint64_t g1) {
       for (std::uint64_t gang = g0; gang < g1; ++gang) {

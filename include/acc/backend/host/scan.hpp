@@ -12,7 +12,6 @@
 #include <acc/detail/task.hpp>
 #include <acc/extent.hpp>
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -28,7 +27,7 @@ inline constexpr std::uint64_t scan_parallel_min = 1u << 15;
 inline int scan_parts([[maybe_unused]] std::uint64_t n) {
 #if defined(ACC_DETAIL_OPENMP)
   if (n < scan_parallel_min) return 1;
-  return static_cast<int>(std::min<std::uint64_t>(thread_count(0), n));
+  return static_cast<int>(smaller<std::uint64_t>(thread_count(0), n));
 #else
   return 1;
 #endif

@@ -13,10 +13,8 @@
 #include <acc/detail/tile_state.hpp>
 #include <acc/tile_clauses.hpp>
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -73,16 +71,16 @@ void run(backend, const tile_task<tile_geometry<Index, Rank>, tile_layout<N>>& t
          const tile_closure<Body, std::tuple<S...>>& c, const launch_context& ctx) {
   const tile_geometry<Index, Rank>& g = task.geometry;
   const tile_layout<N>& layout = task.layout;
-  executor ex(static_cast<int>(std::min<std::uint64_t>(thread_count(ctx.spec.num_gangs), g.total)));
+  executor ex(static_cast<int>(smaller<std::uint64_t>(thread_count(ctx.spec.num_gangs), g.total)));
   ex.run_parts([&](int p) {
     tile_scratch scratch;
-    std::unique_ptr<std::max_align_t[]> storage;
+    std::vector<aligned_word> storage;
     void* buffers[sizeof...(S) + 1] = {};
     const std::size_t bytes = layout.cache_offset;
-    if (bytes) storage = std::make_unique<std::max_align_t[]>((bytes + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t));
+    if (bytes) storage.resize((bytes + sizeof(aligned_word) - 1) / sizeof(aligned_word));
     if constexpr (sizeof...(S) > 0)
       for (std::size_t k = 0; k < sizeof...(S); ++k)
-        buffers[k] = reinterpret_cast<unsigned char*>(storage.get()) + layout.offset[k];
+        buffers[k] = reinterpret_cast<unsigned char*>(storage.data()) + layout.offset[k];
     ex.part_chunks(p, g.total, [&](std::uint64_t n0, std::uint64_t n1) {
       for (std::uint64_t num = n0; num < n1; ++num)
         run_tile(g, num, task.cache_bytes, c, scratch, buffers, std::index_sequence_for<S...>{});

@@ -15,7 +15,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -28,16 +27,14 @@ namespace acc::detail::host {
 /// Host storage a thread reuses from tile to tile (per_iteration arrays): slot k of a tile
 /// reuses slot k of the previous tile, as tile-level code makes the same calls for every tile.
 struct tile_scratch {
-  std::vector<std::pair<std::unique_ptr<std::max_align_t[]>, std::size_t>> slots;
+  std::vector<std::vector<aligned_word>> slots;
   std::size_t next = 0;
   void* take(std::size_t bytes) {
-    if (next == slots.size()) slots.emplace_back(nullptr, 0);
-    auto& s = slots[next++];
-    if (s.second < bytes) {
-      s.first = std::make_unique<std::max_align_t[]>((bytes + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t));
-      s.second = bytes;
-    }
-    return s.first.get();
+    if (next == slots.size()) slots.emplace_back();
+    std::vector<aligned_word>& s = slots[next++];
+    const std::size_t words = (bytes + sizeof(aligned_word) - 1) / sizeof(aligned_word);
+    if (s.size() < words) s.assign(words, aligned_word{});
+    return s.data();
   }
 };
 

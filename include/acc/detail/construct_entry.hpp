@@ -1,0 +1,36 @@
+//! @file A compute construct's task and body behind function pointers, for the one dispatch
+//! path (detail/dispatch.hpp builds the entry of each construct; detail/dispatch-inl.hpp is
+//! the path).
+#pragma once
+
+#include <acc/detail/clauses.hpp>
+#include <acc/detail/config.hpp>
+#include <acc/detail/task.hpp>
+
+#include <cstddef>
+
+namespace acc::detail {
+
+/// What the one dispatch path needs of a construct's task and body, behind function pointers.
+/// The path itself (run_construct) is compiled once, in the runtime; per body only these small
+/// functions are instantiated, so a program's build pays for each construct little more than
+/// its kernel (bench/compile).
+struct construct_entry {
+  std::size_t body_size;
+  bool captures;  // false: the body is an empty class, with no data to map
+  void (*copy_body)(void* to, const void* from);
+  void (*destroy_body)(void* body) noexcept;
+  /// Runs the task with the body, storing a result (when the task has one) at `result`.
+  void (*run_host)(const void* task, const void* body, const launch_context& ctx, void* result);
+  /// Null in a translation unit that nvcc did not compile: it has no kernels, so it runs on
+  /// the host even when the program's current device is a GPU, as OpenACC's host fallback.
+  void (*run_nvidia)(const void* task, const void* body, const launch_context& ctx, void* result);
+};
+
+/// check_spec, place, map the body's captures (into `copy`, storage for one Body), run where
+/// placed, finish. `empty`: the task has no iterations (nothing runs, data still checked).
+ACC_DETAIL_RUNTIME_FN void run_construct(const construct_entry& entry, const void* task, bool empty,
+                                         const launch_spec& spec, const void* body, void* copy, void* result,
+                                         const call_site& site);
+
+}  // namespace acc::detail
