@@ -11,9 +11,9 @@
 //
 // Rodinia reads power_512x8 and temp_512x8; here temperatures are 320-340 K with noise and the
 // power is concentrated in rectangular units over a small leakage background. As in Rodinia the
-// chip is 16 mm wide whatever the grid, so cells shrink as it grows: beyond 512 x 512 the
-// explicit step approaches its stability limit (cc = 1 - 2 ce - 2 cn - 3 ct turns negative near
-// 1024) and runs stop agreeing; keep rows <= 512.
+// chip is 16 mm wide whatever the grid, so cells shrink as it grows and ce, cn grow with rows^2
+// (0.034 at 512): beyond about 1400 x 1400 cc = 1 - 2 ce - 2 cn - 3 ct turns negative, the
+// explicit step is unstable and no two runs agree; keep rows <= 1024.
 #include <acc/parallel.hpp>
 #include <acc/tile.hpp>
 
