@@ -1,0 +1,152 @@
+// Rodinia 3.1 nw (Needleman-Wunsch global alignment of two random sequences: the score matrix)
+// with acc. Cell (i, j) needs (i-1, j-1), (i, j-1) and (i-1, j), so cells of one anti-diagonal
+// are independent. Variant "diagonal": one parallel_loop per anti-diagonal of cells, queued
+// (2n - 1 constructs, one wait). Variant "blocked": Rodinia CUDA's needle_cuda_shared_1/2, one
+// acc::parallel per anti-diagonal of 16 x 16 blocks; each gang stages its block's scores (with
+// the row above and the column to the left) and substitution scores in team memory (g.shared),
+// sweeps the block's 31 anti-diagonals with 16 vector lanes, and writes the block back.
+// Both are compared exactly with a CPU run.
+//
+//   nw [length = 2048] [penalty = 10]   (Rodinia: needle 2048 10)
+#include <acc/parallel.hpp>
+
+#include "../common/rodinia.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <vector>
+
+namespace {
+
+// BLOSUM62 (Henikoff & Henikoff 1992), its first 11 rows and columns (A R N D C Q E G H I L):
+// Rodinia's sequences draw residues 1-10 only (rand() % 10 + 1 in needle.cpp).
+constexpr int blosum62[11][11] = {
+    {4, -1, -2, -2, 0, -1, -1, 0, -2, -1, -1},   {-1, 5, 0, -2, -3, 1, 0, -2, 0, -3, -2},
+    {-2, 0, 6, 1, -3, 0, 0, 0, 1, -3, -3},       {-2, -2, 1, 6, -3, 0, 2, -1, -1, -3, -4},
+    {0, -3, -3, -3, 9, -3, -4, -3, -3, -1, -1},  {-1, 1, 0, 0, -3, 5, 2, -2, 0, -3, -2},
+    {-1, 0, 0, 2, -4, 2, 5, -2, 0, -3, -3},      {0, -2, 0, -1, -3, -2, -2, 6, -2, -4, -4},
+    {-2, 0, 1, -1, -3, 0, 0, -2, 8, -3, -3},     {-1, -3, -3, -3, -1, -3, -3, -4, -3, 4, 2},
+    {-1, -2, -3, -4, -1, -2, -3, -4, -3, 2, 4}};
+
+ACC_ROUTINE inline int best(int diagonal, int left, int up, int penalty) {
+  const int gap = left > up ? left : up;
+  return diagonal > gap - penalty ? diagonal : gap - penalty;
+}
+
+constexpr int side = 16;  // Rodinia's BLOCK_SIZE
+
+// The smaller of two ints, in host and device code alike.
+ACC_ROUTINE constexpr int imin(int a, int b) { return a < b ? a : b; }
+
+// OpenACC: for (d = 2; d <= 2n; ++d) { #pragma acc parallel loop async(1) ... for i on diagonal d }
+void diagonal(acc::view<int, 2> score, acc::view<const int, 2> sub, int penalty, int queue) {
+  const int n = int(score.extent(0)) - 1;
+  for (int d = 2; d <= 2 * n; ++d) {
+    const int lo = std::max(1, d - n), hi = std::min(n, d - 1);
+    acc::parallel_loop(acc::range(lo, hi + 1), acc::default_present, acc::async(queue), ACC_LAMBDA(int i) {
+      const int j = d - i;
+      score(i, j) = best(score(i - 1, j - 1) + sub(i, j), score(i, j - 1), score(i - 1, j), penalty);
+    });
+  }
+  acc::wait(queue);
+}
+
+// Blocks (bi, bj) of cells rows 1 + 16 bi ..., columns 1 + 16 bj ... (clipped at n), one
+// anti-diagonal of blocks per construct, one gang per block.
+void blocked(acc::view<int, 2> score, acc::view<const int, 2> sub, int penalty, int queue) {
+  const int n = int(score.extent(0)) - 1, nb = (n + side - 1) / side;
+  constexpr int w = side + 1;  // the staged block with its top row and left column
+  for (int bd = 0; bd < 2 * nb - 1; ++bd) {
+    const int lo = std::max(0, bd - nb + 1), blocks = std::min(bd, nb - 1) - lo + 1;
+    acc::parallel(acc::num_gangs(blocks), acc::vector_length(side),
+                  acc::shared_bytes((w * w + side * side) * sizeof(int)), acc::default_present, acc::async(queue),
+                  ACC_LAMBDA(const acc::gang_t& g) {
+                    const auto s = g.shared<int>(w * w);
+                    const auto r = g.shared<int>(side * side);
+                    acc::loop(g, acc::gang, blocks, [&](int b) {
+                      const int bi = lo + b, bj = bd - bi;
+                      const int i0 = bi * side, j0 = bj * side;  // score row/column of the staged corner
+                      const int ni = imin(side, n - i0), nj = imin(side, n - j0);
+                      acc::loop(g, acc::vector, (ni + 1) * w, [&](int k) {
+                        const int i = k / w, j = k % w;
+                        if (j <= nj) s[k] = score(i0 + i, j0 + j);
+                      });
+                      acc::loop(g, acc::vector, ni * side, [&](int k) {
+                        const int i = k / side, j = k % side;
+                        if (j < nj) r[k] = sub(i0 + 1 + i, j0 + 1 + j);
+                      });
+                      for (int d = 0; d < ni + nj - 1; ++d)
+                        acc::loop(g, acc::vector, ni, [&](int i) {
+                          const int j = d - i;
+                          if (j >= 0 && j < nj) {
+                            const int k = (i + 1) * w + j + 1;
+                            s[k] = best(s[k - w - 1] + r[i * side + j], s[k - 1], s[k - w], penalty);
+                          }
+                        });
+                      acc::loop(g, acc::vector, ni * side, [&](int k) {
+                        const int i = k / side, j = k % side;
+                        if (j < nj) score(i0 + 1 + i, j0 + 1 + j) = s[(i + 1) * w + j + 1];
+                      });
+                    });
+                  });
+  }
+  acc::wait(queue);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  const int n = argc > 1 ? std::atoi(argv[1]) : 2048;
+  const int penalty = argc > 2 ? std::atoi(argv[2]) : 10;
+  if (n < 1) {
+    std::fprintf(stderr, "usage: nw [length >= 1] [penalty]\n");
+    return 2;
+  }
+  std::printf("nw: %d x %d, penalty %d, on %s\n", n, n, penalty,
+              acc::get_device_type() == acc::device_type::nvidia ? "nvidia" : "host");
+  const int rows = n + 1;
+  std::vector<int> seq1(rows), seq2(rows);
+  rodinia::random rng(7);
+  for (int i = 1; i < rows; ++i) seq1[i] = 1 + int(rng.below(10));
+  for (int j = 1; j < rows; ++j) seq2[j] = 1 + int(rng.below(10));
+  acc::array<int, 2> sub("reference", rows, rows), score("score", rows, rows);
+  std::vector<int> init(std::size_t(rows) * rows, 0);
+  for (int i = 0; i < rows; ++i)
+    for (int j = 0; j < rows; ++j) {
+      sub(i, j) = i && j ? blosum62[seq1[i]][seq2[j]] : 0;
+      if (i == 0) init[j] = -j * penalty;
+      if (j == 0) init[std::size_t(i) * rows] = -i * penalty;
+    }
+  // The CPU reference.
+  std::vector<int> ref = init;
+  for (int i = 1; i < rows; ++i)
+    for (int j = 1; j < rows; ++j) {
+      const std::size_t k = std::size_t(i) * rows + j;
+      ref[k] = best(ref[k - rows - 1] + sub(i, j), ref[k - 1], ref[k - rows], penalty);
+    }
+
+  bool ok = true;
+  acc::data region{acc::copyin(sub), acc::create(score)};
+  for (const bool tiled : {false, true}) {
+    auto reset = [&] {
+      std::copy(init.begin(), init.end(), score.begin());
+      acc::update_device(score);
+    };
+    auto run = [&] { tiled ? blocked(score, sub, penalty, 1) : diagonal(score, sub, penalty, 1); };
+    rodinia::report(tiled ? "blocked" : "diagonal", rodinia::median_seconds(reset, run));
+    acc::update_self(score);
+    long bad = 0;
+    for (std::size_t k = 0; k < ref.size(); ++k) bad += score.data()[k] != ref[k];
+    if (bad) {
+      std::printf("nw: %s: %ld scores differ from the CPU's\n", tiled ? "blocked" : "diagonal", bad);
+      ok = false;
+    }
+  }
+  std::printf("  score of the alignment: %d\n", ref.back());
+  return rodinia::verdict(ok);
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "nw: %s\n", e.what());
+  return 1;
+}
