@@ -1,7 +1,8 @@
-// Shared by the Rodinia 3.1 ports (nn, gaussian, bfs, nw, lud, hotspot3D, lavaMD): a
-// deterministic generator for their inputs (Rodinia reads data files or seeds rand() with the
-// time), and the timing and verdict lines every port prints, which bench scripts parse:
-//   "  variant <name>: <seconds> s" per variant, then "  verification SUCCESSFUL".
+// Shared by the Rodinia 3.1 ports: a deterministic generator for their inputs (Rodinia reads
+// data files, or seeds rand() with the time, neither reproducible across machines), the timing
+// rule (one warm-up run, then the median of five) and the lines every port prints, which the
+// bench scripts parse: "  variant <name>: <seconds> s" per variant, then
+// "  verification SUCCESSFUL".
 #pragma once
 
 #include <algorithm>
@@ -24,8 +25,10 @@ class random {
   }
   /// Uniform in [0, 1).
   double uniform() { return double(next() >> 11) * 0x1.0p-53; }
-  /// Uniform in [0, n).
-  long below(long n) { return long(next() % std::uint64_t(n)); }
+  /// Uniform in [lo, hi).
+  double uniform(double lo, double hi) { return lo + (hi - lo) * uniform(); }
+  /// Uniform integer in [0, n).
+  std::uint64_t below(std::uint64_t n) { return next() % n; }
 
  private:
   std::uint64_t x_;
@@ -49,9 +52,16 @@ double median_seconds(Reset&& reset, Run&& run) {
   return s[2];
 }
 
+/// The same for a run() that needs no reset.
+template <class Run>
+double median_seconds(Run&& run) {
+  return median_seconds([] {}, run);
+}
+
+/// The line the benchmark scripts parse.
 inline void report(const char* variant, double seconds) { std::printf("  variant %s: %.6f s\n", variant, seconds); }
 
-/// Prints the verdict line; the program's exit status.
+/// The closing line; returns main's exit status.
 inline int verdict(bool ok) {
   std::printf("  verification %s\n", ok ? "SUCCESSFUL" : "UNSUCCESSFUL");
   return ok ? 0 : 1;
