@@ -3,6 +3,8 @@
 
 #include <acc/detail/config.hpp>
 
+#include <cstddef>
+
 namespace acc::detail::host {
 inline namespace ACC_DETAIL_HOST_ABI {
 
@@ -17,6 +19,12 @@ inline namespace ACC_DETAIL_HOST_ABI {
 ///   tile.hpp            tile_task (tile_loop)
 /// and all of them run their work through executor.hpp (parts, chunks, OpenMP, exceptions).
 struct backend {};
+
+/// A unit of host gang and tile memory, aligned for any type (a vector of std::max_align_t
+/// itself, an unnamed struct in libstdc++, stops nvcc 13 with an internal error).
+struct alignas(alignof(std::max_align_t)) aligned_word {
+  unsigned char bytes[alignof(std::max_align_t)];
+};
 
 }  // inline namespace ACC_DETAIL_HOST_ABI
 }  // namespace acc::detail::host

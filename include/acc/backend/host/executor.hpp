@@ -22,12 +22,6 @@ inline namespace ACC_DETAIL_HOST_ABI {
 // std::min and std::max without <algorithm>, and the executor's flag without <atomic>: every
 // translation unit that nvcc compiles parses the host backend (its fallback), and those two
 // headers cost it more than this whole file (bench/compile).
-/// A unit of host gang and tile memory, aligned for any type (a vector of std::max_align_t
-/// itself, an unnamed struct in libstdc++, stops nvcc 13 with an internal error).
-struct alignas(alignof(std::max_align_t)) aligned_word {
-  unsigned char bytes[alignof(std::max_align_t)];
-};
-
 template <class T>
 constexpr T smaller(T a, T b) noexcept {
   return b < a ? b : a;

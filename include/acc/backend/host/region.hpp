@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <new>
+#include <exception>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -29,7 +30,7 @@ inline std::vector<aligned_word> gang_memory(std::size_t bytes) {
   if (bytes == 0) return {};
   try {
     return std::vector<aligned_word>((bytes + sizeof(aligned_word) - 1) / sizeof(aligned_word));
-  } catch (const std::bad_alloc&) {
+  } catch (const std::exception&) {  // bad_alloc, or length_error past what a vector holds
     throw body_error<bad_clause>("shared_bytes(" + std::to_string(bytes) +
                                  "): the host cannot allocate that much gang-shared memory for a thread");
   }

@@ -4,6 +4,7 @@
 //! but in nvcc's device pass (backend/cuda/tile_ops.hpp, the same members).
 #pragma once
 
+#include <acc/backend/host/backend.hpp>
 #include <acc/detail/body_error.hpp>
 #include <acc/detail/config.hpp>
 #include <acc/detail/tile_box.hpp>
