@@ -12,12 +12,13 @@
 // Data layout: every field is a flat acc::array, grid point (k, j, i) at (k n + j) n + i, and the
 // five components of u, rhs and forcing are stored one whole grid after another (component-
 // major, u[m][k][j][i]), so the consecutive i of neighbouring GPU threads are consecutive
-// addresses for every component, as in GMAP/NPB-GPU's u and forcing. The line solves keep their
-// pentadiagonal coefficients in scratch arrays indexed (diagonal, position, line) with the line
-// fastest: neighbouring threads (neighbouring lines) touch neighbouring coefficients. The y and
-// z solves run their lines over (k, i) and (j, i), so their rhs accesses are consecutive too; the
-// x solve's lines are (k, j) and walk rhs along i, n doubles apart between threads (a cache line
-// serves a thread for 8 steps).
+// addresses for every component, as in GMAP/NPB-GPU's u and forcing. The line solves make each
+// matrix row when the elimination reaches it and keep the rows in flight in registers; only the
+// two eliminated upper diagonals, which back substitution needs, go to scratch arrays indexed
+// (diagonal, position, line) with the line fastest, so neighbouring threads (neighbouring lines)
+// touch neighbouring addresses. The y and z solves run their lines over (k, i) and (j, i), so
+// their rhs accesses are consecutive too; the x solve's lines are (k, j) and walk rhs along i,
+// n doubles apart between threads (a cache line serves a thread for 8 steps).
 #include <acc/parallel.hpp>
 
 #include <chrono>
@@ -160,12 +161,12 @@ sp_constants make_constants(int n, double dt) {
 struct sp_fields {
   acc::array<double> u, rhs, forcing;                      // 5 components each, component-major
   acc::array<double> us, vs, ws, qs, rho_i, speed, square;  // per grid point
-  acc::array<double> lhs, lhsp, lhsm;  // line-solve scratch: 5 diagonals x n positions x n^2 lines
+  acc::array<double> lhs, lhsp, lhsm;  // line solves: 2 upper diagonals x n positions x n^2 lines
 
   explicit sp_fields(int n)
       : u("u", 5 * cube(n)), rhs("rhs", 5 * cube(n)), forcing("forcing", 5 * cube(n)), us("us", cube(n)),
         vs("vs", cube(n)), ws("ws", cube(n)), qs("qs", cube(n)), rho_i("rho_i", cube(n)), speed("speed", cube(n)),
-        square("square", cube(n)), lhs("lhs", 5 * cube(n)), lhsp("lhsp", 5 * cube(n)), lhsm("lhsm", 5 * cube(n)) {}
+        square("square", cube(n)), lhs("lhs", 2 * cube(n)), lhsp("lhsp", 2 * cube(n)), lhsm("lhsm", 2 * cube(n)) {}
   static std::size_t cube(int n) { return std::size_t(n) * n * n; }
 
   /// Velocity component m (1 = x, 2 = y, 3 = z).
@@ -419,104 +420,130 @@ void tzetar(const sp_fields& f, const sp_constants& c) {
   });
 }
 
-/// One line's pentadiagonal coefficients, diagonal d (0..4, sub-sub to super-super) at
-/// position pos, in a scratch array shared by all lines of a sweep.
-struct line_scratch {
-  const acc::array<double>& a;  // a reference: a copy per line would count references on the host
-  std::size_t line, lines;
-  int n;
-  ACC_ROUTINE double& operator()(int d, int pos) const {
-    return a[(std::size_t(d) * n + std::size_t(pos)) * lines + line];
-  }
-};
-
-/// The Thomas algorithm for one pentadiagonal factor on one line: components [m0, m1) of rhs
-/// (first at rhs[m P + p0], then stride s) are overwritten with the solution. NPB scales the
-/// last row by a reciprocal for the first factor and divides for the other two; kept, so that
-/// every component sees NPB's operations.
-ACC_ROUTINE inline void thomas(const line_scratch& L, const acc::array<double>& rhs, std::size_t P, std::size_t p0,
-                               std::size_t s, int m0, int m1, bool last_by_reciprocal) {
-  const int n = L.n;
-  auto at = [&](int m, int pos) -> double& { return rhs[m * P + p0 + std::size_t(pos) * s]; };
-  for (int i = 0; i <= n - 3; ++i) {
-    const double fac1 = 1.0 / L(2, i);
-    L(3, i) = fac1 * L(3, i);
-    L(4, i) = fac1 * L(4, i);
-    for (int m = m0; m < m1; ++m) at(m, i) = fac1 * at(m, i);
-    L(2, i + 1) = L(2, i + 1) - L(1, i + 1) * L(3, i);
-    L(3, i + 1) = L(3, i + 1) - L(1, i + 1) * L(4, i);
-    for (int m = m0; m < m1; ++m) at(m, i + 1) = at(m, i + 1) - L(1, i + 1) * at(m, i);
-    L(1, i + 2) = L(1, i + 2) - L(0, i + 2) * L(3, i);
-    L(2, i + 2) = L(2, i + 2) - L(0, i + 2) * L(4, i);
-    for (int m = m0; m < m1; ++m) at(m, i + 2) = at(m, i + 2) - L(0, i + 2) * at(m, i);
-  }
-  // The last two rows have no rows below them to eliminate.
-  const int i = n - 2, i1 = n - 1;
-  const double fac1 = 1.0 / L(2, i);
-  L(3, i) = fac1 * L(3, i);
-  L(4, i) = fac1 * L(4, i);
-  for (int m = m0; m < m1; ++m) at(m, i) = fac1 * at(m, i);
-  L(2, i1) = L(2, i1) - L(1, i1) * L(3, i);
-  L(3, i1) = L(3, i1) - L(1, i1) * L(4, i);
-  for (int m = m0; m < m1; ++m) at(m, i1) = at(m, i1) - L(1, i1) * at(m, i);
-  if (last_by_reciprocal) {
-    const double fac2 = 1.0 / L(2, i1);
-    for (int m = m0; m < m1; ++m) at(m, i1) = fac2 * at(m, i1);
-  } else {
-    for (int m = m0; m < m1; ++m) at(m, i1) = at(m, i1) / L(2, i1);
-  }
-  // Back substitution.
-  for (int m = m0; m < m1; ++m) at(m, i) = at(m, i) - L(3, i) * at(m, i1);
-  for (int q = n - 3; q >= 0; --q)
-    for (int m = m0; m < m1; ++m) at(m, q) = at(m, q) - L(3, q) * at(m, q + 1) - L(4, q) * at(m, q + 2);
-}
-
-/// One line of NPB's x_solve / y_solve / z_solve (direction D): builds the three factors'
-/// pentadiagonal matrices (the u, u + c and u - c eigenvalues, with fourth-order dissipation;
-/// the end rows are the identity) and solves components 0-2, 3 and 4 of rhs along the line.
-template <int D>
-ACC_ROUTINE void solve_line(const sp_fields& f, const sp_constants& c, std::size_t p0, std::size_t line) {
-  const axis_constants& a = c.axis[D - 1];
+/// Row i of one factor of direction D's pentadiagonal matrix on the line starting at p0 (NPB's
+/// lhs, lhsp, lhsm for F = 0, 1, 2: the u, u + c and u - c eigenvalues), diagonals l[0..4] from
+/// the second below to the second above: the viscous and convective terms, NPB's fourth-order
+/// dissipation near and away from the ends, and identity rows at both ends.
+template <int D, int F>
+ACC_ROUTINE void matrix_row(const sp_fields& f, const sp_constants& c, std::size_t p0, int i, double l[5]) {
   const int n = c.n;
-  const std::size_t s = c.stride(D), lines = std::size_t(n) * n;
-  const line_scratch L{f.lhs, line, lines, n}, Lp{f.lhsp, line, lines, n}, Lm{f.lhsm, line, lines, n};
+  if (i == 0 || i == n - 1) {
+    l[0] = 0.0, l[1] = 0.0, l[2] = 1.0, l[3] = 0.0, l[4] = 0.0;
+    return;
+  }
+  const axis_constants& a = c.axis[D - 1];
+  const std::size_t s = c.stride(D), p = p0 + std::size_t(i) * s, pm = p - s, pp = p + s;
   const acc::array<double>& vel = f.velocity(D);
-  // rho at position q: NPB's rhon / rhoq / rhos, the largest viscous eigenvalue factor.
-  auto rho = [&](int q) {
-    const double ru1 = c.c3c4 * f.rho_i[p0 + std::size_t(q) * s];
+  // NPB's rhon / rhoq / rhos: the largest viscous eigenvalue factor at a point.
+  auto rho = [&](std::size_t q) {
+    const double ru1 = c.c3c4 * f.rho_i[q];
     return max2(max2(a.d[D] + c.con43 * ru1, a.d[4] + c.c1c5 * ru1), max2(a.dmax + ru1, a.d[0]));
   };
-  for (int d = 0; d < 5; ++d) {
-    const double v = d == 2 ? 1.0 : 0.0;
-    L(d, 0) = Lp(d, 0) = Lm(d, 0) = v;
-    L(d, n - 1) = Lp(d, n - 1) = Lm(d, n - 1) = v;
+  l[0] = 0.0;
+  l[1] = -a.dtt2 * vel[pm] - a.dtt1 * rho(pm);
+  l[2] = 1.0 + a.c2dtt1 * rho(p);
+  l[3] = a.dtt2 * vel[pp] - a.dtt1 * rho(pp);
+  l[4] = 0.0;
+  if (i == 1) {
+    l[2] = l[2] + c.comz5, l[3] = l[3] - c.comz4, l[4] = l[4] + c.comz1;
+  } else if (i == 2) {
+    l[1] = l[1] - c.comz4, l[2] = l[2] + c.comz6, l[3] = l[3] - c.comz4, l[4] = l[4] + c.comz1;
+  } else if (i <= n - 4) {
+    l[0] = l[0] + c.comz1, l[1] = l[1] - c.comz4, l[2] = l[2] + c.comz6, l[3] = l[3] - c.comz4;
+    l[4] = l[4] + c.comz1;
+  } else if (i == n - 3) {
+    l[0] = l[0] + c.comz1, l[1] = l[1] - c.comz4, l[2] = l[2] + c.comz6, l[3] = l[3] - c.comz4;
+  } else {
+    l[0] = l[0] + c.comz1, l[1] = l[1] - c.comz4, l[2] = l[2] + c.comz5;
   }
-  double cvm = vel[p0], rhom = rho(0), cv0 = vel[p0 + s], rho0 = rho(1);
-  double spm = f.speed[p0], sp0 = f.speed[p0 + s];
-  for (int i = 1; i <= n - 2; ++i) {
-    const std::size_t q = p0 + std::size_t(i + 1) * s;
-    const double cvp = vel[q], rhop = rho(i + 1), spp = f.speed[q];
-    double l0 = 0.0, l1 = -a.dtt2 * cvm - a.dtt1 * rhom, l2 = 1.0 + a.c2dtt1 * rho0, l3 = a.dtt2 * cvp - a.dtt1 * rhop,
-           l4 = 0.0;
-    if (i == 1) {
-      l2 = l2 + c.comz5, l3 = l3 - c.comz4, l4 = l4 + c.comz1;
-    } else if (i == 2) {
-      l1 = l1 - c.comz4, l2 = l2 + c.comz6, l3 = l3 - c.comz4, l4 = l4 + c.comz1;
-    } else if (i <= n - 4) {
-      l0 = l0 + c.comz1, l1 = l1 - c.comz4, l2 = l2 + c.comz6, l3 = l3 - c.comz4, l4 = l4 + c.comz1;
-    } else if (i == n - 3) {
-      l0 = l0 + c.comz1, l1 = l1 - c.comz4, l2 = l2 + c.comz6, l3 = l3 - c.comz4;
-    } else {
-      l0 = l0 + c.comz1, l1 = l1 - c.comz4, l2 = l2 + c.comz5;
+  if constexpr (F == 1) {
+    l[1] = l[1] - a.dtt2 * f.speed[pm];
+    l[3] = l[3] + a.dtt2 * f.speed[pp];
+  } else if constexpr (F == 2) {
+    l[1] = l[1] + a.dtt2 * f.speed[pm];
+    l[3] = l[3] - a.dtt2 * f.speed[pp];
+  }
+}
+
+/// The Thomas algorithm for factor F of direction D on one line: components [M0, M1) of rhs
+/// (first at rhs[m P + p0], then stride s) are overwritten with the solution. The matrix rows
+/// are made as the elimination reaches them and the rows being eliminated stay in registers (a
+/// window of three rows), with the rhs values they touch; only the two upper diagonals that back
+/// substitution needs are kept, in scratch indexed (diagonal, position, line) with the line
+/// fastest. The operations are NPB's, in its order; NPB scales the last row by a reciprocal for
+/// the first factor and divides for the other two, kept as Reciprocal.
+template <int D, int F, int M0, int M1, bool Reciprocal>
+ACC_ROUTINE void thomas(const sp_fields& f, const sp_constants& c, const acc::array<double>& scratch, std::size_t p0,
+                        std::size_t line) {
+  constexpr int M = M1 - M0;
+  const int n = c.n;
+  const std::size_t s = c.stride(D), lines = std::size_t(n) * n, P = c.points;
+  auto R = [&](int m, int pos) -> double& { return f.rhs[(M0 + m) * P + p0 + std::size_t(pos) * s]; };
+  auto U = [&](int d, int pos) -> double& {  // eliminated upper diagonals d = 3, 4
+    return scratch[(std::size_t(d - 3) * n + std::size_t(pos)) * lines + line];
+  };
+  // Row i (its diagonal and the two above), row i + 1 (from the first sub-diagonal), row i + 2.
+  double l[5];
+  matrix_row<D, F>(f, c, p0, 0, l);
+  double a2 = l[2], a3 = l[3], a4 = l[4];
+  matrix_row<D, F>(f, c, p0, 1, l);
+  double b1 = l[1], b2 = l[2], b3 = l[3], b4 = l[4];
+  double ra[M], rb[M];
+  for (int m = 0; m < M; ++m) ra[m] = R(m, 0), rb[m] = R(m, 1);
+  for (int i = 0; i <= n - 3; ++i) {
+    matrix_row<D, F>(f, c, p0, i + 2, l);
+    double rc[M];
+    for (int m = 0; m < M; ++m) rc[m] = R(m, i + 2);
+    const double fac1 = 1.0 / a2;
+    a3 = fac1 * a3;
+    a4 = fac1 * a4;
+    U(3, i) = a3;
+    U(4, i) = a4;
+    for (int m = 0; m < M; ++m) R(m, i) = ra[m] = fac1 * ra[m];
+    b2 = b2 - b1 * a3;
+    b3 = b3 - b1 * a4;
+    for (int m = 0; m < M; ++m) rb[m] = rb[m] - b1 * ra[m];
+    l[1] = l[1] - l[0] * a3;
+    l[2] = l[2] - l[0] * a4;
+    for (int m = 0; m < M; ++m) rc[m] = rc[m] - l[0] * ra[m];
+    a2 = b2, a3 = b3, a4 = b4, b1 = l[1], b2 = l[2], b3 = l[3], b4 = l[4];
+    for (int m = 0; m < M; ++m) ra[m] = rb[m], rb[m] = rc[m];
+  }
+  // The last two rows have no rows below them to eliminate.
+  const double fac1 = 1.0 / a2;
+  a3 = fac1 * a3;
+  for (int m = 0; m < M; ++m) ra[m] = fac1 * ra[m];
+  b2 = b2 - b1 * a3;
+  for (int m = 0; m < M; ++m) rb[m] = rb[m] - b1 * ra[m];
+  if constexpr (Reciprocal) {
+    const double fac2 = 1.0 / b2;
+    for (int m = 0; m < M; ++m) rb[m] = fac2 * rb[m];
+  } else {
+    for (int m = 0; m < M; ++m) rb[m] = rb[m] / b2;
+  }
+  // Back substitution, carrying the two solved values below.
+  for (int m = 0; m < M; ++m) {
+    ra[m] = ra[m] - a3 * rb[m];
+    R(m, n - 1) = rb[m];
+    R(m, n - 2) = ra[m];
+  }
+  for (int q = n - 3; q >= 0; --q) {
+    const double u3 = U(3, q), u4 = U(4, q);
+    for (int m = 0; m < M; ++m) {
+      const double x = R(m, q) - u3 * ra[m] - u4 * rb[m];
+      R(m, q) = x;
+      rb[m] = ra[m], ra[m] = x;
     }
-    L(0, i) = l0, L(1, i) = l1, L(2, i) = l2, L(3, i) = l3, L(4, i) = l4;
-    Lp(0, i) = l0, Lp(1, i) = l1 - a.dtt2 * spm, Lp(2, i) = l2, Lp(3, i) = l3 + a.dtt2 * spp, Lp(4, i) = l4;
-    Lm(0, i) = l0, Lm(1, i) = l1 + a.dtt2 * spm, Lm(2, i) = l2, Lm(3, i) = l3 - a.dtt2 * spp, Lm(4, i) = l4;
-    cvm = cv0, cv0 = cvp, rhom = rho0, rho0 = rhop, spm = sp0, sp0 = spp;
   }
-  thomas(L, f.rhs, c.points, p0, s, 0, 3, true);
-  thomas(Lp, f.rhs, c.points, p0, s, 3, 4, false);
-  thomas(Lm, f.rhs, c.points, p0, s, 4, 5, false);
+}
+
+/// One line of NPB's x_solve / y_solve / z_solve (direction D): rhs components 0-2 with the u
+/// factor, 3 with u + c and 4 with u - c.
+template <int D>
+ACC_ROUTINE void solve_line(const sp_fields& f, const sp_constants& c, std::size_t p0, std::size_t line) {
+  thomas<D, 0, 0, 3, true>(f, c, f.lhs, p0, line);
+  thomas<D, 1, 3, 4, false>(f, c, f.lhsp, p0, line);
+  thomas<D, 2, 4, 5, false>(f, c, f.lhsm, p0, line);
 }
 
 /// The three sweeps, each parallel over its lines (the other two dimensions, the contiguous one
