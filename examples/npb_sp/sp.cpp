@@ -1,0 +1,708 @@
+// NPB SP (Scalar Pentadiagonal), after the NAS Parallel Benchmarks 3.x OpenMP/OpenACC versions:
+// the compressible Navier-Stokes equations on a cube, advanced by an approximately factored
+// implicit (ADI) scheme whose factors diagonalise into scalar pentadiagonal systems along x, y
+// and z. The forcing term comes from a known smooth solution, so after the time steps the
+// residual (rms of rhs) and the error against that solution are checked against NPB's values.
+//   sp [S|W|A|B|C]   (default S)
+// Written for acc from the NPB 3.4 specification of SP (NAS technical reports RNR-94-007 and
+// NAS-95-020), reading the serial C++ translation GMAP/NPB-CPP (NPB-SER/SP/sp.cpp) for the
+// algorithm; class parameters, the exact solution's coefficients (ce), the flow constants
+// and the verification values are NPB 3.4's, as that file lists them.
+//
+// Data layout: every field is a flat acc::array, grid point (k, j, i) at (k n + j) n + i, and the
+// five components of u, rhs and forcing are stored one whole grid after another (component-
+// major, u[m][k][j][i]), so the consecutive i of neighbouring GPU threads are consecutive
+// addresses for every component, as in GMAP/NPB-GPU's u and forcing. The line solves make each
+// matrix row when the elimination reaches it and keep the rows in flight in registers; only the
+// two eliminated upper diagonals, which back substitution needs, go to scratch arrays indexed
+// (diagonal, position, line) with the line fastest, so neighbouring threads (neighbouring lines)
+// touch neighbouring addresses. The y and z solves run their lines over (k, i) and (j, i), so
+// their rhs accesses are consecutive too; the x solve's lines are (k, j) and walk rhs along i,
+// n doubles apart between threads (a cache line serves a thread for 8 steps).
+#include <acc/parallel.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <cstddef>
+#include <cstdio>
+#include <exception>
+
+namespace {
+
+// --- Classes and verification values (NPB 3.4 SP: npbparams.h and verify()) --------------------
+struct sp_class {
+  char name;
+  int n;         // grid points per dimension
+  int niter;     // time steps
+  double dt;
+  double xcr[5];  // rms of the residual after niter steps, divided by dt
+  double xce[5];  // rms of the error against the exact solution
+};
+constexpr sp_class classes[] = {
+    {'S', 12, 100, 0.015,
+     {2.7470315451339479e-02, 1.0360746705285417e-02, 1.6235745065095532e-02, 1.5840557224455615e-02,
+      3.4849040609362460e-02},
+     {2.7289258557377227e-05, 1.0364446640837285e-05, 1.6154798287166471e-05, 1.5750704994480102e-05,
+      3.4177666183390531e-05}},
+    {'W', 36, 400, 0.0015,
+     {0.1893253733584e-02, 0.1717075447775e-03, 0.2778153350936e-03, 0.2887475409984e-03, 0.3143611161242e-02},
+     {0.7542088599534e-04, 0.6512852253086e-05, 0.1049092285688e-04, 0.1128838671535e-04, 0.1212845639773e-03}},
+    {'A', 64, 400, 0.0015,
+     {2.4799822399300195, 1.1276337964368832, 1.5028977888770491, 1.4217816211695179, 2.1292113035138280},
+     {1.0900140297820550e-04, 3.7343951769282091e-05, 5.0092785406541633e-05, 4.7671093939528255e-05,
+      1.3621613399213001e-04}},
+    {'B', 102, 400, 0.001,
+     {0.6903293579998e+02, 0.3095134488084e+02, 0.4103336647017e+02, 0.3864769009604e+02, 0.5643482272596e+02},
+     {0.9810006190188e-02, 0.1022827905670e-02, 0.1720597911692e-02, 0.1694479428231e-02, 0.1847456263981e-01}},
+    {'C', 162, 400, 0.00067,
+     {0.5881691581829e+03, 0.2454417603569e+03, 0.3293829191851e+03, 0.3081924971891e+03, 0.4597223799176e+03},
+     {0.2598120500183e+00, 0.2590888922315e-01, 0.5132886416320e-01, 0.4806073419454e-01, 0.5483377491301e+00}},
+};
+constexpr double epsilon = 1.0e-8;  // NPB's verification tolerance (relative)
+
+// The exact solution's coefficients: component m is ce[0][m] + a quartic in each of xi, eta,
+// zeta without cross terms (NPB's set_constants).
+constexpr double ce[13][5] = {
+    {2.0, 1.0, 2.0, 2.0, 5.0},      {0.0, 0.0, 2.0, 2.0, 4.0},     {0.0, 0.0, 0.0, 0.0, 3.0},
+    {4.0, 0.0, 0.0, 0.0, 2.0},      {5.0, 1.0, 0.0, 0.0, 0.1},     {3.0, 2.0, 2.0, 2.0, 0.4},
+    {0.5, 3.0, 3.0, 3.0, 0.3},      {0.02, 0.01, 0.04, 0.03, 0.05}, {0.01, 0.03, 0.03, 0.05, 0.04},
+    {0.03, 0.02, 0.05, 0.04, 0.03}, {0.5, 0.4, 0.3, 0.2, 0.1},     {0.4, 0.3, 0.5, 0.1, 0.3},
+    {0.3, 0.5, 0.4, 0.3, 0.2},
+};
+
+ACC_ROUTINE inline double max2(double a, double b) { return a > b ? a : b; }
+
+/// The constants of one direction (x, y or z), named after NPB's x ones: with h = 1 / (n - 1),
+/// t1 = 1/h^2 (tx1), t2 = 1/(2h) (tx2), d = dx1..dx5, dt1 = d * t1 (dx1tx1..), con = xxcon1..5.
+struct axis_constants {
+  double t1, t2, t3;
+  double d[5], dt1[5], con[5];
+  double dmax;                  // the larger d of the two tangential velocity components
+  double dtt1, dtt2, c2dtt1;    // dt t1, dt t2, 2 dt t1
+};
+
+/// Everything the kernels read besides the fields; captured by value (a few hundred bytes).
+struct sp_constants {
+  int n;               // grid points per dimension (NPB's classes are cubes)
+  std::size_t points;  // n^3: the distance between two components of u, rhs, forcing
+  double dt, dnm1;     // time step, grid spacing 1 / (n - 1)
+  double c1, c2, c1c2, c1c5, c3c4, con43, bt, c2iv, dssp, comz1, comz4, comz5, comz6;
+  axis_constants axis[3];
+  double ce[13][5];
+
+  ACC_ROUTINE std::size_t at(int k, int j, int i) const {
+    return (std::size_t(k) * n + std::size_t(j)) * n + std::size_t(i);
+  }
+  /// Distance between neighbours along direction D (1 = x, 2 = y, 3 = z).
+  ACC_ROUTINE std::size_t stride(int d) const { return d == 1 ? 1 : d == 2 ? std::size_t(n) : std::size_t(n) * n; }
+
+  /// NPB's exact_solution: the smooth field the forcing is made from.
+  ACC_ROUTINE void exact_solution(double xi, double eta, double zeta, double out[5]) const {
+    for (int m = 0; m < 5; ++m)
+      out[m] = ce[0][m] + xi * (ce[1][m] + xi * (ce[4][m] + xi * (ce[7][m] + xi * ce[10][m]))) +
+               eta * (ce[2][m] + eta * (ce[5][m] + eta * (ce[8][m] + eta * ce[11][m]))) +
+               zeta * (ce[3][m] + zeta * (ce[6][m] + zeta * (ce[9][m] + zeta * ce[12][m])));
+  }
+};
+
+/// NPB's set_constants for an n^3 grid and time step dt.
+sp_constants make_constants(int n, double dt) {
+  sp_constants c{};
+  c.n = n;
+  c.points = std::size_t(n) * n * n;
+  c.dt = dt;
+  c.dnm1 = 1.0 / double(n - 1);
+  c.c1 = 1.4;
+  c.c2 = 0.4;
+  const double c3 = 0.1, c4 = 1.0, c5 = 1.4;
+  c.c1c2 = c.c1 * c.c2;
+  c.c1c5 = c.c1 * c5;
+  c.c3c4 = c3 * c4;
+  c.con43 = 4.0 / 3.0;
+  const double con16 = 1.0 / 6.0, conz1 = 1.0 - c.c1c5;
+  c.bt = std::sqrt(0.5);
+  c.c2iv = 2.5;
+  // Second-order dissipation: 0.75 in x and y, 1 in z; the fourth-order one scales with the largest.
+  const double dxyz[3] = {0.75, 0.75, 1.0};
+  c.dssp = 0.25 * max2(dxyz[0], max2(dxyz[1], dxyz[2]));
+  const double dtdssp = dt * c.dssp;
+  c.comz1 = dtdssp;
+  c.comz4 = 4.0 * dtdssp;
+  c.comz5 = 5.0 * dtdssp;
+  c.comz6 = 6.0 * dtdssp;
+  for (int a = 0; a < 3; ++a) {
+    axis_constants& x = c.axis[a];
+    x.t1 = 1.0 / (c.dnm1 * c.dnm1);
+    x.t2 = 1.0 / (2.0 * c.dnm1);
+    x.t3 = 1.0 / c.dnm1;
+    for (int m = 0; m < 5; ++m) {
+      x.d[m] = dxyz[a];
+      x.dt1[m] = x.d[m] * x.t1;
+    }
+    // The tangential velocity components of direction a + 1 (x: 2, 3; y: 1, 3; z: 1, 2).
+    const int t0 = a == 0 ? 2 : 1, t1 = a == 2 ? 2 : 3;
+    x.dmax = max2(x.d[t0], x.d[t1]);
+    x.dtt1 = dt * x.t1;
+    x.dtt2 = dt * x.t2;
+    x.c2dtt1 = 2.0 * x.dtt1;
+    const double c3c4t3 = c.c3c4 * x.t3;
+    x.con[0] = c3c4t3 * c.con43 * x.t3;
+    x.con[1] = c3c4t3 * x.t3;
+    x.con[2] = c3c4t3 * conz1 * x.t3;
+    x.con[3] = c3c4t3 * con16 * x.t3;
+    x.con[4] = c3c4t3 * c.c1c5 * x.t3;
+  }
+  for (int p = 0; p < 13; ++p)
+    for (int m = 0; m < 5; ++m) c.ce[p][m] = ce[p][m];
+  return c;
+}
+
+/// The fields, all resident on the device for the whole run.
+struct sp_fields {
+  acc::array<double> u, rhs, forcing;                      // 5 components each, component-major
+  acc::array<double> us, vs, ws, qs, rho_i, speed, square;  // per grid point
+  acc::array<double> lhs, lhsp, lhsm;  // line solves: 2 upper diagonals x n positions x n^2 lines
+
+  explicit sp_fields(int n)
+      : u("u", 5 * cube(n)), rhs("rhs", 5 * cube(n)), forcing("forcing", 5 * cube(n)), us("us", cube(n)),
+        vs("vs", cube(n)), ws("ws", cube(n)), qs("qs", cube(n)), rho_i("rho_i", cube(n)), speed("speed", cube(n)),
+        square("square", cube(n)), lhs("lhs", 2 * cube(n)), lhsp("lhsp", 2 * cube(n)), lhsm("lhsm", 2 * cube(n)) {}
+  static std::size_t cube(int n) { return std::size_t(n) * n * n; }
+
+  /// Velocity component m (1 = x, 2 = y, 3 = z).
+  ACC_ROUTINE const acc::array<double>& velocity(int m) const { return m == 1 ? us : m == 2 ? vs : ws; }
+};
+
+/// NPB's fourth-order dissipation stencil at position pos of a line of n points, from the values
+/// w[0..4] at pos-2..pos+2; near the ends the stencil is one-sided (entries outside are unused).
+ACC_ROUTINE inline double fourth_difference(const double w[5], int pos, int n) {
+  if (pos == 1) return 5.0 * w[2] - 4.0 * w[3] + w[4];
+  if (pos == 2) return -4.0 * w[1] + 6.0 * w[2] - 4.0 * w[3] + w[4];
+  if (pos == n - 3) return w[0] - 4.0 * w[1] + 6.0 * w[2] - 4.0 * w[3];
+  if (pos == n - 2) return w[0] - 4.0 * w[1] + 5.0 * w[2];
+  return w[0] - 4.0 * w[1] + 6.0 * w[2] - 4.0 * w[3] + w[4];
+}
+
+/// The five values of component m around point p along a line (stride s) at position pos,
+/// clamped to the grid: the clamped ones are never used by fourth_difference.
+ACC_ROUTINE inline void load_window(const acc::array<double>& a, std::size_t base, std::size_t p, std::size_t s,
+                                    int pos, int n, double w[5]) {
+  for (int o = -2; o <= 2; ++o) {
+    const int q = pos + o;
+    w[o + 2] = (q < 0 || q >= n) ? 0.0 : a[base + p + std::ptrdiff_t(o) * std::ptrdiff_t(s)];
+  }
+}
+
+// --- Initialisation (untimed) ------------------------------------------------------------------
+
+/// The forcing term of direction D (1 = x, 2 = y, 3 = z) at interior point (k, j, i), added to f
+/// as NPB's exact_rhs does: flux differences of the exact solution, then its dissipation.
+template <int D>
+ACC_ROUTINE void add_exact_flux(const sp_constants& c, int k, int j, int i, double f[5]) {
+  const axis_constants& a = c.axis[D - 1];
+  const int pos = D == 1 ? i : D == 2 ? j : k;
+  constexpr int t0 = D == 1 ? 2 : 1, t1 = D == 3 ? 2 : 3;  // the tangential components
+  // ue, buf, cuf, q at pos-2..pos+2 (NPB keeps them for the whole line).
+  double ue[5][5] = {}, buf[5][5] = {}, cuf[5] = {}, q[5] = {};
+  for (int o = 0; o < 5; ++o) {
+    const int p = pos + o - 2;
+    if (p < 0 || p >= c.n) continue;  // outside the grid: never read
+    double x = i * c.dnm1, y = j * c.dnm1, z = k * c.dnm1;
+    (D == 1 ? x : D == 2 ? y : z) = p * c.dnm1;
+    double e[5];
+    c.exact_solution(x, y, z, e);
+    for (int m = 0; m < 5; ++m) ue[m][o] = e[m];
+    const double dtpp = 1.0 / e[0];
+    for (int m = 1; m < 5; ++m) buf[m][o] = dtpp * e[m];
+    cuf[o] = buf[D][o] * buf[D][o];
+    buf[0][o] = cuf[o] + buf[t0][o] * buf[t0][o] + buf[t1][o] * buf[t1][o];
+    q[o] = 0.5 * (buf[1][o] * ue[1][o] + buf[2][o] * ue[2][o] + buf[3][o] * ue[3][o]);
+  }
+  constexpr int P = 3, C = 2, M = 1;  // window slots of pos+1, pos, pos-1
+  f[0] = f[0] - a.t2 * (ue[D][P] - ue[D][M]) + a.dt1[0] * (ue[0][P] - 2.0 * ue[0][C] + ue[0][M]);
+  for (int m = 1; m < 4; ++m) {
+    if (m == D)
+      f[m] = f[m] -
+             a.t2 * ((ue[m][P] * buf[D][P] + c.c2 * (ue[4][P] - q[P])) - (ue[m][M] * buf[D][M] + c.c2 * (ue[4][M] - q[M]))) +
+             a.con[0] * (buf[m][P] - 2.0 * buf[m][C] + buf[m][M]) + a.dt1[m] * (ue[m][P] - 2.0 * ue[m][C] + ue[m][M]);
+    else
+      f[m] = f[m] - a.t2 * (ue[m][P] * buf[D][P] - ue[m][M] * buf[D][M]) +
+             a.con[1] * (buf[m][P] - 2.0 * buf[m][C] + buf[m][M]) + a.dt1[m] * (ue[m][P] - 2.0 * ue[m][C] + ue[m][M]);
+  }
+  f[4] = f[4] - a.t2 * (buf[D][P] * (c.c1 * ue[4][P] - c.c2 * q[P]) - buf[D][M] * (c.c1 * ue[4][M] - c.c2 * q[M])) +
+         0.5 * a.con[2] * (buf[0][P] - 2.0 * buf[0][C] + buf[0][M]) + a.con[3] * (cuf[P] - 2.0 * cuf[C] + cuf[M]) +
+         a.con[4] * (buf[4][P] - 2.0 * buf[4][C] + buf[4][M]) + a.dt1[4] * (ue[4][P] - 2.0 * ue[4][C] + ue[4][M]);
+  for (int m = 0; m < 5; ++m) f[m] = f[m] - c.dssp * fourth_difference(ue[m], pos, c.n);
+}
+
+/// NPB's exact_rhs: the forcing that makes the exact solution a steady state of the scheme;
+/// zero on the boundary.
+void exact_rhs(const sp_fields& f, const sp_constants& c) {
+  const int n = c.n;
+  acc::parallel_loop(acc::collapse(n, n, n), acc::default_present, ACC_LAMBDA(int k, int j, int i) {
+    double r[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
+    if (k > 0 && k < n - 1 && j > 0 && j < n - 1 && i > 0 && i < n - 1) {
+      add_exact_flux<1>(c, k, j, i, r);
+      add_exact_flux<2>(c, k, j, i, r);
+      add_exact_flux<3>(c, k, j, i, r);
+      for (int m = 0; m < 5; ++m) r[m] = -1.0 * r[m];
+    }
+    const std::size_t p = c.at(k, j, i);
+    for (int m = 0; m < 5; ++m) f.forcing[m * c.points + p] = r[m];
+  });
+}
+
+/// NPB's initialize: transfinite interpolation of the exact solution's boundary values inside,
+/// the exact solution on the faces (where faces meet, the later of NPB's west, east, south,
+/// north, bottom, top writes wins, with its own coordinate exactly 0 or 1).
+void initialize(const sp_fields& f, const sp_constants& c) {
+  const int n = c.n;
+  acc::parallel_loop(acc::collapse(n, n, n), acc::default_present, ACC_LAMBDA(int k, int j, int i) {
+    const double xi = i * c.dnm1, eta = j * c.dnm1, zeta = k * c.dnm1;
+    double v[5];
+    if (k == 0 || k == n - 1) {
+      c.exact_solution(xi, eta, k == 0 ? 0.0 : 1.0, v);
+    } else if (j == 0 || j == n - 1) {
+      c.exact_solution(xi, j == 0 ? 0.0 : 1.0, zeta, v);
+    } else if (i == 0 || i == n - 1) {
+      c.exact_solution(i == 0 ? 0.0 : 1.0, eta, zeta, v);
+    } else {
+      double face[2][3][5];
+      for (int s = 0; s < 2; ++s) {
+        c.exact_solution(double(s), eta, zeta, face[s][0]);
+        c.exact_solution(xi, double(s), zeta, face[s][1]);
+        c.exact_solution(xi, eta, double(s), face[s][2]);
+      }
+      for (int m = 0; m < 5; ++m) {
+        const double px = xi * face[1][0][m] + (1.0 - xi) * face[0][0][m];
+        const double py = eta * face[1][1][m] + (1.0 - eta) * face[0][1][m];
+        const double pz = zeta * face[1][2][m] + (1.0 - zeta) * face[0][2][m];
+        v[m] = px + py + pz - px * py - px * pz - py * pz + px * py * pz;
+      }
+    }
+    const std::size_t p = c.at(k, j, i);
+    for (int m = 0; m < 5; ++m) f.u[m * c.points + p] = v[m];
+  });
+}
+
+// --- The time step --------------------------------------------------------------------------
+
+/// The flux differences and dissipation of direction D at interior point p (position pos along
+/// D), added to r as NPB's compute_rhs does for that direction.
+template <int D>
+ACC_ROUTINE void add_flux(const sp_fields& f, const sp_constants& c, std::size_t p, int pos, double r[5]) {
+  const axis_constants& a = c.axis[D - 1];
+  const std::size_t s = c.stride(D), P = c.points;
+  const std::size_t pp = p + s, pm = p - s;
+  const acc::array<double>& vel = f.velocity(D);
+  const double vijk = vel[p], vp1 = vel[pp], vm1 = vel[pm];
+  const auto& u = f.u;
+  r[0] = r[0] + a.dt1[0] * (u[pp] - 2.0 * u[p] + u[pm]) - a.t2 * (u[D * P + pp] - u[D * P + pm]);
+  for (int m = 1; m < 4; ++m) {
+    const std::size_t o = m * P;
+    if (m == D) {
+      r[m] = r[m] + a.dt1[m] * (u[o + pp] - 2.0 * u[o + p] + u[o + pm]) + a.con[1] * c.con43 * (vp1 - 2.0 * vijk + vm1) -
+             a.t2 * (u[o + pp] * vp1 - u[o + pm] * vm1 +
+                     (u[4 * P + pp] - f.square[pp] - u[4 * P + pm] + f.square[pm]) * c.c2);
+    } else {
+      const acc::array<double>& w = f.velocity(m);
+      r[m] = r[m] + a.dt1[m] * (u[o + pp] - 2.0 * u[o + p] + u[o + pm]) + a.con[1] * (w[pp] - 2.0 * w[p] + w[pm]) -
+             a.t2 * (u[o + pp] * vp1 - u[o + pm] * vm1);
+    }
+  }
+  const std::size_t o = 4 * P;
+  r[4] = r[4] + a.dt1[4] * (u[o + pp] - 2.0 * u[o + p] + u[o + pm]) +
+         a.con[2] * (f.qs[pp] - 2.0 * f.qs[p] + f.qs[pm]) + a.con[3] * (vp1 * vp1 - 2.0 * vijk * vijk + vm1 * vm1) +
+         a.con[4] * (u[o + pp] * f.rho_i[pp] - 2.0 * u[o + p] * f.rho_i[p] + u[o + pm] * f.rho_i[pm]) -
+         a.t2 * ((c.c1 * u[o + pp] - c.c2 * f.square[pp]) * vp1 - (c.c1 * u[o + pm] - c.c2 * f.square[pm]) * vm1);
+  for (int m = 0; m < 5; ++m) {
+    double w[5];
+    load_window(u, m * P, p, s, pos, c.n, w);
+    r[m] = r[m] - c.dssp * fourth_difference(w, pos, c.n);
+  }
+}
+
+/// NPB's compute_rhs: the derived per-point quantities on the whole grid, then
+/// rhs = dt (forcing + x, y and z fluxes and dissipation) inside (NPB's separate x, y, z loop
+/// nests fused into one pass per point, each rhs element summed in NPB's order).
+void compute_rhs(const sp_fields& f, const sp_constants& c) {
+  const int n = c.n;
+  acc::parallel_loop(acc::collapse(n, n, n), acc::default_present, ACC_LAMBDA(int k, int j, int i) {
+    const std::size_t p = c.at(k, j, i), P = c.points;
+    const double u0 = f.u[p], u1 = f.u[P + p], u2 = f.u[2 * P + p], u3 = f.u[3 * P + p], u4 = f.u[4 * P + p];
+    const double rho_inv = 1.0 / u0;
+    f.rho_i[p] = rho_inv;
+    f.us[p] = u1 * rho_inv;
+    f.vs[p] = u2 * rho_inv;
+    f.ws[p] = u3 * rho_inv;
+    const double sq = 0.5 * (u1 * u1 + u2 * u2 + u3 * u3) * rho_inv;
+    f.square[p] = sq;
+    f.qs[p] = sq * rho_inv;
+    f.speed[p] = std::sqrt(c.c1c2 * rho_inv * (u4 - sq));
+    for (int m = 0; m < 5; ++m) f.rhs[m * P + p] = f.forcing[m * P + p];  // the boundary keeps it
+  });
+  acc::parallel_loop(acc::collapse(n - 2, n - 2, n - 2), acc::default_present, ACC_LAMBDA(int k, int j, int i) {
+    ++k, ++j, ++i;
+    const std::size_t p = c.at(k, j, i), P = c.points;
+    double r[5];
+    for (int m = 0; m < 5; ++m) r[m] = f.forcing[m * P + p];
+    add_flux<1>(f, c, p, i, r);
+    add_flux<2>(f, c, p, j, r);
+    add_flux<3>(f, c, p, k, r);
+    for (int m = 0; m < 5; ++m) f.rhs[m * P + p] = r[m] * c.dt;
+  });
+}
+
+/// NPB's txinvr: rhs = P^-1 rhs, the block-diagonal change to characteristic variables.
+void txinvr(const sp_fields& f, const sp_constants& c) {
+  const int n = c.n;
+  acc::parallel_loop(acc::collapse(n - 2, n - 2, n - 2), acc::default_present, ACC_LAMBDA(int k, int j, int i) {
+    const std::size_t p = c.at(k + 1, j + 1, i + 1), P = c.points;
+    const double ru1 = f.rho_i[p], uu = f.us[p], vv = f.vs[p], ww = f.ws[p], ac = f.speed[p];
+    const double ac2inv = ac * ac;
+    const double r1 = f.rhs[p], r2 = f.rhs[P + p], r3 = f.rhs[2 * P + p], r4 = f.rhs[3 * P + p], r5 = f.rhs[4 * P + p];
+    const double t1 = c.c2 / ac2inv * (f.qs[p] * r1 - uu * r2 - vv * r3 - ww * r4 + r5);
+    const double t2 = c.bt * ru1 * (uu * r1 - r2);
+    const double t3 = (c.bt * ru1 * ac) * t1;
+    f.rhs[p] = r1 - t1;
+    f.rhs[P + p] = -ru1 * (ww * r1 - r4);
+    f.rhs[2 * P + p] = ru1 * (vv * r1 - r3);
+    f.rhs[3 * P + p] = -t2 + t3;
+    f.rhs[4 * P + p] = t2 + t3;
+  });
+}
+
+/// NPB's ninvr (after the x solve).
+void ninvr(const sp_fields& f, const sp_constants& c) {
+  const int n = c.n;
+  acc::parallel_loop(acc::collapse(n - 2, n - 2, n - 2), acc::default_present, ACC_LAMBDA(int k, int j, int i) {
+    const std::size_t p = c.at(k + 1, j + 1, i + 1), P = c.points;
+    const double r1 = f.rhs[p], r2 = f.rhs[P + p], r3 = f.rhs[2 * P + p], r4 = f.rhs[3 * P + p], r5 = f.rhs[4 * P + p];
+    const double t1 = c.bt * r3, t2 = 0.5 * (r4 + r5);
+    f.rhs[p] = -r2;
+    f.rhs[P + p] = r1;
+    f.rhs[2 * P + p] = c.bt * (r4 - r5);
+    f.rhs[3 * P + p] = -t1 + t2;
+    f.rhs[4 * P + p] = t1 + t2;
+  });
+}
+
+/// NPB's pinvr (after the y solve).
+void pinvr(const sp_fields& f, const sp_constants& c) {
+  const int n = c.n;
+  acc::parallel_loop(acc::collapse(n - 2, n - 2, n - 2), acc::default_present, ACC_LAMBDA(int k, int j, int i) {
+    const std::size_t p = c.at(k + 1, j + 1, i + 1), P = c.points;
+    const double r1 = f.rhs[p], r2 = f.rhs[P + p], r3 = f.rhs[2 * P + p], r4 = f.rhs[3 * P + p], r5 = f.rhs[4 * P + p];
+    const double t1 = c.bt * r1, t2 = 0.5 * (r4 + r5);
+    f.rhs[p] = c.bt * (r4 - r5);
+    f.rhs[P + p] = -r3;
+    f.rhs[2 * P + p] = r2;
+    f.rhs[3 * P + p] = -t1 + t2;
+    f.rhs[4 * P + p] = t1 + t2;
+  });
+}
+
+/// NPB's tzetar (after the z solve): back from characteristic variables.
+void tzetar(const sp_fields& f, const sp_constants& c) {
+  const int n = c.n;
+  acc::parallel_loop(acc::collapse(n - 2, n - 2, n - 2), acc::default_present, ACC_LAMBDA(int k, int j, int i) {
+    const std::size_t p = c.at(k + 1, j + 1, i + 1), P = c.points;
+    const double xvel = f.us[p], yvel = f.vs[p], zvel = f.ws[p], ac = f.speed[p];
+    const double ac2u = ac * ac;
+    const double r1 = f.rhs[p], r2 = f.rhs[P + p], r3 = f.rhs[2 * P + p], r4 = f.rhs[3 * P + p], r5 = f.rhs[4 * P + p];
+    const double uzik1 = f.u[p], btuz = c.bt * uzik1;
+    const double t1 = btuz / ac * (r4 + r5), t2 = r3 + t1, t3 = btuz * (r4 - r5);
+    f.rhs[p] = t2;
+    f.rhs[P + p] = -uzik1 * r2 + xvel * t2;
+    f.rhs[2 * P + p] = uzik1 * r1 + yvel * t2;
+    f.rhs[3 * P + p] = zvel * t2 + t3;
+    f.rhs[4 * P + p] = uzik1 * (-xvel * r2 + yvel * r1) + f.qs[p] * t2 + c.c2iv * ac2u * t1 + zvel * t3;
+  });
+}
+
+/// Row i of one factor of direction D's pentadiagonal matrix on the line starting at p0 (NPB's
+/// lhs, lhsp, lhsm for F = 0, 1, 2: the u, u + c and u - c eigenvalues), diagonals l[0..4] from
+/// the second below to the second above: the viscous and convective terms, NPB's fourth-order
+/// dissipation near and away from the ends, and identity rows at both ends.
+template <int D, int F>
+ACC_ROUTINE void matrix_row(const sp_fields& f, const sp_constants& c, std::size_t p0, int i, double l[5]) {
+  const int n = c.n;
+  if (i == 0 || i == n - 1) {
+    l[0] = 0.0, l[1] = 0.0, l[2] = 1.0, l[3] = 0.0, l[4] = 0.0;
+    return;
+  }
+  const axis_constants& a = c.axis[D - 1];
+  const std::size_t s = c.stride(D), p = p0 + std::size_t(i) * s, pm = p - s, pp = p + s;
+  const acc::array<double>& vel = f.velocity(D);
+  // NPB's rhon / rhoq / rhos: the largest viscous eigenvalue factor at a point.
+  auto rho = [&](std::size_t q) {
+    const double ru1 = c.c3c4 * f.rho_i[q];
+    return max2(max2(a.d[D] + c.con43 * ru1, a.d[4] + c.c1c5 * ru1), max2(a.dmax + ru1, a.d[0]));
+  };
+  l[0] = 0.0;
+  l[1] = -a.dtt2 * vel[pm] - a.dtt1 * rho(pm);
+  l[2] = 1.0 + a.c2dtt1 * rho(p);
+  l[3] = a.dtt2 * vel[pp] - a.dtt1 * rho(pp);
+  l[4] = 0.0;
+  if (i == 1) {
+    l[2] = l[2] + c.comz5, l[3] = l[3] - c.comz4, l[4] = l[4] + c.comz1;
+  } else if (i == 2) {
+    l[1] = l[1] - c.comz4, l[2] = l[2] + c.comz6, l[3] = l[3] - c.comz4, l[4] = l[4] + c.comz1;
+  } else if (i <= n - 4) {
+    l[0] = l[0] + c.comz1, l[1] = l[1] - c.comz4, l[2] = l[2] + c.comz6, l[3] = l[3] - c.comz4;
+    l[4] = l[4] + c.comz1;
+  } else if (i == n - 3) {
+    l[0] = l[0] + c.comz1, l[1] = l[1] - c.comz4, l[2] = l[2] + c.comz6, l[3] = l[3] - c.comz4;
+  } else {
+    l[0] = l[0] + c.comz1, l[1] = l[1] - c.comz4, l[2] = l[2] + c.comz5;
+  }
+  if constexpr (F == 1) {
+    l[1] = l[1] - a.dtt2 * f.speed[pm];
+    l[3] = l[3] + a.dtt2 * f.speed[pp];
+  } else if constexpr (F == 2) {
+    l[1] = l[1] + a.dtt2 * f.speed[pm];
+    l[3] = l[3] - a.dtt2 * f.speed[pp];
+  }
+}
+
+/// The Thomas algorithm for factor F of direction D on one line: components [M0, M1) of rhs
+/// (first at rhs[m P + p0], then stride s) are overwritten with the solution. The matrix rows
+/// are made as the elimination reaches them and the rows being eliminated stay in registers (a
+/// window of three rows), with the rhs values they touch; only the two upper diagonals that back
+/// substitution needs are kept, in scratch indexed (diagonal, position, line) with the line
+/// fastest. The operations are NPB's, in its order; NPB scales the last row by a reciprocal for
+/// the first factor and divides for the other two, kept as Reciprocal.
+template <int D, int F, int M0, int M1, bool Reciprocal>
+ACC_ROUTINE void thomas(const sp_fields& f, const sp_constants& c, const acc::array<double>& scratch, std::size_t p0,
+                        std::size_t line) {
+  constexpr int M = M1 - M0;
+  const int n = c.n;
+  const std::size_t s = c.stride(D), lines = std::size_t(n) * n, P = c.points;
+  auto R = [&](int m, int pos) -> double& { return f.rhs[(M0 + m) * P + p0 + std::size_t(pos) * s]; };
+  auto U = [&](int d, int pos) -> double& {  // eliminated upper diagonals d = 3, 4
+    return scratch[(std::size_t(d - 3) * n + std::size_t(pos)) * lines + line];
+  };
+  // Row i (its diagonal and the two above), row i + 1 (from the first sub-diagonal), row i + 2.
+  double l[5];
+  matrix_row<D, F>(f, c, p0, 0, l);
+  double a2 = l[2], a3 = l[3], a4 = l[4];
+  matrix_row<D, F>(f, c, p0, 1, l);
+  double b1 = l[1], b2 = l[2], b3 = l[3], b4 = l[4];
+  double ra[M], rb[M];
+  for (int m = 0; m < M; ++m) ra[m] = R(m, 0), rb[m] = R(m, 1);
+  for (int i = 0; i <= n - 3; ++i) {
+    matrix_row<D, F>(f, c, p0, i + 2, l);
+    double rc[M];
+    for (int m = 0; m < M; ++m) rc[m] = R(m, i + 2);
+    const double fac1 = 1.0 / a2;
+    a3 = fac1 * a3;
+    a4 = fac1 * a4;
+    U(3, i) = a3;
+    U(4, i) = a4;
+    for (int m = 0; m < M; ++m) R(m, i) = ra[m] = fac1 * ra[m];
+    b2 = b2 - b1 * a3;
+    b3 = b3 - b1 * a4;
+    for (int m = 0; m < M; ++m) rb[m] = rb[m] - b1 * ra[m];
+    l[1] = l[1] - l[0] * a3;
+    l[2] = l[2] - l[0] * a4;
+    for (int m = 0; m < M; ++m) rc[m] = rc[m] - l[0] * ra[m];
+    a2 = b2, a3 = b3, a4 = b4, b1 = l[1], b2 = l[2], b3 = l[3], b4 = l[4];
+    for (int m = 0; m < M; ++m) ra[m] = rb[m], rb[m] = rc[m];
+  }
+  // The last two rows have no rows below them to eliminate.
+  const double fac1 = 1.0 / a2;
+  a3 = fac1 * a3;
+  for (int m = 0; m < M; ++m) ra[m] = fac1 * ra[m];
+  b2 = b2 - b1 * a3;
+  for (int m = 0; m < M; ++m) rb[m] = rb[m] - b1 * ra[m];
+  if constexpr (Reciprocal) {
+    const double fac2 = 1.0 / b2;
+    for (int m = 0; m < M; ++m) rb[m] = fac2 * rb[m];
+  } else {
+    for (int m = 0; m < M; ++m) rb[m] = rb[m] / b2;
+  }
+  // Back substitution, carrying the two solved values below.
+  for (int m = 0; m < M; ++m) {
+    ra[m] = ra[m] - a3 * rb[m];
+    R(m, n - 1) = rb[m];
+    R(m, n - 2) = ra[m];
+  }
+  for (int q = n - 3; q >= 0; --q) {
+    const double u3 = U(3, q), u4 = U(4, q);
+    for (int m = 0; m < M; ++m) {
+      const double x = R(m, q) - u3 * ra[m] - u4 * rb[m];
+      R(m, q) = x;
+      rb[m] = ra[m], ra[m] = x;
+    }
+  }
+}
+
+/// One line of NPB's x_solve / y_solve / z_solve (direction D): rhs components 0-2 with the u
+/// factor, 3 with u + c and 4 with u - c.
+template <int D>
+ACC_ROUTINE void solve_line(const sp_fields& f, const sp_constants& c, std::size_t p0, std::size_t line) {
+  thomas<D, 0, 0, 3, true>(f, c, f.lhs, p0, line);
+  thomas<D, 1, 3, 4, false>(f, c, f.lhsp, p0, line);
+  thomas<D, 2, 4, 5, false>(f, c, f.lhsm, p0, line);
+}
+
+/// The three sweeps, each parallel over its lines (the other two dimensions, the contiguous one
+/// last) with the line's solve sequential inside, as NPB's OpenACC versions do.
+void x_solve(const sp_fields& f, const sp_constants& c) {
+  const int n = c.n;
+  acc::parallel_loop(acc::collapse(n - 2, n - 2), acc::default_present, ACC_LAMBDA(int k, int j) {
+    solve_line<1>(f, c, c.at(k + 1, j + 1, 0), std::size_t(k + 1) * n + (j + 1));
+  });
+}
+void y_solve(const sp_fields& f, const sp_constants& c) {
+  const int n = c.n;
+  acc::parallel_loop(acc::collapse(n - 2, n - 2), acc::default_present, ACC_LAMBDA(int k, int i) {
+    solve_line<2>(f, c, c.at(k + 1, 0, i + 1), std::size_t(k + 1) * n + (i + 1));
+  });
+}
+void z_solve(const sp_fields& f, const sp_constants& c) {
+  const int n = c.n;
+  acc::parallel_loop(acc::collapse(n - 2, n - 2), acc::default_present, ACC_LAMBDA(int j, int i) {
+    solve_line<3>(f, c, c.at(0, j + 1, i + 1), std::size_t(j + 1) * n + (i + 1));
+  });
+}
+
+/// NPB's add: u += rhs inside.
+void add(const sp_fields& f, const sp_constants& c) {
+  const int n = c.n;
+  acc::parallel_loop(acc::collapse(n - 2, n - 2, n - 2), acc::default_present, ACC_LAMBDA(int k, int j, int i) {
+    const std::size_t p = c.at(k + 1, j + 1, i + 1);
+    for (int m = 0; m < 5; ++m) f.u[m * c.points + p] += f.rhs[m * c.points + p];
+  });
+}
+
+/// One time step (NPB's adi).
+void adi(const sp_fields& f, const sp_constants& c) {
+  compute_rhs(f, c);
+  txinvr(f, c);
+  x_solve(f, c);
+  ninvr(f, c);
+  y_solve(f, c);
+  pinvr(f, c);
+  z_solve(f, c);
+  tzetar(f, c);
+  add(f, c);
+}
+
+// --- Verification ---------------------------------------------------------------------------
+
+/// Per-component rms of NPB's norms: sums of squares normalised by (n - 2)^3.
+struct norms {
+  double v[5];
+};
+norms finish_rms(const sp_constants& c, double s0, double s1, double s2, double s3, double s4) {
+  norms r{{s0, s1, s2, s3, s4}};
+  const double inner = double(c.n - 2);
+  for (double& x : r.v) x = std::sqrt(x / inner / inner / inner);
+  return r;
+}
+
+/// NPB's error_norm: u against the exact solution on the whole grid.
+norms error_norm(const sp_fields& f, const sp_constants& c) {
+  const int n = c.n;
+  const acc::array<double>& u = f.u;
+  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0;
+  acc::parallel_loop(acc::collapse(n, n, n), acc::default_present, acc::reduction(acc::plus, s0),
+                     acc::reduction(acc::plus, s1), acc::reduction(acc::plus, s2), acc::reduction(acc::plus, s3),
+                     acc::reduction(acc::plus, s4),
+                     ACC_LAMBDA(int k, int j, int i, double& t0, double& t1, double& t2, double& t3, double& t4) {
+                       double e[5], d[5];
+                       c.exact_solution(i * c.dnm1, j * c.dnm1, k * c.dnm1, e);
+                       const std::size_t p = c.at(k, j, i);
+                       for (int m = 0; m < 5; ++m) d[m] = u[m * c.points + p] - e[m];
+                       t0 += d[0] * d[0], t1 += d[1] * d[1], t2 += d[2] * d[2], t3 += d[3] * d[3];
+                       t4 += d[4] * d[4];
+                     });
+  return finish_rms(c, s0, s1, s2, s3, s4);
+}
+
+/// NPB's rhs_norm: rhs inside.
+norms rhs_norm(const sp_fields& f, const sp_constants& c) {
+  const int n = c.n;
+  const acc::array<double>& rhs = f.rhs;
+  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0;
+  acc::parallel_loop(acc::collapse(n - 2, n - 2, n - 2), acc::default_present, acc::reduction(acc::plus, s0),
+                     acc::reduction(acc::plus, s1), acc::reduction(acc::plus, s2), acc::reduction(acc::plus, s3),
+                     acc::reduction(acc::plus, s4),
+                     ACC_LAMBDA(int k, int j, int i, double& t0, double& t1, double& t2, double& t3, double& t4) {
+                       const std::size_t p = c.at(k + 1, j + 1, i + 1), P = c.points;
+                       const double d0 = rhs[p], d1 = rhs[P + p], d2 = rhs[2 * P + p], d3 = rhs[3 * P + p],
+                                    d4 = rhs[4 * P + p];
+                       t0 += d0 * d0, t1 += d1 * d1, t2 += d2 * d2, t3 += d3 * d3, t4 += d4 * d4;
+                     });
+  return finish_rms(c, s0, s1, s2, s3, s4);
+}
+
+const sp_class* find_class(const char* arg) {
+  for (const sp_class& c : classes)
+    if (arg[0] == c.name && arg[1] == '\0') return &c;
+  return nullptr;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  const sp_class* cls = find_class(argc > 1 ? argv[1] : "S");
+  if (!cls) {
+    std::fprintf(stderr, "usage: %s [S|W|A|B|C]\n", argv[0]);
+    return 2;
+  }
+  const int n = cls->n;
+  const sp_constants c = make_constants(n, cls->dt);
+  const sp_fields f(n);
+  acc::data region{acc::create(f.u),     acc::create(f.rhs),   acc::create(f.forcing), acc::create(f.us),
+                   acc::create(f.vs),    acc::create(f.ws),    acc::create(f.qs),      acc::create(f.rho_i),
+                   acc::create(f.speed), acc::create(f.square), acc::create(f.lhs),    acc::create(f.lhsp),
+                   acc::create(f.lhsm)};
+
+  exact_rhs(f, c);
+  initialize(f, c);
+  // NPB does one untimed step to touch all code and data (here also: load the kernels), then
+  // starts again.
+  adi(f, c);
+  initialize(f, c);
+
+  std::printf("NPB SP class %c: grid %d x %d x %d, %d time steps, dt = %g\n", cls->name, n, n, n, cls->niter,
+              cls->dt);
+  const auto start = std::chrono::steady_clock::now();
+  for (int step = 1; step <= cls->niter; ++step) {
+    if (step % 20 == 0 || step == 1) std::printf("  time step %4d\n", step);
+    adi(f, c);
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  // NPB 3.4 SP verification: the error norms, then the residual of one more rhs evaluation
+  // divided by dt, each within a relative epsilon of NPB's values.
+  const norms xce = error_norm(f, c);
+  compute_rhs(f, c);
+  norms xcr = rhs_norm(f, c);
+  for (double& x : xcr.v) x /= cls->dt;
+  bool ok = true;
+  auto report = [&](const char* what, const norms& got, const double* ref) {
+    std::printf("  %s\n", what);
+    for (int m = 0; m < 5; ++m) {
+      const double err = std::fabs((got.v[m] - ref[m]) / ref[m]);
+      const bool good = err <= epsilon;  // false for NaN
+      ok &= good;
+      std::printf("  %s %d %20.13e %20.13e %9.2e\n", good ? "   " : "FAILURE", m + 1, got.v[m], ref[m], err);
+    }
+  };
+  report("rms of residual (computed, reference, relative error)", xcr, cls->xcr);
+  report("rms of solution error (computed, reference, relative error)", xce, cls->xce);
+
+  // NPB's operation count for SP: (881.174 n^3 - 4683.91 n^2 + 11484.5 n - 19272.4) per step.
+  const double nd = n;
+  const double mops = (881.174 * nd * nd * nd - 4683.91 * nd * nd + 11484.5 * nd - 19272.4) * cls->niter / seconds * 1e-6;
+  const bool gpu = acc::get_device_type() == acc::device_type::nvidia;
+  std::printf("  on %s\n", gpu ? "nvidia" : "host");
+  std::printf("  time = %.4f s, Mop/s = %.2f\n  verification %s\n", seconds, mops, ok ? "SUCCESSFUL" : "UNSUCCESSFUL");
+  return ok ? 0 : 1;
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "sp: %s\n", e.what());
+  return 1;
+}
