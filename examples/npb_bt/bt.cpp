@@ -430,7 +430,7 @@ ACC_ROUTINE void jacobians(const fields& f, const coefficients& c, int d, long p
   nj[4][4] = c1345 * tmp1;
 }
 
-/// The blocks of the line's row at point p: a (coupling to p - s), b (diagonal), c (to p + s).
+/// The blocks of the line's row at point p: a (coupling to p - s), b (diagonal), cc (to p + s).
 ACC_ROUTINE void lhs_blocks(const fields& f, const coefficients& c, int d, long p, long s, double a[5][5],
                             double b[5][5], double cc[5][5]) {
   const double t1 = c.dt * c.t1[d], t2 = c.dt * c.t2[d];
@@ -438,13 +438,19 @@ ACC_ROUTINE void lhs_blocks(const fields& f, const coefficients& c, int d, long 
   double fj[5][5], nj[5][5];
   jacobians(f, c, d, p - s, fj, nj);
   for (int m = 0; m < 5; ++m)
-    for (int n = 0; n < 5; ++n) a[m][n] = m == n ? -t2 * fj[m][n] - t1 * nj[m][n] - t1 * dd[m] : -t2 * fj[m][n] - t1 * nj[m][n];
+    for (int n = 0; n < 5; ++n) {
+      a[m][n] = -t2 * fj[m][n] - t1 * nj[m][n];
+      if (m == n) a[m][n] = a[m][n] - t1 * dd[m];
+    }
   jacobians(f, c, d, p, fj, nj);
   for (int m = 0; m < 5; ++m)
     for (int n = 0; n < 5; ++n) b[m][n] = m == n ? 1.0 + t1 * 2.0 * nj[m][n] + t1 * 2.0 * dd[m] : t1 * 2.0 * nj[m][n];
   jacobians(f, c, d, p + s, fj, nj);
   for (int m = 0; m < 5; ++m)
-    for (int n = 0; n < 5; ++n) cc[m][n] = m == n ? t2 * fj[m][n] - t1 * nj[m][n] - t1 * dd[m] : t2 * fj[m][n] - t1 * nj[m][n];
+    for (int n = 0; n < 5; ++n) {
+      cc[m][n] = t2 * fj[m][n] - t1 * nj[m][n];
+      if (m == n) cc[m][n] = cc[m][n] - t1 * dd[m];
+    }
 }
 
 /// Solves the block tridiagonal system of one grid line along direction d in place in rhs: p0 is
