@@ -1,17 +1,19 @@
-// NPB BT (Block Tridiagonal), after the NAS Parallel Benchmarks 3.x serial and OpenACC versions:
-// the 3-D compressible Navier-Stokes equations with a manufactured solution (a forcing term
-// makes a known polynomial exact), advanced by an implicit ADI scheme whose three factors are
-// block tridiagonal systems of 5x5 blocks along grid lines in xi, eta and zeta. The residual
-// norms and the solution error norms after `niter` steps are checked against NPB's values.
+// NPB BT (Block Tridiagonal), after the NAS Parallel Benchmarks 3.x serial version: the 3-D
+// compressible Navier-Stokes equations with a manufactured solution (a forcing term makes a
+// known polynomial exact), advanced by an implicit ADI scheme whose three factors are block
+// tridiagonal systems of 5x5 blocks along grid lines in xi, eta and zeta. The residual norms and
+// the solution error norms after `niter` steps are checked against NPB's values.
 //   bt [S|W|A|B|C]   (default S)
 // Written for acc from the NPB 3.4 specification of BT (NAS technical reports RNR-94-007 and
 // NAS-95-020), reading GMAP/NPB-CPP's NPB-SER/BT/bt.cpp for the algorithm's details; the class
 // parameters, the exact solution's coefficients (ce), the scheme's constants and the
 // verification values are NPB 3.4's (set_constants() and verify() there).
 //
-// Every loop nest is one acc construct on present data, inside one data region: the solves run
-// one grid line per iteration, parallel over the two other dimensions, with the line's forward
-// elimination and back substitution sequential inside the body, as NPB's OpenACC versions do.
+// Every loop nest is one acc construct on present data, inside one data region (compute_rhs's
+// three direction sweeps are fused into one point-wise construct): the solves run one grid line
+// per iteration, parallel over the two other dimensions, with the line's forward elimination and
+// back substitution sequential inside the body, as NPB's OpenACC versions do. initialize and
+// exact_rhs also run as constructs, point-wise, so nothing moves between host and device.
 //
 // Layout: each of the five solution components is a separate contiguous 3-D grid (u(m, k, j, i)
 // at u[m * points + (k * ny + j) * nx + i], i fastest), so consecutive i, the fastest index of
