@@ -1,0 +1,671 @@
+// NPB BT (Block Tridiagonal), after the NAS Parallel Benchmarks 3.x serial version: the 3-D
+// compressible Navier-Stokes equations with a manufactured solution (a forcing term makes a
+// known polynomial exact), advanced by an implicit ADI scheme whose three factors are block
+// tridiagonal systems of 5x5 blocks along grid lines in xi, eta and zeta. The residual norms and
+// the solution error norms after `niter` steps are checked against NPB's values.
+//   bt [S|W|A|B|C]   (default S)
+// Written for acc from the NPB 3.4 specification of BT (NAS technical reports RNR-94-007 and
+// NAS-95-020), reading GMAP/NPB-CPP's NPB-SER/BT/bt.cpp for the algorithm's details; the class
+// parameters, the exact solution's coefficients (ce), the scheme's constants and the
+// verification values are NPB 3.4's (set_constants() and verify() there).
+//
+// Every loop nest is one acc construct on present data, inside one data region (compute_rhs's
+// three direction sweeps are fused into one point-wise construct): the solves run one grid line
+// per iteration, parallel over the two other dimensions, with the line's forward elimination and
+// back substitution sequential inside the body, as NPB's OpenACC versions do. initialize and
+// exact_rhs also run as constructs, point-wise, so nothing moves between host and device.
+//
+// Layout: each of the five solution components is a separate contiguous 3-D grid (u(m, k, j, i)
+// at u[m * points + (k * ny + j) * nx + i], i fastest), so consecutive i, the fastest index of
+// every collapsed construct, are consecutive addresses on a GPU; NPB's u(k, j, i, m) would put
+// neighbouring threads 40 bytes apart. The eta and zeta solves (threads along i) read and write
+// rhs coalesced; the xi solve (threads along j) walks each thread's line through cache lines.
+// The eliminated upper blocks C' that back substitution needs are kept per line in `lhs_c`,
+// stored [position][element][line] so that the lines' threads again touch consecutive addresses.
+#include <acc/parallel.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <exception>
+
+namespace {
+
+// --- Parameters and verification values (NPB 3.4 BT: npbparams, verify()) ------------------------
+struct bt_class {
+  char name;
+  int n;       // grid points in each dimension
+  int niter;   // time steps
+  double dt;
+  double xcr[5];  // RMS norms of the residual (rhs / dt) after niter steps
+  double xce[5];  // RMS norms of the error against the exact solution
+};
+constexpr bt_class classes[] = {
+    {'S', 12, 60, 0.010,
+     {1.7034283709541311e-01, 1.2975252070034097e-02, 3.2527926989486055e-02, 2.6436421275166801e-02,
+      1.9211784131744430e-01},
+     {4.9976913345811579e-04, 4.5195666782961927e-05, 7.3973765172921357e-05, 7.3821238632439731e-05,
+      8.9269630987491446e-04}},
+    {'W', 24, 200, 0.0008,
+     {0.1125590409344e+03, 0.1180007595731e+02, 0.2710329767846e+02, 0.2469174937669e+02, 0.2638427874317e+03},
+     {0.4419655736008e+01, 0.4638531260002e+00, 0.1011551749967e+01, 0.9235878729944e+00, 0.1018045837718e+02}},
+    {'A', 64, 200, 0.0008,
+     {1.0806346714637264e+02, 1.1319730901220813e+01, 2.5974354511582465e+01, 2.3665622544678910e+01,
+      2.5278963211748344e+02},
+     {4.2348416040525025e+00, 4.4390282496995698e-01, 9.6692480136345650e-01, 8.8302063039765474e-01,
+      9.7379901770829278e+00}},
+    {'B', 102, 200, 0.0003,
+     {1.4233597229287254e+03, 9.9330522590150238e+01, 3.5646025644535285e+02, 3.2485447959084092e+02,
+      3.2707541254659363e+03},
+     {5.2969847140936856e+01, 4.4632896115670668e+00, 1.3122573342210174e+01, 1.2006925323559144e+01,
+      1.2459576151035986e+02}},
+    {'C', 162, 200, 0.0001,
+     {0.62398116551764615e+04, 0.50793239190423964e+03, 0.15423530093013596e+04, 0.13302387929291190e+04,
+      0.11604087428436455e+05},
+     {0.16462008369091265e+03, 0.11497107903824313e+02, 0.41207446207461508e+02, 0.37087651059694167e+02,
+      0.36211053051841265e+03}},
+};
+constexpr double epsilon = 1.0e-8;  // NPB's verification tolerance (relative)
+
+// --- The scheme's constants (NPB's set_constants) ------------------------------------------------
+// Directions d = 0, 1, 2 are xi (index i), eta (j), zeta (k). In direction d the normal momentum
+// is component d + 1 of u; the NPB names per direction are tx*, ty*, tz*, dx*, dy*, dz*, xxcon*,
+// yycon*, zzcon*.
+struct coefficients {
+  double ce[5][13];  // exact solution: per component, a quartic in each coordinate (NPB's ce, transposed)
+  double dt;
+  double c1, c2, c3c4, c1345, con43, dssp;
+  double dn[3];       // grid spacing 1 / (n - 1)
+  double t1[3];       // 1 / h^2       (tx1)
+  double t2[3];       // 1 / (2 h)     (tx2)
+  double dd[3][5];    // second-order dissipation per component (dx1..dx5)
+  double dt1[3][5];   // dd * t1       (dx1tx1..dx5tx1)
+  double con[3][5];   // viscous terms (xxcon1..xxcon5)
+};
+
+coefficients make_coefficients(const int n[3], double dt) {
+  coefficients c{};
+  constexpr double ce[5][13] = {
+      {2.0, 0.0, 0.0, 4.0, 5.0, 3.0, 0.5, 0.02, 0.01, 0.03, 0.5, 0.4, 0.3},
+      {1.0, 0.0, 0.0, 0.0, 1.0, 2.0, 3.0, 0.01, 0.03, 0.02, 0.4, 0.3, 0.5},
+      {2.0, 2.0, 0.0, 0.0, 0.0, 2.0, 3.0, 0.04, 0.03, 0.05, 0.3, 0.5, 0.4},
+      {2.0, 2.0, 0.0, 0.0, 0.0, 2.0, 3.0, 0.03, 0.05, 0.04, 0.2, 0.1, 0.3},
+      {5.0, 4.0, 3.0, 2.0, 0.1, 0.4, 0.3, 0.05, 0.04, 0.03, 0.1, 0.3, 0.2},
+  };
+  for (int m = 0; m < 5; ++m)
+    for (int e = 0; e < 13; ++e) c.ce[m][e] = ce[m][e];
+  c.dt = dt;
+  const double c1 = 1.4, c2 = 0.4, c3 = 0.1, c4 = 1.0, c5 = 1.4;
+  const double c1c5 = c1 * c5, c3c4 = c3 * c4, conz1 = 1.0 - c1c5, con16 = 1.0 / 6.0;
+  c.c1 = c1;
+  c.c2 = c2;
+  c.c3c4 = c3c4;
+  c.c1345 = c1c5 * c3c4;
+  c.con43 = 4.0 / 3.0;
+  const double dissipation[3] = {0.75, 0.75, 1.0};  // NPB's dx*, dy*, dz* (equal within a direction)
+  c.dssp = 0.25 * std::fmax(dissipation[0], std::fmax(dissipation[1], dissipation[2]));
+  for (int d = 0; d < 3; ++d) {
+    const double h = 1.0 / double(n[d] - 1);
+    c.dn[d] = h;
+    c.t1[d] = 1.0 / (h * h);
+    c.t2[d] = 1.0 / (2.0 * h);
+    const double t3 = 1.0 / h;
+    for (int m = 0; m < 5; ++m) {
+      c.dd[d][m] = dissipation[d];
+      c.dt1[d][m] = dissipation[d] * c.t1[d];
+    }
+    const double c3c4t3 = c3c4 * t3;
+    c.con[d][0] = c3c4t3 * c.con43 * t3;
+    c.con[d][1] = c3c4t3 * t3;
+    c.con[d][2] = c3c4t3 * conz1 * t3;
+    c.con[d][3] = c3c4t3 * con16 * t3;
+    c.con[d][4] = c3c4t3 * c1c5 * t3;
+  }
+  return c;
+}
+
+/// Component m of the exact solution at (xi, eta, zeta) in the unit cube.
+ACC_ROUTINE double exact_solution(const coefficients& c, int m, double xi, double eta, double zeta) {
+  const double* e = c.ce[m];
+  return e[0] + xi * (e[1] + xi * (e[4] + xi * (e[7] + xi * e[10]))) +
+         eta * (e[2] + eta * (e[5] + eta * (e[8] + eta * e[11]))) +
+         zeta * (e[3] + zeta * (e[6] + zeta * (e[9] + zeta * e[12])));
+}
+
+/// NPB's fourth-order artificial dissipation at position pos of a line of n points, one-sided
+/// near the ends (am2 is unused at pos 1, ap2 at pos n - 2).
+ACC_ROUTINE double fourth_difference(int pos, int n, double am2, double am1, double a0, double ap1, double ap2) {
+  if (pos == 1) return 5.0 * a0 - 4.0 * ap1 + ap2;
+  if (pos == 2) return -4.0 * am1 + 6.0 * a0 - 4.0 * ap1 + ap2;
+  if (pos == n - 3) return am2 - 4.0 * am1 + 6.0 * a0 - 4.0 * ap1;
+  if (pos == n - 2) return am2 - 4.0 * am1 + 5.0 * a0;
+  return am2 - 4.0 * am1 + 6.0 * a0 - 4.0 * ap1 + ap2;
+}
+
+// --- The grid and its fields --------------------------------------------------------------------
+/// Point-wise quantities compute_rhs derives from u (NPB's rho_i, us, vs, ws, square, qs);
+/// velocity in direction d is field 1 + d.
+enum aux_field { rho_inv = 0, square = 4, qs = 5, aux_fields = 6 };
+
+struct grid {
+  int n[3];     // points in xi, eta, zeta
+  long points;  // n[0] * n[1] * n[2]
+  ACC_ROUTINE long at(int k, int j, int i) const { return (long(k) * n[1] + j) * n[0] + i; }
+  ACC_ROUTINE long stride(int d) const { return d == 0 ? 1 : d == 1 ? long(n[0]) : long(n[0]) * n[1]; }
+};
+
+/// The arrays as compute constructs see them; component m of a field at point p is [m * points + p].
+struct fields {
+  grid g;
+  acc::view<double> u, rhs, forcing, aux;
+  acc::view<double> lhs_c;  // the line solves' eliminated upper blocks C'
+
+  ACC_ROUTINE double& U(int m, long p) const { return u[m * g.points + p]; }
+  ACC_ROUTINE double& R(int m, long p) const { return rhs[m * g.points + p]; }
+  ACC_ROUTINE double& F(int m, long p) const { return forcing[m * g.points + p]; }
+  ACC_ROUTINE double& A(int f, long p) const { return aux[f * g.points + p]; }
+};
+
+// --- Initial field and forcing (NPB's initialize and exact_rhs) ---------------------------------
+/// u at one point: the exact solution on the boundary (the k faces win over the j faces over the
+/// i faces, as NPB writes them in that order), elsewhere the transfinite interpolation of the six
+/// faces' exact values.
+ACC_ROUTINE void initial_value(const coefficients& c, const grid& g, int k, int j, int i, double out[5]) {
+  const double xi = double(i) * c.dn[0], eta = double(j) * c.dn[1], zeta = double(k) * c.dn[2];
+  const bool kface = k == 0 || k == g.n[2] - 1, jface = j == 0 || j == g.n[1] - 1, iface = i == 0 || i == g.n[0] - 1;
+  for (int m = 0; m < 5; ++m) {
+    if (kface) {
+      out[m] = exact_solution(c, m, xi, eta, k == 0 ? 0.0 : 1.0);
+    } else if (jface) {
+      out[m] = exact_solution(c, m, xi, j == 0 ? 0.0 : 1.0, zeta);
+    } else if (iface) {
+      out[m] = exact_solution(c, m, i == 0 ? 0.0 : 1.0, eta, zeta);
+    } else {
+      const double pxi = xi * exact_solution(c, m, 1.0, eta, zeta) + (1.0 - xi) * exact_solution(c, m, 0.0, eta, zeta);
+      const double peta = eta * exact_solution(c, m, xi, 1.0, zeta) + (1.0 - eta) * exact_solution(c, m, xi, 0.0, zeta);
+      const double pzeta =
+          zeta * exact_solution(c, m, xi, eta, 1.0) + (1.0 - zeta) * exact_solution(c, m, xi, eta, 0.0);
+      out[m] = pxi + peta + pzeta - pxi * peta - pxi * pzeta - peta * pzeta + pxi * peta * pzeta;
+    }
+  }
+}
+
+void initialize(const fields& f, const coefficients& c) {
+  const grid g = f.g;
+  acc::parallel_loop(acc::collapse(g.n[2], g.n[1], g.n[0]), acc::default_present, ACC_LAMBDA(int k, int j, int i) {
+    double v[5];
+    initial_value(c, g, k, j, i, v);
+    const long p = g.at(k, j, i);
+    for (int m = 0; m < 5; ++m) f.U(m, p) = v[m];
+  });
+}
+
+/// The exact solution's fluxes along direction d at one point, as exact_rhs differences them:
+/// ue the solution, buf its velocities (buf[0] the squared speed), cuf the normal velocity
+/// squared, q the kinetic energy.
+struct exact_terms {
+  double ue[5], buf[5], cuf, q;
+};
+ACC_ROUTINE exact_terms exact_terms_at(const coefficients& c, int d, double xi, double eta, double zeta) {
+  exact_terms t;
+  for (int m = 0; m < 5; ++m) t.ue[m] = exact_solution(c, m, xi, eta, zeta);
+  const double dtpp = 1.0 / t.ue[0];
+  for (int m = 1; m < 5; ++m) t.buf[m] = dtpp * t.ue[m];
+  const int cn = d + 1, ta = d == 0 ? 2 : 1, tb = d == 2 ? 2 : 3;  // normal, then the tangential ones
+  t.cuf = t.buf[cn] * t.buf[cn];
+  t.buf[0] = t.cuf + t.buf[ta] * t.buf[ta] + t.buf[tb] * t.buf[tb];
+  t.q = 0.5 * (t.buf[1] * t.ue[1] + t.buf[2] * t.ue[2] + t.buf[3] * t.ue[3]);
+  return t;
+}
+
+/// Adds direction d's flux differences and dissipation of the exact solution to fo at the
+/// interior point (k, j, i) (NPB's exact_rhs, before the sign change).
+ACC_ROUTINE void add_exact_flux(const coefficients& c, const grid& g, int d, int k, int j, int i, double fo[5]) {
+  const int idx[3] = {i, j, k};
+  const int pos = idx[d], n = g.n[d], cn = d + 1;
+  double x[3] = {double(i) * c.dn[0], double(j) * c.dn[1], double(k) * c.dn[2]};
+  double ue[5][5] = {};  // offsets -2..2 along d
+  exact_terms t[3];      // offsets -1..1
+  for (int o = -2; o <= 2; ++o) {
+    if (pos + o < 0 || pos + o > n - 1) continue;
+    x[d] = double(pos + o) * c.dn[d];
+    const exact_terms e = exact_terms_at(c, d, x[0], x[1], x[2]);
+    for (int m = 0; m < 5; ++m) ue[o + 2][m] = e.ue[m];
+    if (o >= -1 && o <= 1) t[o + 1] = e;
+  }
+  const exact_terms &tm = t[0], &t0 = t[1], &tp = t[2];
+  const double* um = ue[1];
+  const double* u0 = ue[2];
+  const double* up = ue[3];
+  const double t2 = c.t2[d], c1 = c.c1, c2 = c.c2;
+  const double* dt1 = c.dt1[d];
+  const double* con = c.con[d];
+
+  fo[0] = fo[0] - t2 * (up[cn] - um[cn]) + dt1[0] * (up[0] - 2.0 * u0[0] + um[0]);
+  for (int m = 1; m <= 3; ++m) {
+    if (m == cn) {
+      fo[m] = fo[m] - t2 * ((up[m] * tp.buf[cn] + c2 * (up[4] - tp.q)) - (um[m] * tm.buf[cn] + c2 * (um[4] - tm.q))) +
+              con[0] * (tp.buf[m] - 2.0 * t0.buf[m] + tm.buf[m]) + dt1[m] * (up[m] - 2.0 * u0[m] + um[m]);
+    } else {
+      fo[m] = fo[m] - t2 * (up[m] * tp.buf[cn] - um[m] * tm.buf[cn]) +
+              con[1] * (tp.buf[m] - 2.0 * t0.buf[m] + tm.buf[m]) + dt1[m] * (up[m] - 2.0 * u0[m] + um[m]);
+    }
+  }
+  fo[4] = fo[4] - t2 * (tp.buf[cn] * (c1 * up[4] - c2 * tp.q) - tm.buf[cn] * (c1 * um[4] - c2 * tm.q)) +
+          0.5 * con[2] * (tp.buf[0] - 2.0 * t0.buf[0] + tm.buf[0]) + con[3] * (tp.cuf - 2.0 * t0.cuf + tm.cuf) +
+          con[4] * (tp.buf[4] - 2.0 * t0.buf[4] + tm.buf[4]) + dt1[4] * (up[4] - 2.0 * u0[4] + um[4]);
+  for (int m = 0; m < 5; ++m)
+    fo[m] = fo[m] - c.dssp * fourth_difference(pos, n, ue[0][m], ue[1][m], ue[2][m], ue[3][m], ue[4][m]);
+}
+
+/// The forcing term that makes the exact solution stationary: minus the discrete operator
+/// applied to it at interior points, zero on the boundary.
+void exact_rhs(const fields& f, const coefficients& c) {
+  const grid g = f.g;
+  acc::parallel_loop(acc::collapse(g.n[2], g.n[1], g.n[0]), acc::default_present, ACC_LAMBDA(int k, int j, int i) {
+    double fo[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
+    const bool interior = k > 0 && k < g.n[2] - 1 && j > 0 && j < g.n[1] - 1 && i > 0 && i < g.n[0] - 1;
+    if (interior) {
+      for (int d = 0; d < 3; ++d) add_exact_flux(c, g, d, k, j, i, fo);
+      for (int m = 0; m < 5; ++m) fo[m] = -1.0 * fo[m];
+    }
+    const long p = g.at(k, j, i);
+    for (int m = 0; m < 5; ++m) f.F(m, p) = fo[m];
+  });
+}
+
+// --- The explicit part: rhs = dt * (forcing - discrete operator applied to u) ---------------------
+/// Adds direction d's convective and viscous flux differences and fourth-order dissipation of u
+/// at interior point p (position pos along d) to r.
+ACC_ROUTINE void add_flux(const fields& f, const coefficients& c, int d, long p, int pos, double r[5]) {
+  const long s = f.g.stride(d), pp = p + s, pm = p - s;
+  const int n = f.g.n[d], cn = d + 1;
+  const double t2 = c.t2[d], c1 = c.c1, c2 = c.c2;
+  const double* dt1 = c.dt1[d];
+  const double* con = c.con[d];
+  const double v0 = f.A(cn, p), vp = f.A(cn, pp), vm = f.A(cn, pm);  // normal velocity
+
+  r[0] = r[0] + dt1[0] * (f.U(0, pp) - 2.0 * f.U(0, p) + f.U(0, pm)) - t2 * (f.U(cn, pp) - f.U(cn, pm));
+  for (int m = 1; m <= 3; ++m) {
+    const double diff = dt1[m] * (f.U(m, pp) - 2.0 * f.U(m, p) + f.U(m, pm));
+    if (m == cn) {
+      r[m] = r[m] + diff + con[1] * c.con43 * (vp - 2.0 * v0 + vm) -
+             t2 * (f.U(m, pp) * vp - f.U(m, pm) * vm +
+                   (f.U(4, pp) - f.A(square, pp) - f.U(4, pm) + f.A(square, pm)) * c2);
+    } else {
+      r[m] = r[m] + diff + con[1] * (f.A(m, pp) - 2.0 * f.A(m, p) + f.A(m, pm)) -
+             t2 * (f.U(m, pp) * vp - f.U(m, pm) * vm);
+    }
+  }
+  r[4] = r[4] + dt1[4] * (f.U(4, pp) - 2.0 * f.U(4, p) + f.U(4, pm)) +
+         con[2] * (f.A(qs, pp) - 2.0 * f.A(qs, p) + f.A(qs, pm)) + con[3] * (vp * vp - 2.0 * v0 * v0 + vm * vm) +
+         con[4] * (f.U(4, pp) * f.A(rho_inv, pp) - 2.0 * f.U(4, p) * f.A(rho_inv, p) +
+                   f.U(4, pm) * f.A(rho_inv, pm)) -
+         t2 * ((c1 * f.U(4, pp) - c2 * f.A(square, pp)) * vp - (c1 * f.U(4, pm) - c2 * f.A(square, pm)) * vm);
+  for (int m = 0; m < 5; ++m) {
+    const double am2 = pos >= 2 ? f.U(m, p - 2 * s) : 0.0;
+    const double ap2 = pos <= n - 3 ? f.U(m, p + 2 * s) : 0.0;
+    r[m] = r[m] - c.dssp * fourth_difference(pos, n, am2, f.U(m, pm), f.U(m, p), f.U(m, pp), ap2);
+  }
+}
+
+/// NPB's compute_rhs. Boundary rhs is never read (the solves, add and the norms cover interior
+/// points), so only interior points are written.
+void compute_rhs(const fields& f, const coefficients& c) {
+  const grid g = f.g;
+  acc::parallel_loop(acc::collapse(g.n[2], g.n[1], g.n[0]), acc::default_present, ACC_LAMBDA(int k, int j, int i) {
+    const long p = g.at(k, j, i);
+    const double u1 = f.U(1, p), u2 = f.U(2, p), u3 = f.U(3, p);
+    const double r = 1.0 / f.U(0, p);
+    const double sq = 0.5 * (u1 * u1 + u2 * u2 + u3 * u3) * r;
+    f.A(rho_inv, p) = r;
+    f.A(1, p) = u1 * r;
+    f.A(2, p) = u2 * r;
+    f.A(3, p) = u3 * r;
+    f.A(square, p) = sq;
+    f.A(qs, p) = sq * r;
+  });
+  const double dt = c.dt;
+  acc::parallel_loop(acc::collapse(g.n[2] - 2, g.n[1] - 2, g.n[0] - 2), acc::default_present,
+                     ACC_LAMBDA(int kk, int jj, int ii) {
+    const int k = kk + 1, j = jj + 1, i = ii + 1;
+    const long p = g.at(k, j, i);
+    double r[5];
+    for (int m = 0; m < 5; ++m) r[m] = f.F(m, p);
+    add_flux(f, c, 0, p, i, r);
+    add_flux(f, c, 1, p, j, r);
+    add_flux(f, c, 2, p, k, r);
+    for (int m = 0; m < 5; ++m) f.R(m, p) = r[m] * dt;
+  });
+}
+
+// --- 5x5 block operations (NPB's binvcrhs, binvrhs, matmul_sub, matvec_sub); blocks are [row][col]
+/// Gauss-Jordan elimination without pivoting: c = a^-1 c and r = a^-1 r; a is destroyed.
+ACC_ROUTINE void binvcrhs(double a[5][5], double c[5][5], double r[5]) {
+  for (int p = 0; p < 5; ++p) {
+    const double pivot = 1.0 / a[p][p];
+    for (int n = p + 1; n < 5; ++n) a[p][n] = a[p][n] * pivot;
+    for (int n = 0; n < 5; ++n) c[p][n] = c[p][n] * pivot;
+    r[p] = r[p] * pivot;
+    for (int q = 0; q < 5; ++q) {
+      if (q == p) continue;
+      const double coeff = a[q][p];
+      for (int n = p + 1; n < 5; ++n) a[q][n] = a[q][n] - coeff * a[p][n];
+      for (int n = 0; n < 5; ++n) c[q][n] = c[q][n] - coeff * c[p][n];
+      r[q] = r[q] - coeff * r[p];
+    }
+  }
+}
+
+/// r = a^-1 r; a is destroyed.
+ACC_ROUTINE void binvrhs(double a[5][5], double r[5]) {
+  for (int p = 0; p < 5; ++p) {
+    const double pivot = 1.0 / a[p][p];
+    for (int n = p + 1; n < 5; ++n) a[p][n] = a[p][n] * pivot;
+    r[p] = r[p] * pivot;
+    for (int q = 0; q < 5; ++q) {
+      if (q == p) continue;
+      const double coeff = a[q][p];
+      for (int n = p + 1; n < 5; ++n) a[q][n] = a[q][n] - coeff * a[p][n];
+      r[q] = r[q] - coeff * r[p];
+    }
+  }
+}
+
+/// c = c - a b.
+ACC_ROUTINE void matmul_sub(const double a[5][5], const double b[5][5], double c[5][5]) {
+  for (int m = 0; m < 5; ++m)
+    for (int n = 0; n < 5; ++n) {
+      double s = c[m][n];
+      for (int l = 0; l < 5; ++l) s = s - a[m][l] * b[l][n];
+      c[m][n] = s;
+    }
+}
+
+/// w = w - a v.
+ACC_ROUTINE void matvec_sub(const double a[5][5], const double v[5], double w[5]) {
+  for (int m = 0; m < 5; ++m) {
+    double s = w[m];
+    for (int n = 0; n < 5; ++n) s = s - a[m][n] * v[n];
+    w[m] = s;
+  }
+}
+
+// --- The implicit part: block tridiagonal solves along lines (NPB's x_solve, y_solve, z_solve) -----
+/// Flux Jacobian fj and viscous Jacobian nj of direction d at point p.
+ACC_ROUTINE void jacobians(const fields& f, const coefficients& c, int d, long p, double fj[5][5], double nj[5][5]) {
+  const double u[5] = {f.U(0, p), f.U(1, p), f.U(2, p), f.U(3, p), f.U(4, p)};
+  const double tmp1 = f.A(rho_inv, p), tmp2 = tmp1 * tmp1, tmp3 = tmp1 * tmp2;
+  const double q = f.A(qs, p), sq = f.A(square, p), c1 = c.c1, c2 = c.c2, c3c4 = c.c3c4, c1345 = c.c1345;
+  const int cn = d + 1;
+  const double un = u[cn];
+  for (int m = 0; m < 5; ++m)
+    for (int n = 0; n < 5; ++n) fj[m][n] = nj[m][n] = 0.0;
+
+  fj[0][cn] = 1.0;
+  for (int m = 1; m <= 3; ++m) {
+    if (m == cn) {
+      fj[m][0] = -(un * un * tmp2) + c2 * q;
+      for (int t = 1; t <= 3; ++t) fj[m][t] = t == cn ? (2.0 - c2) * un * tmp1 : -c2 * u[t] * tmp1;
+      fj[m][4] = c2;
+    } else {
+      fj[m][0] = -(u[m] * un) * tmp2;
+      fj[m][cn] = u[m] * tmp1;
+      fj[m][m] = un * tmp1;
+    }
+  }
+  fj[4][0] = (c2 * 2.0 * sq - c1 * u[4]) * un * tmp2;
+  for (int t = 1; t <= 3; ++t)
+    fj[4][t] = t == cn ? c1 * u[4] * tmp1 - c2 * (un * un * tmp2 + q) : -c2 * (u[t] * un) * tmp2;
+  fj[4][4] = c1 * un * tmp1;
+
+  double kv[4];  // viscous coefficient per momentum component: 4/3 for the normal one
+  for (int m = 1; m <= 3; ++m) {
+    kv[m] = m == cn ? c.con43 * c3c4 : c3c4;
+    nj[m][0] = -kv[m] * tmp2 * u[m];
+    nj[m][m] = kv[m] * tmp1;
+  }
+  nj[4][0] = -(kv[1] - c1345) * tmp3 * (u[1] * u[1]) - (kv[2] - c1345) * tmp3 * (u[2] * u[2]) -
+             (kv[3] - c1345) * tmp3 * (u[3] * u[3]) - c1345 * tmp2 * u[4];
+  for (int m = 1; m <= 3; ++m) nj[4][m] = (kv[m] - c1345) * tmp2 * u[m];
+  nj[4][4] = c1345 * tmp1;
+}
+
+/// The blocks of the line's row at point p: a (coupling to p - s), b (diagonal), cc (to p + s).
+ACC_ROUTINE void lhs_blocks(const fields& f, const coefficients& c, int d, long p, long s, double a[5][5],
+                            double b[5][5], double cc[5][5]) {
+  const double t1 = c.dt * c.t1[d], t2 = c.dt * c.t2[d];
+  const double* dd = c.dd[d];
+  double fj[5][5], nj[5][5];
+  jacobians(f, c, d, p - s, fj, nj);
+  for (int m = 0; m < 5; ++m)
+    for (int n = 0; n < 5; ++n) {
+      a[m][n] = -t2 * fj[m][n] - t1 * nj[m][n];
+      if (m == n) a[m][n] = a[m][n] - t1 * dd[m];
+    }
+  jacobians(f, c, d, p, fj, nj);
+  for (int m = 0; m < 5; ++m)
+    for (int n = 0; n < 5; ++n) b[m][n] = m == n ? 1.0 + t1 * 2.0 * nj[m][n] + t1 * 2.0 * dd[m] : t1 * 2.0 * nj[m][n];
+  jacobians(f, c, d, p + s, fj, nj);
+  for (int m = 0; m < 5; ++m)
+    for (int n = 0; n < 5; ++n) {
+      cc[m][n] = t2 * fj[m][n] - t1 * nj[m][n];
+      if (m == n) cc[m][n] = cc[m][n] - t1 * dd[m];
+    }
+}
+
+/// Solves the block tridiagonal system of one grid line along direction d in place in rhs: p0 is
+/// the line's first (boundary) point, `line` its number among `lines`. NPB's system also has
+/// identity rows with zero right-hand side at the two boundary points; they leave the interior
+/// unchanged, so the sweep covers the interior points only.
+ACC_ROUTINE void solve_line(const fields& f, const coefficients& c, int d, long p0, long line, long lines) {
+  const long s = f.g.stride(d);
+  const int n = f.g.n[d];
+  auto cprime = [&](int pos, int e) -> double& { return f.lhs_c[(long(pos) * 25 + e) * lines + line]; };
+  // Forward elimination: row pos becomes r' = (b - a c'_{pos-1})^-1 (r - a r'_{pos-1}) and
+  // c'_pos = (b - a c'_{pos-1})^-1 c; the boundary row before the first has c' = 0 and r' = 0.
+  double cprev[5][5] = {}, rprev[5] = {};
+  for (int pos = 1; pos <= n - 2; ++pos) {
+    const long p = p0 + pos * s;
+    double a[5][5], b[5][5], cc[5][5], r[5];
+    lhs_blocks(f, c, d, p, s, a, b, cc);
+    for (int m = 0; m < 5; ++m) r[m] = f.R(m, p);
+    matvec_sub(a, rprev, r);
+    matmul_sub(a, cprev, b);
+    if (pos < n - 2) {
+      binvcrhs(b, cc, r);
+      for (int m = 0; m < 5; ++m)
+        for (int l = 0; l < 5; ++l) {
+          cprime(pos, m * 5 + l) = cc[m][l];
+          cprev[m][l] = cc[m][l];
+        }
+    } else {
+      binvrhs(b, r);
+    }
+    for (int m = 0; m < 5; ++m) {
+      f.R(m, p) = r[m];
+      rprev[m] = r[m];
+    }
+  }
+  // Back substitution: x_pos = r'_pos - c'_pos x_{pos+1}.
+  for (int pos = n - 3; pos >= 1; --pos) {
+    const long p = p0 + pos * s;
+    for (int m = 0; m < 5; ++m) {
+      double v = f.R(m, p);
+      for (int l = 0; l < 5; ++l) v = v - cprime(pos, m * 5 + l) * rprev[l];
+      f.R(m, p) = v;
+    }
+    for (int m = 0; m < 5; ++m) rprev[m] = f.R(m, p);
+  }
+}
+
+void x_solve(const fields& f, const coefficients& c) {
+  const grid g = f.g;
+  const long lines = long(g.n[2] - 2) * (g.n[1] - 2);
+  acc::parallel_loop(acc::collapse(g.n[2] - 2, g.n[1] - 2), acc::default_present, ACC_LAMBDA(int kk, int jj) {
+    solve_line(f, c, 0, g.at(kk + 1, jj + 1, 0), long(kk) * (g.n[1] - 2) + jj, lines);
+  });
+}
+
+void y_solve(const fields& f, const coefficients& c) {
+  const grid g = f.g;
+  const long lines = long(g.n[2] - 2) * (g.n[0] - 2);
+  acc::parallel_loop(acc::collapse(g.n[2] - 2, g.n[0] - 2), acc::default_present, ACC_LAMBDA(int kk, int ii) {
+    solve_line(f, c, 1, g.at(kk + 1, 0, ii + 1), long(kk) * (g.n[0] - 2) + ii, lines);
+  });
+}
+
+void z_solve(const fields& f, const coefficients& c) {
+  const grid g = f.g;
+  const long lines = long(g.n[1] - 2) * (g.n[0] - 2);
+  acc::parallel_loop(acc::collapse(g.n[1] - 2, g.n[0] - 2), acc::default_present, ACC_LAMBDA(int jj, int ii) {
+    solve_line(f, c, 2, g.at(0, jj + 1, ii + 1), long(jj) * (g.n[0] - 2) + ii, lines);
+  });
+}
+
+void add(const fields& f) {
+  const grid g = f.g;
+  acc::parallel_loop(acc::collapse(g.n[2] - 2, g.n[1] - 2, g.n[0] - 2), acc::default_present,
+                     ACC_LAMBDA(int kk, int jj, int ii) {
+    const long p = g.at(kk + 1, jj + 1, ii + 1);
+    for (int m = 0; m < 5; ++m) f.U(m, p) = f.U(m, p) + f.R(m, p);
+  });
+}
+
+/// One time step (NPB's adi).
+void adi(const fields& f, const coefficients& c) {
+  compute_rhs(f, c);
+  x_solve(f, c);
+  y_solve(f, c);
+  z_solve(f, c);
+  add(f);
+}
+
+// --- Norms (NPB's rhs_norm and error_norm) ---------------------------------------------------------
+/// NPB scales both sums by the interior point count, one dimension at a time.
+void finish_norm(const grid& g, double s[5]) {
+  for (int m = 0; m < 5; ++m) {
+    for (int d = 0; d < 3; ++d) s[m] = s[m] / double(g.n[d] - 2);
+    s[m] = std::sqrt(s[m]);
+  }
+}
+
+void rhs_norm(const fields& f, double rms[5]) {
+  const grid g = f.g;
+  double s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0;
+  acc::parallel_loop(acc::collapse(g.n[2] - 2, g.n[1] - 2, g.n[0] - 2), acc::default_present,
+                     acc::reduction(acc::plus, s0), acc::reduction(acc::plus, s1), acc::reduction(acc::plus, s2),
+                     acc::reduction(acc::plus, s3), acc::reduction(acc::plus, s4),
+                     ACC_LAMBDA(int kk, int jj, int ii, double& r0, double& r1, double& r2, double& r3, double& r4) {
+    const long p = g.at(kk + 1, jj + 1, ii + 1);
+    const double v0 = f.R(0, p), v1 = f.R(1, p), v2 = f.R(2, p), v3 = f.R(3, p), v4 = f.R(4, p);
+    r0 += v0 * v0;
+    r1 += v1 * v1;
+    r2 += v2 * v2;
+    r3 += v3 * v3;
+    r4 += v4 * v4;
+  });
+  rms[0] = s0, rms[1] = s1, rms[2] = s2, rms[3] = s3, rms[4] = s4;
+  finish_norm(g, rms);
+}
+
+void error_norm(const fields& f, const coefficients& c, double rms[5]) {
+  const grid g = f.g;
+  double s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0;
+  acc::parallel_loop(acc::collapse(g.n[2], g.n[1], g.n[0]), acc::default_present, acc::reduction(acc::plus, s0),
+                     acc::reduction(acc::plus, s1), acc::reduction(acc::plus, s2), acc::reduction(acc::plus, s3),
+                     acc::reduction(acc::plus, s4),
+                     ACC_LAMBDA(int k, int j, int i, double& r0, double& r1, double& r2, double& r3, double& r4) {
+    const long p = g.at(k, j, i);
+    const double xi = double(i) * c.dn[0], eta = double(j) * c.dn[1], zeta = double(k) * c.dn[2];
+    double e[5];
+    for (int m = 0; m < 5; ++m) e[m] = f.U(m, p) - exact_solution(c, m, xi, eta, zeta);
+    r0 += e[0] * e[0];
+    r1 += e[1] * e[1];
+    r2 += e[2] * e[2];
+    r3 += e[3] * e[3];
+    r4 += e[4] * e[4];
+  });
+  rms[0] = s0, rms[1] = s1, rms[2] = s2, rms[3] = s3, rms[4] = s4;
+  finish_norm(g, rms);
+}
+
+const bt_class* find_class(const char* arg) {
+  for (const bt_class& c : classes)
+    if (arg[0] == c.name && arg[1] == '\0') return &c;
+  return nullptr;
+}
+
+/// Prints one norm's comparison; returns whether it is within epsilon.
+bool compare(int m, double value, double reference) {
+  const double diff = std::fabs((value - reference) / reference);
+  const bool ok = diff <= epsilon;
+  std::printf("   %s%2d %20.13e %20.13e %20.13e\n", ok ? "  " : "! ", m + 1, value, reference, diff);
+  return ok;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  const bt_class* cls = find_class(argc > 1 ? argv[1] : "S");
+  if (!cls) {
+    std::fprintf(stderr, "usage: %s [S|W|A|B|C]\n", argv[0]);
+    return 2;
+  }
+  grid g{{cls->n, cls->n, cls->n}, 0};
+  g.points = long(g.n[0]) * g.n[1] * g.n[2];
+  const coefficients c = make_coefficients(g.n, cls->dt);
+  // The C' blocks of every line of the largest sweep: n[d] positions x 25 elements x lines.
+  long lhs_c_size = 0;
+  for (int d = 0; d < 3; ++d) {
+    long lines = 1;
+    for (int e = 0; e < 3; ++e)
+      if (e != d) lines *= g.n[e] - 2;
+    lhs_c_size = std::max(lhs_c_size, 25L * g.n[d] * lines);
+  }
+  acc::array<double> u("u", 5 * g.points), rhs("rhs", 5 * g.points), forcing("forcing", 5 * g.points),
+      aux("aux", aux_fields * g.points), lhs_c("lhs_c", lhs_c_size);
+  const fields f{g, u, rhs, forcing, aux, lhs_c};
+
+  std::printf("NPB BT class %c: grid %d x %d x %d, niter = %d, dt = %g\n", cls->name, g.n[0], g.n[1], g.n[2],
+              cls->niter, cls->dt);
+  double xce[5], xcr[5], seconds = 0.0;
+  {
+    acc::data region{acc::create(u), acc::create(rhs), acc::create(forcing), acc::create(aux), acc::create(lhs_c)};
+    initialize(f, c);
+    exact_rhs(f, c);
+    // NPB runs one untimed step to touch every page (here also: load the kernels), then restarts.
+    adi(f, c);
+    initialize(f, c);
+
+    const auto start = std::chrono::steady_clock::now();
+    for (int step = 1; step <= cls->niter; ++step) {
+      if (step % 20 == 0 || step == 1) std::printf("  time step %4d\n", step);
+      adi(f, c);
+    }
+    seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+    error_norm(f, c, xce);
+    compute_rhs(f, c);
+    rhs_norm(f, xcr);
+    for (double& x : xcr) x /= cls->dt;
+  }
+
+  bool ok = true;
+  std::printf("  RMS norms of the residual: computed, reference, relative difference\n");
+  for (int m = 0; m < 5; ++m) ok &= compare(m, xcr[m], cls->xcr[m]);
+  std::printf("  RMS norms of the solution error: computed, reference, relative difference\n");
+  for (int m = 0; m < 5; ++m) ok &= compare(m, xce[m], cls->xce[m]);
+
+  // NPB's operation count for BT: niter (3478.8 n^3 - 17655.7 n^2 + 28023.7 n), n the mean extent.
+  const double n3 = double(g.n[0]) * g.n[1] * g.n[2], navg = (g.n[0] + g.n[1] + g.n[2]) / 3.0;
+  const double mops = 1e-6 * cls->niter * (3478.8 * n3 - 17655.7 * navg * navg + 28023.7 * navg) / seconds;
+  const bool gpu = acc::get_device_type() == acc::device_type::nvidia;
+  std::printf("  on %s\n", gpu ? "nvidia" : "host");
+  std::printf("  time = %.4f s, Mop/s = %.2f\n  verification %s\n", seconds, mops, ok ? "SUCCESSFUL" : "UNSUCCESSFUL");
+  return ok ? 0 : 1;
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "bt: %s\n", e.what());
+  return 1;
+}
