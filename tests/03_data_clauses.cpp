@@ -57,13 +57,13 @@ TEST_CASE("enter_data and exit_data make data present and absent", "[03][data]")
   acc::array<long long> a("a", n);
   fill_random(a, 1u);
   REQUIRE_FALSE(acc::is_present(a));
-  REQUIRE(acc::deviceptr(a) == nullptr);
+  REQUIRE_THROWS_AS(acc::deviceptr(a), acc::not_present_error);
   acc::enter_data(acc::copyin(a));
   REQUIRE(acc::is_present(a));
   REQUIRE(acc::is_present(a.data(), a.size()));
   REQUIRE(acc::deviceptr(a) != nullptr);
   REQUIRE(acc::deviceptr(a.data() + (n - 1)) == acc::deviceptr(a) + (n - 1));
-  REQUIRE(acc::deviceptr(a.data() + n) == nullptr);  // one past the end is not present
+  REQUIRE_THROWS_AS(acc::deviceptr(a.data() + n), acc::not_present_error);  // one past the end is not present
   if (!gpu_run()) REQUIRE(acc::deviceptr(a) == a.data());
   acc::exit_data(acc::delete_(a));
   REQUIRE_FALSE(acc::is_present(a));

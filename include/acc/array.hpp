@@ -344,6 +344,13 @@ section_t<T> section(const view<T, Rank>& v, std::size_t lo, std::size_t len,
   return detail::make_section(v, lo, len, where);
 }
 
+/// `count` elements at host address p, as a section: how a pointer range joins an update list,
+/// e.g. acc::update_self(a, acc::section(p, n), acc::async(1)).
+template <class T>
+section_t<T> section(T* p, std::size_t count) noexcept {
+  return {p, count, nullptr};
+}
+
 /// The section [lo, lo + len) of an array (rows for rank 2 and 3); see above.
 template <class T, std::size_t Rank>
 section_t<T> section(const array<T, Rank>& a, std::size_t lo, std::size_t len,

@@ -43,6 +43,14 @@ void wait(detail::queue_here q1, int q2, Queues... more) {
   for (int q : {q1.queue, q2, static_cast<int>(more)...}) wait(q, q1.where);
 }
 
+/// Blocks until every queue of the current device is done: `#pragma acc wait` with no
+/// argument (OpenACC 3.3 §2.16.3), the same as acc::wait_all().
+/// e.g. acc::parallel_loop(n, acc::async(1), ...); acc::parallel_loop(n, acc::async(2), ...); acc::wait();
+inline void wait(std::source_location where = std::source_location::current()) {
+  const detail::call_site site{"wait", where};
+  if (int d = detail::current_device(); d >= 0) detail::cuda_ops().wait_all(d, site);
+}
+
 /// Blocks until every queue of the current device is done (`acc_wait_all`).
 inline void wait_all(std::source_location where = std::source_location::current()) {
   const detail::call_site site{"wait_all", where};

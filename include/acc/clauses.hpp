@@ -7,6 +7,11 @@
 #include <source_location>
 
 namespace acc {
+namespace detail {
+/// acc::minus, divides, shift_left, shift_right: operators of acc::atomic_update only.
+template <class Op>
+concept atomic_only_op = requires { Op::atomic_only; };
+}  // namespace detail
 
 /// OpenACC's acc_async_noval: the queue `async` names when given no number.
 inline constexpr int async_noval = detail::queue_noval;
@@ -70,6 +75,10 @@ constexpr shared_bytes_t shared_bytes(std::size_t n, std::source_location w = st
 /// e.g. acc::parallel_loop(n, acc::reduction(acc::plus, sum), ACC_LAMBDA(int i, double& s) { s += x[i]; });
 template <class Op, class T>
 constexpr reduction_t<Op, T> reduction(Op op, T& var, std::source_location w = std::source_location::current()) noexcept {
+  static_assert(!detail::atomic_only_op<Op>,
+                "acc::reduction: acc::minus, divides, shift_left and shift_right are atomic_update operators, not "
+                "reduction operators; use acc::plus, multiplies, maximum, minimum, bit_and, bit_or, bit_xor, "
+                "logical_and or logical_or");
   return {op, &var, w};
 }
 /// Every array the construct captures must already be present (OpenACC `default(present)`);

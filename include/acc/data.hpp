@@ -221,10 +221,9 @@ constexpr bool check_exit_data_args() {
   }
 }
 
-template <class X>
-void update(const X& x, bool to_device, int queue, const call_site& site) {
+inline void update(const host_span& s, bool to_device, int queue, const call_site& site) {
   check_data_queue(queue, site);
-  update_action(current_device(), span_of(x), to_device, queue, site);
+  update_action(current_device(), s, to_device, queue, site);
 }
 
 }  // namespace detail
@@ -434,56 +433,186 @@ struct exit_data {
 template <class... Clauses>
 exit_data(Clauses...) -> exit_data<Clauses...>;
 
+namespace detail {
+
+/// A namespace-scope variable of a plain type, as ACC_DECLARE makes (acc/declare.hpp): what
+/// updates, is_present and deviceptr take besides arrays, views and sections.
+template <class X>
+inline constexpr bool is_variable_v =
+    !is_data_v<X> && !std::is_pointer_v<X> && std::is_trivially_copyable_v<X> &&
+    (std::is_arithmetic_v<X> || std::is_enum_v<X> || std::is_array_v<X> || std::is_class_v<X>) &&
+    !std::is_same_v<X, async_t> && !std::is_same_v<X, if_t>;
+
+template <class X>
+inline constexpr bool is_update_item_v = is_data_v<X> || is_variable_v<std::remove_cvref_t<X>>;
+
+template <class X>
+host_span item_span(const X& x) noexcept {
+  if constexpr (is_data_v<X>) return span_of(x);
+  else return {&x, sizeof(X), nullptr, false};
+}
+
+/// The first item of an update list and the caller's location: no defaulted
+/// std::source_location can follow a pack, but this conversion runs at the caller's line.
+struct update_here {
+  host_span span;
+  std::source_location where;
+  template <class X>
+    requires is_update_item_v<X>
+  update_here(const X& x, std::source_location w = std::source_location::current()) noexcept
+      : span(item_span(x)), where(w) {}
+};
+
+template <class... Args>
+inline constexpr bool update_list_ok =
+    ((is_update_item_v<Args> || std::is_same_v<Args, async_t> || std::is_same_v<Args, if_t>) && ...);
+
+template <class A>
+void fold_update_clause(int& queue, bool& on, const A& a) {
+  if constexpr (std::is_same_v<A, async_t>) queue = a.queue;
+  else if constexpr (std::is_same_v<A, if_t>) on = on && a.value;
+}
+
+/// update device / self of a list, in order, with the list's async and if_ clauses.
+template <class... Args>
+void update_list(const char* name, bool to_device, const update_here& first, const Args&... rest) {
+  const call_site site{name, first.where};
+  int queue = queue_sync;
+  bool on = true;
+  (fold_update_clause(queue, on, rest), ...);
+  check_data_queue(queue, site);
+  if (!on) return;
+  const int device = current_device();
+  update_action(device, first.span, to_device, queue, site);
+  const auto one = [&](const auto& a) {
+    if constexpr (is_update_item_v<decltype(a)>) update_action(device, item_span(a), to_device, queue, site);
+  };
+  (one(rest), ...);
+}
+
+/// The device address of present `s` for deviceptr, else acc::not_present_error.
+inline void* device_address(const host_span& s, bool empty_is_null, const call_site& site) {
+  const int device = current_device();
+  if (void* d = present_address(device, s)) return d;
+  if (empty_is_null && s.bytes == 0) return nullptr;
+  fail_absent(s, device, "enter it with acc::enter_data or an acc::data region before asking for its device address",
+              site);
+}
+
+}  // namespace detail
+
 /// Copies present host data to its device copy (OpenACC 3.3 §2.14.4 `update device`);
-/// acc::not_present_error if it is not present. A section updates only its part.
+/// acc::not_present_error if it is not present. A section updates only its part; an
+/// ACC_DECLARE variable is always present.
 /// e.g. acc::update_device(acc::section(a, 0, 100));
 template <class X>
 void update_device(const X& x, std::source_location where = std::source_location::current()) {
-  static_assert(detail::is_data_v<X>, "acc::update_device: takes an acc::array, acc::view or acc::section");
-  detail::update(x, true, detail::queue_sync, {"update_device", where});
+  static_assert(detail::is_update_item_v<X>,
+                "acc::update_device: takes an acc::array, acc::view or acc::section, an ACC_DECLARE variable, or "
+                "(ptr, count)");
+  detail::update(detail::item_span(x), true, detail::queue_sync, {"update_device", where});
 }
 /// As above, queued on q: returns at once (pageable memory: once the host data may be reused).
 /// e.g. acc::update_device(a, acc::async(1)); ... acc::wait(1);
 template <class X>
 void update_device(const X& x, async_t q, std::source_location where = std::source_location::current()) {
-  static_assert(detail::is_data_v<X>, "acc::update_device: takes an acc::array, acc::view or acc::section");
-  detail::update(x, true, q.queue, {"update_device", where});
+  static_assert(detail::is_update_item_v<X>,
+                "acc::update_device: takes an acc::array, acc::view or acc::section, an ACC_DECLARE variable, or "
+                "(ptr, count)");
+  detail::update(detail::item_span(x), true, q.queue, {"update_device", where});
+}
+/// update_device of `count` elements at host address p, which must be present.
+/// e.g. acc::enter_data(acc::copyin(v.data(), n)); ...; acc::update_device(v.data(), n);
+template <class T>
+void update_device(T* p, std::size_t count, std::source_location where = std::source_location::current()) {
+  static_assert(!std::is_void_v<T>, "acc::update_device: a void pointer has no element size; pass a typed pointer");
+  detail::update(detail::span_of(p, count), true, detail::queue_sync, {"update_device", where});
+}
+/// update_device of `count` elements at p, queued on q.
+template <class T>
+void update_device(T* p, std::size_t count, async_t q, std::source_location where = std::source_location::current()) {
+  static_assert(!std::is_void_v<T>, "acc::update_device: a void pointer has no element size; pass a typed pointer");
+  detail::update(detail::span_of(p, count), true, q.queue, {"update_device", where});
+}
+/// A list, as OpenACC's `update device(a, b, c) async(q)`: arrays, views, sections
+/// (acc::section(p, n) for a pointer range) and ACC_DECLARE variables, updated in order,
+/// then optionally acc::async(q) and acc::if_(cond) for the whole list.
+/// e.g. acc::update_device(u, v, acc::section(p, n), acc::async(1));
+template <class... Rest>
+  requires(sizeof...(Rest) >= 1)
+void update_device(detail::update_here first, const Rest&... rest) {
+  static_assert(detail::update_list_ok<Rest...>,
+                "acc::update_device: a list takes acc::array, acc::view, acc::section (acc::section(p, n) for a "
+                "pointer) and ACC_DECLARE variables, then acc::async(q) or acc::if_(cond)");
+  detail::update_list("update_device", true, first, rest...);
 }
 
 /// Copies the device copy of present data back to host memory (OpenACC 3.3 §2.14.4
 /// `update self`). e.g. acc::update_self(a);
 template <class X>
 void update_self(const X& x, std::source_location where = std::source_location::current()) {
-  static_assert(detail::is_data_v<X>, "acc::update_self: takes an acc::array, acc::view or acc::section");
-  detail::update(x, false, detail::queue_sync, {"update_self", where});
+  static_assert(detail::is_update_item_v<X>,
+                "acc::update_self: takes an acc::array, acc::view or acc::section, an ACC_DECLARE variable, or "
+                "(ptr, count)");
+  detail::update(detail::item_span(x), false, detail::queue_sync, {"update_self", where});
 }
 /// As above, queued on q; the host data is complete after acc::wait(q).
 template <class X>
 void update_self(const X& x, async_t q, std::source_location where = std::source_location::current()) {
-  static_assert(detail::is_data_v<X>, "acc::update_self: takes an acc::array, acc::view or acc::section");
-  detail::update(x, false, q.queue, {"update_self", where});
+  static_assert(detail::is_update_item_v<X>,
+                "acc::update_self: takes an acc::array, acc::view or acc::section, an ACC_DECLARE variable, or "
+                "(ptr, count)");
+  detail::update(detail::item_span(x), false, q.queue, {"update_self", where});
+}
+/// update_self of `count` elements at host address p, which must be present.
+template <class T>
+void update_self(T* p, std::size_t count, std::source_location where = std::source_location::current()) {
+  static_assert(!std::is_void_v<T>, "acc::update_self: a void pointer has no element size; pass a typed pointer");
+  detail::update(detail::span_of(p, count), false, detail::queue_sync, {"update_self", where});
+}
+/// update_self of `count` elements at p, queued on q.
+template <class T>
+void update_self(T* p, std::size_t count, async_t q, std::source_location where = std::source_location::current()) {
+  static_assert(!std::is_void_v<T>, "acc::update_self: a void pointer has no element size; pass a typed pointer");
+  detail::update(detail::span_of(p, count), false, q.queue, {"update_self", where});
+}
+/// A list, as OpenACC's `update self(a, b) async(q)`; see update_device's list.
+template <class... Rest>
+  requires(sizeof...(Rest) >= 1)
+void update_self(detail::update_here first, const Rest&... rest) {
+  static_assert(detail::update_list_ok<Rest...>,
+                "acc::update_self: a list takes acc::array, acc::view, acc::section (acc::section(p, n) for a "
+                "pointer) and ACC_DECLARE variables, then acc::async(q) or acc::if_(cond)");
+  detail::update_list("update_self", false, first, rest...);
 }
 
 /// OpenACC's older name of update_self (`update host`), kept by the contract.
 template <class X>
 void update_host(const X& x, std::source_location where = std::source_location::current()) {
-  static_assert(detail::is_data_v<X>, "acc::update_host: takes an acc::array, acc::view or acc::section");
-  detail::update(x, false, detail::queue_sync, {"update_host", where});
+  static_assert(detail::is_update_item_v<X>,
+                "acc::update_host: takes an acc::array, acc::view or acc::section, an ACC_DECLARE variable, or "
+                "(ptr, count)");
+  detail::update(detail::item_span(x), false, detail::queue_sync, {"update_host", where});
 }
 /// update_host queued on q.
 template <class X>
 void update_host(const X& x, async_t q, std::source_location where = std::source_location::current()) {
-  static_assert(detail::is_data_v<X>, "acc::update_host: takes an acc::array, acc::view or acc::section");
-  detail::update(x, false, q.queue, {"update_host", where});
+  static_assert(detail::is_update_item_v<X>,
+                "acc::update_host: takes an acc::array, acc::view or acc::section, an ACC_DECLARE variable, or "
+                "(ptr, count)");
+  detail::update(detail::item_span(x), false, q.queue, {"update_host", where});
 }
 
 /// Whether all of x is present on the current device (`acc_is_present`, OpenACC 3.3 §3.2.30).
-/// On the host device this reports what data clauses entered, as on a GPU.
+/// On the host device this reports what data clauses entered, as on a GPU; ACC_DECLARE
+/// variables are always present.
 /// e.g. acc::enter_data(acc::copyin(a)); assert(acc::is_present(a));
 template <class X>
 bool is_present(const X& x) {
-  static_assert(detail::is_data_v<X>, "acc::is_present: takes an acc::array, acc::view or acc::section, or (ptr, count)");
-  const detail::host_span s = detail::span_of(x);
+  static_assert(detail::is_update_item_v<X>,
+                "acc::is_present: takes an acc::array, acc::view or acc::section, an ACC_DECLARE variable, or "
+                "(ptr, count)");
+  const detail::host_span s = detail::item_span(x);
   return s.bytes == 0 || detail::present_address(detail::current_device(), s) != nullptr;
 }
 /// Whether `count` elements at `p` are present.
@@ -493,22 +622,32 @@ bool is_present(T* p, std::size_t count) {
   return s.bytes == 0 || detail::present_address(detail::current_device(), s) != nullptr;
 }
 
-/// The device address of present data (`acc_deviceptr`, OpenACC 3.3 §3.2.28), nullptr when
-/// it is not present; on the host device, the host address. e.g. double* d = acc::deviceptr(a);
+/// The device address of present data, for CUDA libraries and CUDA-aware MPI: OpenACC's
+/// `host_data use_device(x)` (OpenACC 3.3 §2.8) and `acc_deviceptr` (§3.2.28). On the host
+/// device, the host address. Data that is not present: acc::not_present_error naming it and
+/// the call site (an empty array or view gives nullptr).
+/// e.g. { acc::data region{acc::copy(a)}; cublasDscal(h, n, &s, acc::deviceptr(a), 1); }
 template <class X>
-auto deviceptr(const X& x) {
-  static_assert(detail::is_data_v<X>, "acc::deviceptr: takes an acc::array, acc::view, acc::section or a pointer");
-  using T = std::remove_pointer_t<decltype(x.data())>;
-  return static_cast<T*>(detail::present_address(detail::current_device(), detail::span_of(x)));
+  requires(!std::is_array_v<X>)
+auto deviceptr(const X& x, std::source_location where = std::source_location::current()) {
+  static_assert(detail::is_update_item_v<X>,
+                "acc::deviceptr: takes an acc::array, acc::view, acc::section, an ACC_DECLARE variable or a pointer");
+  if constexpr (detail::is_data_v<X>) {
+    using T = std::remove_pointer_t<decltype(x.data())>;
+    return static_cast<T*>(detail::device_address(detail::span_of(x), true, {"deviceptr", where}));
+  } else {
+    return static_cast<X*>(detail::device_address(detail::item_span(x), false, {"deviceptr", where}));
+  }
 }
 template <class T>
-auto deviceptr(const section_t<T>& s) {
-  return static_cast<T*>(detail::present_address(detail::current_device(), detail::span_of(s)));
+T* deviceptr(const section_t<T>& s, std::source_location where = std::source_location::current()) {
+  return static_cast<T*>(detail::device_address(detail::span_of(s), true, {"deviceptr", where}));
 }
-/// The device address of host address p, inside any present range; nullptr if none.
+/// The device address of host address p, inside any present range (an ACC_DECLARE array
+/// decays to this form).
 template <class T>
-T* deviceptr(T* p) {
-  return static_cast<T*>(detail::present_address(detail::current_device(), detail::host_span{p, 0}));
+T* deviceptr(T* p, std::source_location where = std::source_location::current()) {
+  return static_cast<T*>(detail::device_address(detail::host_span{p, 0}, false, {"deviceptr", where}));
 }
 
 }  // namespace acc

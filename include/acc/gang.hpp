@@ -119,7 +119,7 @@ constexpr bool check_loop_scan_args() {
 ///   effects in the innermost partitioned loop or in acc::single.
 /// e.g. acc::loop(g, acc::gang, n, [&](int i) { acc::loop(g, acc::vector, m, [&](int j) { a(i, j) = 0; }); });
 template <class Level, class Extent, class Body>
-ACC_DETAIL_HD void loop(const gang_t& g, Level, const Extent& extent, const Body& body) {
+ACC_DETAIL_HD void loop(const gang_t& g, Level, Extent extent, const Body& body) {
   static_assert(detail::is_level<Level>::value,
                 "acc::loop: the second argument must be a level: acc::gang, worker, vector, gang_worker, "
                 "gang_vector, worker_vector, gang_worker_vector or seq");
@@ -133,10 +133,14 @@ ACC_DETAIL_HD void loop(const gang_t& g, Level, const Extent& extent, const Body
 /// value: nvcc lets device code copy acc::plus, not refer to it.
 /// e.g. double row = acc::loop_reduce(g, acc::vector, n, acc::plus, [&](int j) { return a(i, j) * x[j]; });
 template <class Level, class Extent, class Op, class Body>
-ACC_DETAIL_HD auto loop_reduce(const gang_t& g, Level, const Extent& extent, Op op, const Body& body) {
+ACC_DETAIL_HD auto loop_reduce(const gang_t& g, Level, Extent extent, Op op, const Body& body) {
   static_assert(detail::is_level<Level>::value && !Level::gang,
                 "acc::loop_reduce: the level must be acc::worker, vector, worker_vector or seq; reduce across "
                 "gangs with acc::parallel_reduce");
+  static_assert(!detail::atomic_only_op<Op>,
+                "acc::loop_reduce: acc::minus, divides, shift_left and shift_right are atomic_update operators, "
+                "not reduction operators; use acc::plus, multiplies, maximum, minimum, bit_and, bit_or, bit_xor, "
+                "logical_and or logical_or");
   using T = detail::reduce_value_t<Extent, Body>;
   static_assert(detail::has_identity_v<Op, T>,
                 "acc::loop_reduce: the operator needs an identity (a member T identity() const)");
@@ -155,7 +159,7 @@ ACC_DETAIL_HD auto loop_reduce(const gang_t& g, Level, const Extent& extent, Op 
 /// e.g. long n_kept = acc::loop_scan(g, acc::vector, m, acc::plus, [&](int j, long& p, bool final) {
 ///        if (final && keep(j)) out[p] = j; p += keep(j); });
 template <class T = void, class Level, class Extent, class Op, class Body>
-ACC_DETAIL_HD auto loop_scan(const gang_t& g, Level, const Extent& extent, Op op, const Body& body) {
+ACC_DETAIL_HD auto loop_scan(const gang_t& g, Level, Extent extent, Op op, const Body& body) {
   if constexpr (detail::check_loop_scan_args<T, Level, Extent, Op, Body>())
     return detail::gang_ops::loop_scan<Level, detail::scan_value_t<T, Body>>(g, extent, op, body);
   else

@@ -6,6 +6,7 @@
 #include <acc/atomic.hpp>
 #include <acc/clauses.hpp>
 #include <acc/data.hpp>
+#include <acc/declare.hpp>
 #include <acc/error.hpp>
 #include <acc/extent.hpp>
 #include <acc/gang.hpp>

@@ -28,7 +28,13 @@ namespace detail {
 /// The checks of parallel_reduce's arguments; only the first failure is reported.
 template <class Extent, class Op, class Body, class... Init>
 constexpr bool check_reduce_args() {
-  if constexpr (!extent_traits<Extent>::valid) {
+  if constexpr (atomic_only_op<Op>) {
+    static_assert(dependent_false<Extent>,
+                  "acc::parallel_reduce: acc::minus, divides, shift_left and shift_right are atomic_update "
+                  "operators, not reduction operators; use acc::plus, multiplies, maximum, minimum, bit_and, "
+                  "bit_or, bit_xor, logical_and or logical_or");
+    return false;
+  } else if constexpr (!extent_traits<Extent>::valid) {
     static_assert(dependent_false<Extent>,
                   "acc::parallel_reduce: the first argument must be an iteration count (an integer), "
                   "acc::range(lo, hi) or acc::collapse(n0, n1[, n2])");
@@ -138,19 +144,19 @@ inline constexpr bool is_location_v = std::is_same_v<std::remove_cvref_t<T>, std
 // clause, since no defaulted parameter can follow them.
 template <class Extent, class Op, class Body>
   requires(!detail::is_clause_v<Op>)
-auto parallel_reduce(const Extent& e, const Op& op, const Body& body,
+auto parallel_reduce(Extent e, const Op& op, const Body& body,
                      std::source_location where = std::source_location::current()) {
   return detail::reduce(e, detail::launch_spec{}, op, body, where);
 }
 template <class Extent, class Op, class Body, class Init>
   requires(!detail::is_clause_v<Op> && !detail::is_location_v<Init>)
-auto parallel_reduce(const Extent& e, const Op& op, const Body& body, const Init& init,
+auto parallel_reduce(Extent e, const Op& op, const Body& body, const Init& init,
                      std::source_location where = std::source_location::current()) {
   return detail::reduce(e, detail::launch_spec{}, op, body, where, init);
 }
 template <class Extent, class Clause, class... Rest>
   requires detail::is_clause_v<Clause>
-auto parallel_reduce(const Extent& e, const Clause& first, const Rest&... rest) {
+auto parallel_reduce(Extent e, const Clause& first, const Rest&... rest) {
   return detail::reduce_with_clauses(e, first, rest...);
 }
 

@@ -417,18 +417,18 @@ exclusive_scan(First, Args...) -> exclusive_scan<First, Args...>;
 ///        if (final && x[i] > 0) y[p] = x[i]; p += x[i] > 0; });
 template <class T = void, class Extent, class Body>
   requires detail::scan_not_clause_v<Body>
-auto parallel_scan(const Extent& e, const Body& body, std::source_location where = std::source_location::current()) {
+auto parallel_scan(Extent e, const Body& body, std::source_location where = std::source_location::current()) {
   return detail::parallel_scan_entry<T>(e, detail::launch_spec{}, plus, body, where);
 }
 template <class T = void, class Extent, class Op, class Body>
   requires(detail::scan_not_clause_v<Op> && detail::scan_not_clause_v<Body>)
-auto parallel_scan(const Extent& e, const Op& op, const Body& body,
+auto parallel_scan(Extent e, const Op& op, const Body& body,
                    std::source_location where = std::source_location::current()) {
   return detail::parallel_scan_entry<T>(e, detail::launch_spec{}, op, body, where);
 }
 template <class T = void, class Extent, class Clause, class... Rest>
   requires detail::is_clause_v<Clause>
-auto parallel_scan(const Extent& e, const Clause& first, const Rest&... rest) {
+auto parallel_scan(Extent e, const Clause& first, const Rest&... rest) {
   return detail::parallel_scan_with_clauses<T>(e, first, rest...);
 }
 

@@ -6,11 +6,19 @@
 #if defined(__CUDACC__)
 #  define ACC_DETAIL_CUDA 1
 #  define ACC_DETAIL_HD __host__ __device__
+// ACC_DECLARE's variables: __device__ variables, whose host shadow host code uses, which nvcc
+// warns about (20091: read, 20092: written in a host function); from the first declaration on,
+// those two warnings are off in that translation unit.
+#  define ACC_DETAIL_DECLARED_VAR                                                                 \
+    _Pragma("nv_diag_suppress 20091") _Pragma("nv_diag_suppress 20092") __device__
+#  define ACC_DETAIL_DECLARED_SYMBOL true
 #  if defined(__CUDA_ARCH__)
 #    define ACC_DETAIL_DEVICE_PASS 1
 #  endif
 #else
 #  define ACC_DETAIL_HD
+#  define ACC_DETAIL_DECLARED_VAR
+#  define ACC_DETAIL_DECLARED_SYMBOL false
 #endif
 
 #if defined(_OPENMP)

@@ -63,6 +63,48 @@ inline present_map::iterator find_present(present_map& m, const host_span& s, in
   return m.end();
 }
 
+ACC_DETAIL_RUNTIME_FN bool declare_global(const void* p, std::size_t bytes, const char* label, bool symbol) noexcept {
+  try {
+    auto& st = state();
+    std::lock_guard lock(st.present_mutex);
+    const auto b = reinterpret_cast<std::uintptr_t>(p);
+    st.declared.push_back(declared_global{b, b + bytes, label, symbol});
+    return true;
+  } catch (...) {
+    return false;
+  }
+}
+
+/// The entry of the ACC_DECLARE variable holding all of `s` on `device`, made on its first use
+/// there (the variable is present for the whole program, OpenACC 3.3 §2.13 `declare create`);
+/// m.end() if `s` is not inside one.
+inline present_map::iterator enter_declared(present_map& m, const host_span& s, int device, const call_site& site) {
+  for (const declared_global& g : state().declared) {
+    if (s.begin() < g.begin || s.end() > g.end || (s.bytes == 0 && s.begin() == g.end)) continue;
+    present_entry e;
+    e.end = g.end;
+    e.label = g.label;
+    e.structured = 1L << 40;  // never given back
+    e.owned = false;
+    if (device >= 0 && g.symbol) {
+      e.device = static_cast<char*>(cuda_ops().symbol_address(device, reinterpret_cast<const void*>(g.begin), site));
+      e.global = true;
+    } else {
+      // The host device, or a variable of a g++-compiled file (whose constructs run on the host).
+      e.device = reinterpret_cast<char*>(g.begin);
+    }
+    return m.emplace(g.begin, std::move(e)).first;
+  }
+  return m.end();
+}
+
+/// find_present, counting ACC_DECLARE variables as present.
+inline present_map::iterator find_present_or_declared(present_map& m, const host_span& s, int device,
+                                                      const call_site& site) {
+  if (auto it = find_present(m, s, device, site); it != m.end()) return it;
+  return enter_declared(m, s, device, site);
+}
+
 /// Frees an entry's device memory after `queue` is done with it; never throws.
 inline void drop_entry(int device, present_map& m, present_map::iterator it, int queue) noexcept {
   present_entry& e = it->second;
@@ -95,7 +137,7 @@ ACC_DETAIL_RUNTIME_FN bool enter_action(int device, data_kind kind, const host_s
   auto& st = state();
   std::lock_guard lock(st.present_mutex);
   present_map& m = st.present[device];
-  if (auto it = find_present(m, s, device, site); it != m.end()) {
+  if (auto it = find_present_or_declared(m, s, device, site); it != m.end()) {
     ++(counter == ref_counter::structured ? it->second.structured : it->second.dynamic);
     return true;
   }
@@ -139,7 +181,7 @@ ACC_DETAIL_RUNTIME_FN void exit_action(int device, data_kind kind, const host_sp
   auto& st = state();
   std::lock_guard lock(st.present_mutex);
   present_map& m = st.present[device];
-  auto it = find_present(m, s, device, site);
+  auto it = find_present_or_declared(m, s, device, site);
   if (it == m.end()) {
     // A region's data can be gone only if its host memory was freed inside the region
     // (forget_host_range): nothing is left to give back.
@@ -176,10 +218,10 @@ ACC_DETAIL_RUNTIME_FN void update_action(int device, const host_span& s, bool to
     auto& st = state();
     std::lock_guard lock(st.present_mutex);
     present_map& m = st.present[device];
-    auto it = find_present(m, s, device, site);
+    auto it = find_present_or_declared(m, s, device, site);
     if (it == m.end())
       fail_absent(s, device, "enter it with acc::enter_data or an acc::data region before updating it", site);
-    if (device < 0 || !it->second.owned) return;
+    if (device < 0 || !(it->second.owned || it->second.global)) return;
     dev = it->second.device + (s.begin() - it->first);
   }
   const device_ops& ops = cuda_ops();
@@ -194,15 +236,19 @@ ACC_DETAIL_RUNTIME_FN void update_action(int device, const host_span& s, bool to
 ACC_DETAIL_RUNTIME_FN void* present_address(int device, const host_span& s) noexcept {
   auto& st = state();
   std::lock_guard lock(st.present_mutex);
-  auto table = st.present.find(device);
-  if (table == st.present.end()) return nullptr;
-  present_map& m = table->second;
+  present_map& m = st.present[device];
   auto next = m.upper_bound(s.begin());
-  if (next == m.begin()) return nullptr;
-  auto it = std::prev(next);
-  const bool inside = s.begin() < it->second.end || (s.bytes == 0 && s.begin() == it->first);
-  if (!inside || s.end() > it->second.end) return nullptr;
-  return it->second.device + (s.begin() - it->first);
+  if (next != m.begin()) {
+    auto it = std::prev(next);
+    const bool inside = s.begin() < it->second.end || (s.bytes == 0 && s.begin() == it->first);
+    if (inside) return s.end() > it->second.end ? nullptr : it->second.device + (s.begin() - it->first);
+  }
+  try {
+    if (auto it = enter_declared(m, s, device, call_site{"deviceptr"}); it != m.end())
+      return it->second.device + (s.begin() - it->first);
+  } catch (...) {  // no device address to be had: not present
+  }
+  return nullptr;
 }
 
 /// Drops every entry that overlaps host memory about to be freed (an acc::array's last owner),

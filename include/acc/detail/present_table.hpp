@@ -60,6 +60,9 @@ ACC_DETAIL_RUNTIME_FN void update_action(int device, const host_span& s, bool to
 /// The device address of s on `device`, or nullptr when s is not (wholly) present.
 ACC_DETAIL_RUNTIME_FN void* present_address(int device, const host_span& s) noexcept;
 
+/// Records an ACC_DECLARE variable (`symbol`: a __device__ variable, `p` its host shadow); from
+/// then on it is present on every device. Called from static initialisers: never throws.
+ACC_DETAIL_RUNTIME_FN bool declare_global(const void* p, std::size_t bytes, const char* label, bool symbol) noexcept;
 /// Drops every entry that overlaps host memory about to be freed (an acc::array's last owner),
 /// so that a later allocation at the same address is not mistaken for present data.
 ACC_DETAIL_RUNTIME_FN void forget_host_range(const void* p, std::size_t bytes) noexcept;

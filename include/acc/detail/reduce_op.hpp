@@ -107,6 +107,26 @@ struct max_loc_t {
   }
 };
 
+// Operators of OpenACC's `atomic update` that are not reduction operators (OpenACC 3.3 §2.12:
+// `x -= e`, `x /= e`, `x <<= e`, `x >>= e`): not associative, so they have no identity, and
+// `atomic_only` lets reduction clauses and constructs reject them by name.
+struct minus_t {
+  static constexpr bool atomic_only = true;
+  template <class T> ACC_DETAIL_HD constexpr T operator()(const T& a, const T& b) const { return T(a - b); }
+};
+struct divides_t {
+  static constexpr bool atomic_only = true;
+  template <class T> ACC_DETAIL_HD constexpr T operator()(const T& a, const T& b) const { return T(a / b); }
+};
+struct shift_left_t {
+  static constexpr bool atomic_only = true;
+  template <class T> ACC_DETAIL_HD constexpr T operator()(const T& a, const T& b) const { return T(a << b); }
+};
+struct shift_right_t {
+  static constexpr bool atomic_only = true;
+  template <class T> ACC_DETAIL_HD constexpr T operator()(const T& a, const T& b) const { return T(a >> b); }
+};
+
 inline constexpr plus_t plus{};
 inline constexpr multiplies_t multiplies{};
 inline constexpr maximum_t maximum{};
@@ -118,6 +138,14 @@ inline constexpr logical_and_t logical_and{};
 inline constexpr logical_or_t logical_or{};
 inline constexpr min_loc_t min_loc{};
 inline constexpr max_loc_t max_loc{};
+/// x -= v in acc::atomic_update / atomic_capture only.
+inline constexpr minus_t minus{};
+/// x /= v in acc::atomic_update / atomic_capture only.
+inline constexpr divides_t divides{};
+/// x <<= v in acc::atomic_update / atomic_capture only.
+inline constexpr shift_left_t shift_left{};
+/// x >>= v in acc::atomic_update / atomic_capture only.
+inline constexpr shift_right_t shift_right{};
 
 namespace detail {
 

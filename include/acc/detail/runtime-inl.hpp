@@ -52,8 +52,17 @@ struct present_entry {
   long structured = 0;     // data regions and compute constructs
   long dynamic = 0;        // enter_data / exit_data
   bool owned = true;       // false for deviceptr ranges: nothing to copy or free
+  bool global = false;     // an ACC_DECLARE variable's device copy: updated, never freed
   bool pinned = false;     // the host range was page-locked for this entry
   std::string label;
+};
+
+/// A namespace-scope variable made by ACC_DECLARE; `symbol`: nvcc made it a __device__
+/// variable, whose host shadow is this range.
+struct declared_global {
+  std::uintptr_t begin = 0, end = 0;
+  const char* label = nullptr;
+  bool symbol = false;
 };
 
 /// Per device (-1: the host, whose table keeps is_present observable when constructs run
@@ -75,6 +84,8 @@ struct runtime_state {
   // The present table, one map per device.
   std::mutex present_mutex;
   std::map<int, present_map> present;
+  // ACC_DECLARE variables (host ranges), entered into a device's table on first use there.
+  std::vector<declared_global> declared;
 
   // call_once_at: one lock for every first-time initialisation; recursive because one may
   // need another (a kernel's limits need the device's memory pool).

@@ -37,6 +37,8 @@ struct device_ops {
   bool (*pin)(const void* host, std::size_t bytes) noexcept;
   void (*unpin)(const void* host) noexcept;
   void (*mem_info)(int device, std::size_t* free, std::size_t* total) noexcept;
+  // The device address on `device` of the __device__ variable whose host shadow is `symbol`.
+  void* (*symbol_address)(int device, const void* symbol, const call_site&);
 };
 
 struct capture_scope;  // detail/capture.hpp

@@ -147,6 +147,15 @@ inline void to_host(int device, void* dst, const void* src, std::size_t bytes, i
   copy(dst, src, bytes, cudaMemcpyDeviceToHost, device, queue, site);
 }
 
+/// The device address on `device` of the __device__ variable (ACC_DECLARE) whose host shadow
+/// is `symbol`.
+inline void* symbol_address(int device, const void* symbol, const call_site& site) {
+  use_device(device, site);
+  void* p = nullptr;
+  ACC_DETAIL_CUDA_CHECK(cudaGetSymbolAddress(&p, symbol), site);
+  return p;
+}
+
 inline bool pin(const void* host, std::size_t bytes) noexcept {
   if (bytes < pin_min_bytes) return false;
   // Memory CUDA already knows (cudaMallocHost, managed, registered by the user) stays as it is.

@@ -1,0 +1,33 @@
+//! @file ACC_DECLARE, ACC_DECLARE_ARRAY: global variables with a device copy for the whole
+//! program (OpenACC 3.3 §2.13 `declare create`).
+#pragma once
+
+#include <acc/data.hpp>
+#include <acc/detail/config.hpp>
+#include <acc/detail/present_table.hpp>
+
+/// `ACC_DECLARE(double, tolerance);` at namespace scope: a variable `tolerance` of that type
+/// that host code and compute constructs both use by name, present on every device for the
+/// whole program. Host code and constructs that run on a GPU see two copies, as OpenACC's
+/// `declare create` has: acc::update_device(tolerance) copies the host value to the device,
+/// acc::update_self(tolerance) back. Where constructs run on the host (g++ builds, nvcc builds
+/// without a GPU, ACC_DEVICE_TYPE=host) there is one copy and updates do nothing.
+/// - Define it in one source file (as any global variable's definition). Under nvcc it is a
+///   __device__ variable: kernels of other .cu files see it only with relocatable device code.
+/// - Zero-initialised on the host and on the device; no initialiser.
+/// - Under nvcc, the warnings about a __device__ variable used in host code (20091, 20092) are
+///   turned off from the declaration to the end of the file.
+/// e.g. ACC_DECLARE(double, scale);
+///      scale = 2; acc::update_device(scale);
+///      acc::parallel_loop(n, ACC_LAMBDA(int i) { y[i] = scale * x[i]; });
+#define ACC_DECLARE(type, name) ACC_DETAIL_DECLARE(type, name, )
+
+/// `ACC_DECLARE_ARRAY(float, table, 256);`: as ACC_DECLARE, an array indexed `table[i]` on the
+/// host and in compute constructs; acc::update_device(table) copies all of it,
+/// acc::update_device(&table[lo], len) a part.
+#define ACC_DECLARE_ARRAY(type, name, count) ACC_DETAIL_DECLARE(type, name, [count])
+
+#define ACC_DETAIL_DECLARE(type, name, dims)                                                         \
+  ACC_DETAIL_DECLARED_VAR type name dims;                                                            \
+  [[maybe_unused]] static const bool acc_detail_declared_##name =                                    \
+      ::acc::detail::declare_global(&name, sizeof(name), #name, ACC_DETAIL_DECLARED_SYMBOL)
