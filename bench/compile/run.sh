@@ -46,8 +46,9 @@ seconds() {
   t0=$(date +%s.%N)
   "$nvcc" "${flags[@]}" "${extra[@]}" "$work/$1.cu" -o "$work/$1.o" >&2 || { echo "nvcc failed on $1.cu" >&2; return 1; }
   t1=$(date +%s.%N)
-  echo "$t1 - $t0" | bc
+  calc "$t1 - $t0"
 }
+calc() { awk "BEGIN {printf \"%.6f\", $1}"; }  # arithmetic without bc (not on every machine)
 median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 
 raw=() acc=()
@@ -61,15 +62,17 @@ r=$(median "${raw[@]}") a=$(median "${acc[@]}")
 echo "nvcc $("$nvcc" --version | sed -n 's/.*release \([0-9.]*\).*/\1/p'), $(nproc) cores, $loops loops, median of $runs"
 printf 'raw CUDA  %6.2f s   (%s)\n' "$r" "${raw[*]}"
 printf 'acc       %6.2f s   (%s)\n' "$a" "${acc[*]}"
-printf 'ratio     %6.2f x\n' "$(echo "$a / $r" | bc -l)"
+printf 'ratio     %6.2f x\n' "$(calc "$a / $r")"
 extra_acc=()
 h=$(seconds acc) || exit 1
-printf 'acc, header-only (runtime inline in the TU)  %6.2f s  (%.2f x)\n' "$h" "$(echo "$h / $r" | bc -l)"
-t0=$(date +%s.%N)
-"${CXX:-g++}" -std=c++20 -O3 -I"$root/include" -I"$(dirname "$(command -v "$nvcc")")/../include" \
-  -c "$root/src/runtime.cpp" -o "$work/runtime.o"
-t1=$(date +%s.%N)
-printf 'the runtime library (src/runtime.cpp, once per build)  %6.2f s\n' "$(echo "$t1 - $t0" | bc)"
+printf 'acc, header-only (runtime inline in the TU)  %6.2f s  (%.2f x)\n' "$h" "$(calc "$h / $r")"
+if [ -f "$root/src/runtime.cpp" ]; then
+  t0=$(date +%s.%N)
+  "${CXX:-g++}" -std=c++20 -O3 -I"$root/include" -I"$(dirname "$(command -v "$nvcc")")/../include" \
+    -c "$root/src/runtime.cpp" -o "$work/runtime.o"
+  t1=$(date +%s.%N)
+  printf 'the runtime library (src/runtime.cpp, once per build)  %6.2f s\n' "$(calc "$t1 - $t0")"
+fi
 for tu in raw acc; do
   echo "nvcc --time phases, $tu.cu (ms):"
   extra=()
