@@ -31,14 +31,24 @@ TEST_CASE("reduction clauses of mixed types fold into the variables' values", "[
   double sum = 2.5, mx = -1.0, esum = 2.5, emx = -1.0;
   long count = 7, ecount = 7;
   for (int i = 0; i < n; ++i) esum += x[i], emx = std::max(emx, x[i]), ecount += x[i] > 0.5;
-  SECTION("default configuration") { sum_max_count(n, x.data(), sum, mx, count); }
+  // Checked inside each section, so that every section asserts something.
+  const auto check = [&] {
+    REQUIRE(sum == Approx(esum).epsilon(1e-12));
+    REQUIRE(mx == emx);
+    REQUIRE(count == ecount);
+  };
+  SECTION("default configuration") {
+    sum_max_count(n, x.data(), sum, mx, count);
+    check();
+  }
   SECTION("few gangs and odd vectors") {
     sum_max_count(n, x.data(), sum, mx, count, acc::num_gangs(3), acc::vector_length(33));
+    check();
   }
-  SECTION("on the host") { sum_max_count(n, x.data(), sum, mx, count, acc::if_(false)); }
-  REQUIRE(sum == Approx(esum).epsilon(1e-12));
-  REQUIRE(mx == emx);
-  REQUIRE(count == ecount);
+  SECTION("on the host") {
+    sum_max_count(n, x.data(), sum, mx, count, acc::if_(false));
+    check();
+  }
 }
 
 namespace {
@@ -119,19 +129,35 @@ TEST_CASE("reduction clauses on a parallel region take one value per gang", "[09
   double sum = 1.5, mx = -2.0;
   long rows = 4;
   acc::loc_t<double, int> where = acc::loc(-5.0, -1);
-  SECTION("default configuration") { region_rows(x.data(), ni, n, sum, mx, rows, where); }
+  // Checked inside each section, so that every section asserts something.
+  const auto check = [&] {
+    REQUIRE(sum == Approx(esum).epsilon(1e-12).margin(1e-9));
+    REQUIRE(mx == emx);
+    REQUIRE(rows == erows);
+    REQUIRE(where.value == ewhere.value);
+    REQUIRE(where.index == ewhere.index);
+  };
+  SECTION("default configuration") {
+    region_rows(x.data(), ni, n, sum, mx, rows, where);
+    check();
+  }
   SECTION("more gangs than rows, workers and odd vectors") {
     region_rows(x.data(), ni, n, sum, mx, rows, where, acc::num_gangs(300), acc::num_workers(3),
                 acc::vector_length(45));
+    check();
   }
-  SECTION("thousands of gangs") { region_rows(x.data(), ni, n, sum, mx, rows, where, acc::num_gangs(4099)); }
-  SECTION("async is waited for") { region_rows(x.data(), ni, n, sum, mx, rows, where, acc::async(3)); }
-  SECTION("on the host") { region_rows(x.data(), ni, n, sum, mx, rows, where, acc::if_(false), acc::num_gangs(5)); }
-  REQUIRE(sum == Approx(esum).epsilon(1e-12).margin(1e-9));
-  REQUIRE(mx == emx);
-  REQUIRE(rows == erows);
-  REQUIRE(where.value == ewhere.value);
-  REQUIRE(where.index == ewhere.index);
+  SECTION("thousands of gangs") {
+    region_rows(x.data(), ni, n, sum, mx, rows, where, acc::num_gangs(4099));
+    check();
+  }
+  SECTION("async is waited for") {
+    region_rows(x.data(), ni, n, sum, mx, rows, where, acc::async(3));
+    check();
+  }
+  SECTION("on the host") {
+    region_rows(x.data(), ni, n, sum, mx, rows, where, acc::if_(false), acc::num_gangs(5));
+    check();
+  }
 }
 
 namespace {
@@ -182,7 +208,13 @@ TEST_CASE("a loop with reductions checks its launch shape as a plain loop does",
   REQUIRE_THROWS_WITH(acc::parallel_loop(8, acc::vector_length(0), acc::reduction(acc::plus, s), body),
                       Catch::Contains("acc::parallel_loop at 09_reduction_clause.cpp:") &&
                           Catch::Contains("vector_length(0) must be at least 1"));
-  if (!acc_test::gpu_run()) return;  // the host has no thread limit per gang
+  REQUIRE(s == 0);
+}
+
+// The host has no thread limit per gang.
+TEST_CASE("a loop with reductions beyond the GPU's threads per gang throws bad_clause", "[09][reduction][errors][gpu]") {
+  double s = 0;
+  auto body = ACC_LAMBDA(int i, double& p) { p += i; };
   REQUIRE_THROWS_AS(acc::parallel_loop(8, acc::vector_length(4096), acc::reduction(acc::plus, s), body),
                     acc::bad_clause);
   REQUIRE_THROWS_WITH(

@@ -40,16 +40,57 @@ inline constexpr bool read_only_load_v =
     !std::is_same_v<std::remove_cv_t<T>, long double> && (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8);
 
 
-inline std::size_t checked_extent_product(const std::size_t* ext, std::size_t rank, std::size_t elem,
-                                          const char* what) {
+/// The element count of extents ext[0..rank), or acc::bad_clause at the user's line when an
+/// extent is negative (it would wrap to a huge size_t) or the bytes overflow std::size_t.
+template <class... N>
+std::size_t checked_extents(std::size_t* ext, std::size_t elem, const char* what, std::string_view label,
+                            const std::source_location& where, N... extents) {
+  const auto named = [&] { return label.empty() ? std::string("the ") + what : "'" + std::string(label) + "'"; };
+  std::size_t d = 0;
+  const auto one = [&](auto e) {
+    if constexpr (std::is_signed_v<decltype(e)>)
+      if (e < 0)
+        fail<bad_clause>(call_site{what, where},
+                         "extent " + std::to_string(e) + " of dimension " + std::to_string(d) + " of " + named() +
+                             " is negative; extents count elements, from 0");
+    ext[d++] = static_cast<std::size_t>(e);
+  };
+  (one(extents), ...);
   std::size_t n = 1;
-  for (std::size_t d = 0; d < rank; ++d) {
-    if (ext[d] != 0 && n > SIZE_MAX / elem / ext[d])
-      throw bad_clause(std::string("acc::") + what + ": the extents' product overflows std::size_t bytes");
+  for (d = 0; d < sizeof...(N); ++d) {
+    if (ext[d] != 0 && n > SIZE_MAX / elem / ext[d]) {
+      std::string dims;
+      for (std::size_t k = 0; k < sizeof...(N); ++k) dims += (k ? " x " : "") + std::to_string(ext[k]);
+      fail<bad_clause>(call_site{what, where},
+                       "the extents " + dims + " of " + named() + " make more than SIZE_MAX bytes of " +
+                           std::to_string(elem) + "-byte elements");
+    }
     n *= ext[d];
   }
   return n;
 }
+
+struct checked_extents_t {};
+
+/// Extents a view or array constructor accepts: one integer per dimension.
+template <std::size_t Rank, class... N>
+inline constexpr bool extent_args_v = sizeof...(N) == Rank && all_integral_v<N...>;
+
+/// Arguments an acc::array constructor takes: extents, a label and extents, or another array.
+template <class Array, std::size_t Rank, class... A>
+inline constexpr bool array_args_v = [] {
+  if constexpr (sizeof...(A) == 1 && (std::is_base_of_v<Array, std::remove_cvref_t<A>> && ...)) {
+    return true;
+  } else if constexpr (extent_args_v<Rank, std::remove_cvref_t<A>...>) {
+    return true;
+  } else if constexpr (sizeof...(A) == Rank + 1) {
+    return []<class L, class... N>(std::type_identity<L>, std::type_identity<N>...) {
+      return std::is_convertible_v<L, std::string_view> && all_integral_v<std::remove_cvref_t<N>...>;
+    }(std::type_identity<A>{}...);
+  } else {
+    return false;
+  }
+}();
 
 }  // namespace detail
 
@@ -77,24 +118,52 @@ public:
 
   view() = default;
 
-  /// A view of `extents...` elements at `p` (host memory; in device code, device memory), row-major.
+  /// A view of `extents...` elements at `p` (host memory; in device code, device memory),
+  /// row-major: view(p, n), view(p, ni, nj), view(p, ni, nj, nk). A negative extent, or one
+  /// whose bytes overflow std::size_t, throws acc::bad_clause naming this line.
+  template <class N0>
+    requires(detail::extent_args_v<Rank, N0>)
+  ACC_DETAIL_HD view(T* p, N0 n0, std::source_location where = std::source_location::current())
+      : view(detail::checked_extents_t{}, nullptr, p, where, n0) {}
+  template <class N0, class N1>
+    requires(detail::extent_args_v<Rank, N0, N1>)
+  ACC_DETAIL_HD view(T* p, N0 n0, N1 n1, std::source_location where = std::source_location::current())
+      : view(detail::checked_extents_t{}, nullptr, p, where, n0, n1) {}
+  template <class N0, class N1, class N2>
+    requires(detail::extent_args_v<Rank, N0, N1, N2>)
+  ACC_DETAIL_HD view(T* p, N0 n0, N1 n1, N2 n2, std::source_location where = std::source_location::current())
+      : view(detail::checked_extents_t{}, nullptr, p, where, n0, n1, n2) {}
+
+  /// As above, named `label` in errors (a string that outlives the view, e.g. a literal).
+  template <class N0>
+    requires(detail::extent_args_v<Rank, N0>)
+  ACC_DETAIL_HD view(const char* label, T* p, N0 n0, std::source_location where = std::source_location::current())
+      : view(detail::checked_extents_t{}, label, p, where, n0) {}
+  template <class N0, class N1>
+    requires(detail::extent_args_v<Rank, N0, N1>)
+  ACC_DETAIL_HD view(const char* label, T* p, N0 n0, N1 n1,
+                     std::source_location where = std::source_location::current())
+      : view(detail::checked_extents_t{}, label, p, where, n0, n1) {}
+  template <class N0, class N1, class N2>
+    requires(detail::extent_args_v<Rank, N0, N1, N2>)
+  ACC_DETAIL_HD view(const char* label, T* p, N0 n0, N1 n1, N2 n2,
+                     std::source_location where = std::source_location::current())
+      : view(detail::checked_extents_t{}, label, p, where, n0, n1, n2) {}
+
+  // Any other argument list: say what a view takes.
   template <class... N>
-  ACC_DETAIL_HD view(T* p, N... extents) noexcept : host_(p), dev_(p), ext_{static_cast<std::size_t>(extents)...} {
-    static_assert(sizeof...(N) == Rank && detail::all_integral_v<N...>,
+    requires(!detail::extent_args_v<Rank, N...>)
+  ACC_DETAIL_HD view(T*, N...) {
+    static_assert(detail::extent_args_v<Rank, N...>,
                   "acc::view: give one integer extent per dimension after the pointer, e.g. "
                   "acc::view<double, 2> m(p, ni, nj)");
   }
-
-  /// As above, named `label` in errors (a string that outlives the view, e.g. a literal).
   template <class... N>
-  ACC_DETAIL_HD view(const char* label, T* p, N... extents) noexcept
-      : host_(p), dev_(p), ext_{static_cast<std::size_t>(extents)...}, label_(label) {
-    static_assert(sizeof...(N) == Rank && detail::all_integral_v<N...>,
+    requires(!detail::extent_args_v<Rank, N...>)
+  ACC_DETAIL_HD view(const char*, T*, N...) {
+    static_assert(detail::extent_args_v<Rank, N...>,
                   "acc::view: give one integer extent per dimension after the pointer, e.g. "
                   "acc::view<double, 2> m(\"m\", p, ni, nj)");
-#if defined(ACC_BOUNDS_CHECK)
-    if constexpr (detail::array_ops::is_host) keep_label();
-#endif
   }
 
   /// The capture hook (style.md §4): inside a compute construct's copy of its body, tells the
@@ -158,6 +227,23 @@ private:
   friend class view;
   template <class, std::size_t>
   friend class array;
+
+  // Every public constructor ends here; extents are checked where exceptions exist (the host).
+  template <class... N>
+  ACC_DETAIL_HD view(detail::checked_extents_t, const char* label, T* p, const std::source_location& where,
+                     N... extents)
+      : host_(p), dev_(p), label_(label) {
+    if constexpr (detail::array_ops::is_host) {
+      detail::checked_extents(ext_, sizeof(T), "view", label ? std::string_view(label) : std::string_view(), where,
+                              extents...);
+    } else {
+      std::size_t d = 0;
+      ((ext_[d++] = static_cast<std::size_t>(extents)), ...);
+    }
+#if defined(ACC_BOUNDS_CHECK)
+    if constexpr (detail::array_ops::is_host) keep_label();
+#endif
+  }
 
   detail::host_span span() const noexcept { return {host_, size() * sizeof(T), label_, std::is_const_v<T>}; }
 
@@ -232,30 +318,50 @@ public:
 
   array() = default;
 
-  /// An array of `extents...` value-initialised elements.
-  template <class... N>
-    requires(sizeof...(N) > 0 && detail::all_integral_v<N...>)
-  explicit array(N... extents) : array(std::string_view{}, extents...) {}
+  /// An array of `extents...` value-initialised elements: array(n), array(ni, nj),
+  /// array(ni, nj, nk). A negative extent, or one whose bytes overflow std::size_t, throws
+  /// acc::bad_clause naming this line.
+  template <class N0>
+    requires(detail::extent_args_v<Rank, N0>)
+  explicit array(N0 n0, std::source_location where = std::source_location::current()) {
+    init({}, where, n0);
+  }
+  template <class N0, class N1>
+    requires(detail::extent_args_v<Rank, N0, N1>)
+  explicit array(N0 n0, N1 n1, std::source_location where = std::source_location::current()) {
+    init({}, where, n0, n1);
+  }
+  template <class N0, class N1, class N2>
+    requires(detail::extent_args_v<Rank, N0, N1, N2>)
+  explicit array(N0 n0, N1 n1, N2 n2, std::source_location where = std::source_location::current()) {
+    init({}, where, n0, n1, n2);
+  }
 
   /// As above, named `label` in errors and in Nsight (acc::array<double> t("temperature", n)).
-  template <class... N>
-  array(std::string_view label, N... extents) {
-    static_assert(sizeof...(N) == Rank && detail::all_integral_v<N...>,
-                  "acc::array: give one integer extent per dimension, e.g. acc::array<double, 2> m(ni, nj)");
-    const std::size_t ext[] = {static_cast<std::size_t>(extents)...};
-    const std::size_t n = detail::checked_extent_product(ext, Rank, sizeof(T), "array");
-    owner_ = detail::make_array_owner(n * sizeof(T), label);
-    T* p = static_cast<T*>(owner_->storage);
-    for (std::size_t k = 0; k < n; ++k) ::new (static_cast<void*>(p + k)) T();  // value-initialised
-    v_.host_ = p;
-    for (std::size_t d = 0; d < Rank; ++d) v_.ext_[d] = ext[d];
-    v_.label_ = owner_->label.empty() ? nullptr : owner_->label.c_str();
-#if defined(ACC_BOUNDS_CHECK)
-    v_.keep_label();
-#endif
+  template <class N0>
+    requires(detail::extent_args_v<Rank, N0>)
+  array(std::string_view label, N0 n0, std::source_location where = std::source_location::current()) {
+    init(label, where, n0);
   }
-  template <class... N>
-  array(const char* label, N... extents) : array(std::string_view(label), extents...) {}
+  template <class N0, class N1>
+    requires(detail::extent_args_v<Rank, N0, N1>)
+  array(std::string_view label, N0 n0, N1 n1, std::source_location where = std::source_location::current()) {
+    init(label, where, n0, n1);
+  }
+  template <class N0, class N1, class N2>
+    requires(detail::extent_args_v<Rank, N0, N1, N2>)
+  array(std::string_view label, N0 n0, N1 n1, N2 n2,
+        std::source_location where = std::source_location::current()) {
+    init(label, where, n0, n1, n2);
+  }
+
+  // Any other argument list (not a copy): say what an array takes.
+  template <class... A>
+    requires(sizeof...(A) > 0 && !detail::array_args_v<array, Rank, A...>)
+  array(A&&...) {
+    static_assert(detail::array_args_v<array, Rank, A...>,
+                  "acc::array: give one integer extent per dimension, e.g. acc::array<double, 2> m(ni, nj)");
+  }
 
   /// Another handle to the same elements (the capture hook runs in the view member's copy).
   ACC_DETAIL_HD array(const array& o) : v_(o.v_), owner_(o.owner_) {
@@ -308,6 +414,19 @@ public:
   operator view<const T, Rank>() const noexcept { return v_; }
 
 private:
+  template <class... N>
+  void init(std::string_view label, const std::source_location& where, N... extents) {
+    const std::size_t n = detail::checked_extents(v_.ext_, sizeof(T), "array", label, where, extents...);
+    owner_ = detail::make_array_owner(n * sizeof(T), label);
+    T* p = static_cast<T*>(owner_->storage);
+    for (std::size_t k = 0; k < n; ++k) ::new (static_cast<void*>(p + k)) T();  // value-initialised
+    v_.host_ = p;
+    v_.label_ = owner_->label.empty() ? nullptr : owner_->label.c_str();
+#if defined(ACC_BOUNDS_CHECK)
+    v_.keep_label();
+#endif
+  }
+
   view<T, Rank> v_;
   detail::array_owner* owner_ = nullptr;
 };

@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <exception>
 #include <source_location>
 #include <type_traits>
@@ -64,6 +65,25 @@ host_span span_of(const X& x) noexcept {
 template <class T>
 host_span span_of(T* p, std::size_t count) noexcept {
   return {p, count * sizeof(T), nullptr, std::is_const_v<T>};
+}
+
+/// The span of a (pointer, count) clause, or acc::bad_clause at the user's line when the count
+/// is negative or the range runs past the end of the address space (its bytes would wrap).
+template <class T, class N>
+host_span checked_span(T* p, N count, const char* clause, const std::source_location& where) {
+  static_assert(std::is_integral_v<N> && !std::is_same_v<N, bool>,
+                "acc: a data clause on a pointer takes the element count as an integer: acc::copyin(p, n)");
+  if constexpr (std::is_signed_v<N>)
+    if (count < 0)
+      fail<bad_clause>(call_site{clause, where},
+                       "count " + std::to_string(count) + " is negative; the clause covers count elements from p");
+  const std::size_t n = static_cast<std::size_t>(count);
+  const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(p);
+  if (n > SIZE_MAX / sizeof(T) || UINTPTR_MAX - at < n * sizeof(T))
+    fail<bad_clause>(call_site{clause, where},
+                     "count " + std::to_string(n) + " of " + std::to_string(sizeof(T)) +
+                         "-byte elements runs past the end of the address space");
+  return span_of(p, n);
 }
 
 template <class...>
@@ -239,10 +259,11 @@ data_clause_t<detail::data_kind::copy> copy(const X& x) noexcept {
   return {detail::span_of(x)};
 }
 /// `copy` of `count` elements at `p`. e.g. acc::data region{acc::copy(v.data(), v.size())};
-template <class T>
-data_clause_t<detail::data_kind::copy> copy(T* p, std::size_t count) noexcept {
+template <class T, class N>
+data_clause_t<detail::data_kind::copy> copy(T* p, N count,
+                                            std::source_location where = std::source_location::current()) {
   static_assert(!std::is_void_v<T>, "acc::copy: a void pointer has no element size; pass a typed pointer");
-  return {detail::span_of(p, count)};
+  return {detail::checked_span(p, count, "copy", where)};
 }
 
 /// Copies in at entry when not already present; no copy out (OpenACC 3.3 §2.7.8 `copyin`).
@@ -254,10 +275,11 @@ data_clause_t<detail::data_kind::copyin> copyin(const X& x) noexcept {
   return {detail::span_of(x)};
 }
 /// `copyin` of `count` elements at `p`.
-template <class T>
-data_clause_t<detail::data_kind::copyin> copyin(T* p, std::size_t count) noexcept {
+template <class T, class N>
+data_clause_t<detail::data_kind::copyin> copyin(T* p, N count,
+                                                std::source_location where = std::source_location::current()) {
   static_assert(!std::is_void_v<T>, "acc::copyin: a void pointer has no element size; pass a typed pointer");
-  return {detail::span_of(p, count)};
+  return {detail::checked_span(p, count, "copyin", where)};
 }
 
 /// Allocates at entry, copies out when the last reference goes (OpenACC 3.3 §2.7.9 `copyout`).
@@ -269,10 +291,11 @@ data_clause_t<detail::data_kind::copyout> copyout(const X& x) noexcept {
   return {detail::span_of(x)};
 }
 /// `copyout` of `count` elements at `p`.
-template <class T>
-data_clause_t<detail::data_kind::copyout> copyout(T* p, std::size_t count) noexcept {
+template <class T, class N>
+data_clause_t<detail::data_kind::copyout> copyout(T* p, N count,
+                                                  std::source_location where = std::source_location::current()) {
   static_assert(!std::is_void_v<T>, "acc::copyout: a void pointer has no element size; pass a typed pointer");
-  return {detail::span_of(p, count)};
+  return {detail::checked_span(p, count, "copyout", where)};
 }
 
 /// Allocates without copying (OpenACC 3.3 §2.7.10 `create`). e.g. acc::data region{acc::create(tmp)};
@@ -283,10 +306,11 @@ data_clause_t<detail::data_kind::create> create(const X& x) noexcept {
   return {detail::span_of(x)};
 }
 /// `create` of `count` elements at `p`.
-template <class T>
-data_clause_t<detail::data_kind::create> create(T* p, std::size_t count) noexcept {
+template <class T, class N>
+data_clause_t<detail::data_kind::create> create(T* p, N count,
+                                                std::source_location where = std::source_location::current()) {
   static_assert(!std::is_void_v<T>, "acc::create: a void pointer has no element size; pass a typed pointer");
-  return {detail::span_of(p, count)};
+  return {detail::checked_span(p, count, "create", where)};
 }
 
 /// Requires the data to be present already, else acc::not_present_error (OpenACC 3.3 §2.7.6).
@@ -298,10 +322,11 @@ data_clause_t<detail::data_kind::present> present(const X& x) noexcept {
   return {detail::span_of(x)};
 }
 /// `present` of `count` elements at `p`.
-template <class T>
-data_clause_t<detail::data_kind::present> present(T* p, std::size_t count) noexcept {
+template <class T, class N>
+data_clause_t<detail::data_kind::present> present(T* p, N count,
+                                                  std::source_location where = std::source_location::current()) {
   static_assert(!std::is_void_v<T>, "acc::present: a void pointer has no element size; pass a typed pointer");
-  return {detail::span_of(p, count)};
+  return {detail::checked_span(p, count, "present", where)};
 }
 
 /// Uses the device copy if present, else nothing is allocated and constructs that capture
@@ -313,19 +338,21 @@ data_clause_t<detail::data_kind::no_create> no_create(const X& x) noexcept {
   return {detail::span_of(x)};
 }
 /// `no_create` of `count` elements at `p`.
-template <class T>
-data_clause_t<detail::data_kind::no_create> no_create(T* p, std::size_t count) noexcept {
+template <class T, class N>
+data_clause_t<detail::data_kind::no_create> no_create(T* p, N count,
+                                                      std::source_location where = std::source_location::current()) {
   static_assert(!std::is_void_v<T>, "acc::no_create: a void pointer has no element size; pass a typed pointer");
-  return {detail::span_of(p, count)};
+  return {detail::checked_span(p, count, "no_create", where)};
 }
 
 /// Declares `count` elements at `p` to be device memory already (cudaMalloc'd, or from
 /// acc::deviceptr(x)): views over it are used as they are (OpenACC 3.3 §2.7.4 `deviceptr`).
 /// e.g. acc::data region{acc::deviceptr(d, n)}; acc::view<double> v(d, n);
-template <class T>
-data_clause_t<detail::data_kind::deviceptr> deviceptr(T* p, std::size_t count) noexcept {
+template <class T, class N>
+data_clause_t<detail::data_kind::deviceptr> deviceptr(T* p, N count,
+                                                      std::source_location where = std::source_location::current()) {
   static_assert(!std::is_void_v<T>, "acc::deviceptr: a void pointer has no element size; pass a typed pointer");
-  return {detail::span_of(p, count)};
+  return {detail::checked_span(p, count, "deviceptr", where)};
 }
 
 /// exit_data: gives back a reference without copying out (OpenACC 3.3 §2.7.12 `delete`).
@@ -337,10 +364,11 @@ data_clause_t<detail::data_kind::delete_> delete_(const X& x) noexcept {
   return {detail::span_of(x)};
 }
 /// `delete_` of `count` elements at `p`.
-template <class T>
-data_clause_t<detail::data_kind::delete_> delete_(T* p, std::size_t count) noexcept {
+template <class T, class N>
+data_clause_t<detail::data_kind::delete_> delete_(T* p, N count,
+                                                  std::source_location where = std::source_location::current()) {
   static_assert(!std::is_void_v<T>, "acc::delete_: a void pointer has no element size; pass a typed pointer");
-  return {detail::span_of(p, count)};
+  return {detail::checked_span(p, count, "delete_", where)};
 }
 
 /// A structured data region (OpenACC 3.3 §2.6.5 `data` construct): its clauses take effect
@@ -352,6 +380,8 @@ data_clause_t<detail::data_kind::delete_> delete_(T* p, std::size_t count) noexc
 template <class... Clauses>
 class data {
 public:
+  // An unnamed acc::data{...} ends where it is written, before the code it was meant to cover.
+  [[nodiscard("acc::data: an unnamed region ends at once; name it: acc::data region{...};")]]
   explicit data(const Clauses&... clauses, std::source_location where = std::source_location::current())
       : site_{"data", where} {
     if constexpr (detail::check_data_region_args<Clauses...>()) {
@@ -616,9 +646,9 @@ bool is_present(const X& x) {
   return s.bytes == 0 || detail::present_address(detail::current_device(), s) != nullptr;
 }
 /// Whether `count` elements at `p` are present.
-template <class T>
-bool is_present(T* p, std::size_t count) {
-  const detail::host_span s = detail::span_of(p, count);
+template <class T, class N>
+bool is_present(T* p, N count, std::source_location where = std::source_location::current()) {
+  const detail::host_span s = detail::checked_span(p, count, "is_present", where);
   return s.bytes == 0 || detail::present_address(detail::current_device(), s) != nullptr;
 }
 

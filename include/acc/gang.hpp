@@ -3,6 +3,7 @@
 //! The work is the backends' (backend/{cuda,host}/gang.hpp, picked by detail/gang_ops.hpp).
 #pragma once
 
+#include <acc/detail/body_checks.hpp>
 #include <acc/detail/clauses.hpp>
 #include <acc/detail/config.hpp>
 #include <acc/detail/gang_handle.hpp>
@@ -72,6 +73,8 @@ constexpr bool check_gang_loop_args() {
     static_assert(dependent_false<Extent>,
                   "acc::loop: body must take one index per loop of the extent, e.g. [&](int i) { ... }");
     return false;
+  } else if constexpr (!check_body_loop<Body, Extent, false>()) {
+    return false;
   } else {
     return true;
   }
@@ -97,6 +100,8 @@ constexpr bool check_loop_scan_args() {
   } else if constexpr (!std::is_invocable_v<const Body&, typename extent_traits<Extent>::index_type,
                                             scan_value_t<Explicit, Body>&, bool>) {
     static_assert(dependent_false<Level>, "acc::loop_scan: body must take (i, T& partial, bool final)");
+    return false;
+  } else if constexpr (!check_body_loop_scan<Body, Extent, false>()) {
     return false;
   } else if constexpr (!has_identity_v<Op, scan_value_t<Explicit, Body>>) {
     static_assert(dependent_false<Level>,
@@ -144,6 +149,8 @@ ACC_DETAIL_HD auto loop_reduce(const gang_t& g, Level, Extent extent, Op op, con
   using T = detail::reduce_value_t<Extent, Body>;
   static_assert(detail::has_identity_v<Op, T>,
                 "acc::loop_reduce: the operator needs an identity (a member T identity() const)");
+  constexpr bool body_checked = detail::check_body_loop_reduce<Body, Extent, false>();  // asserts on its own
+  static_cast<void>(body_checked);
   return detail::gang_ops::loop_reduce<Level, T>(g, extent, op, body);
 }
 

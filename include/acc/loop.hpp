@@ -2,6 +2,7 @@
 #pragma once
 
 #include <acc/clauses.hpp>
+#include <acc/detail/body_checks.hpp>
 #include <acc/detail/clauses.hpp>
 #include <acc/detail/config.hpp>
 #include <acc/detail/dispatch.hpp>
@@ -78,6 +79,8 @@ constexpr bool check_loop_args() {
                     "acc::parallel_loop: body must take two indices (i, j) for acc::collapse(ni, nj)");
       static_assert(rank != 3 || dependent_false<Extent>,
                     "acc::parallel_loop: body must take three indices (i, j, k) for acc::collapse(ni, nj, nk)");
+      return false;
+    } else if constexpr (!check_body_parallel_loop<Body, Extent>()) {
       return false;
     } else if constexpr (!std::is_copy_constructible_v<Body>) {
       static_assert(dependent_false<Extent>,

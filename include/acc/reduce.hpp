@@ -1,6 +1,7 @@
 //! @file acc::parallel_reduce and the reduction operators (OpenACC 3.3 §2.9.11 `reduction`).
 #pragma once
 
+#include <acc/detail/body_checks.hpp>
 #include <acc/clauses.hpp>
 #include <acc/detail/clauses.hpp>
 #include <acc/detail/config.hpp>
@@ -48,6 +49,8 @@ constexpr bool check_reduce_args() {
     static_assert(dependent_false<Extent>,
                   "acc::parallel_reduce: body must take one index per loop of the extent and return the value "
                   "to reduce, e.g. ACC_LAMBDA(int i) { return x[i]; }");
+    return false;
+  } else if constexpr (!check_body_parallel_reduce<Body, Extent>()) {
     return false;
   } else {
     using T = reduce_value_t<Extent, Body>;

@@ -2,6 +2,7 @@
 //! gangs of workers of vector lanes, with loops inside it (acc/gang.hpp).
 #pragma once
 
+#include <acc/detail/body_checks.hpp>
 #include <acc/clauses.hpp>
 #include <acc/detail/clauses.hpp>
 #include <acc/detail/config.hpp>
@@ -53,6 +54,8 @@ constexpr bool check_region_args() {
     static_assert(std::tuple_size_v<region_reductions_t<Args...>> == 0 || dependent_false<Args...>,
                   "acc::parallel: with reduction clauses the body takes the gang and then one T& per reduction, "
                   "in clause order, e.g. ACC_LAMBDA(const acc::gang_t& g, double& sum) { ... }");
+    return false;
+  } else if constexpr (!check_body_parallel<body_of_t<Args...>, void>()) {
     return false;
   } else if constexpr (!std::is_copy_constructible_v<body_of_t<Args...>>) {
     static_assert(dependent_false<Args...>,

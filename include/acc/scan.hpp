@@ -4,6 +4,7 @@
 //! OpenACC 3.3 has no scan; Xu et al. (2016, §4.1.7) proposed a `scan` clause for it.
 #pragma once
 
+#include <acc/detail/body_checks.hpp>
 #include <acc/array.hpp>
 #include <acc/clauses.hpp>
 #include <acc/data.hpp>
@@ -291,6 +292,8 @@ constexpr bool check_parallel_scan_args(const char* = nullptr) {
     static_assert(dependent_false<Extent>,
                   "acc::parallel_scan: body must take (i, T& partial, bool final), e.g. "
                   "ACC_LAMBDA(int i, long& partial, bool final) { if (final) out[partial] = x[i]; partial += keep; }");
+    return false;
+  } else if constexpr (!check_body_parallel_scan<Body, Extent>()) {
     return false;
   } else if constexpr (!std::is_trivially_copyable_v<T> || !std::is_default_constructible_v<T>) {
     static_assert(dependent_false<Extent>,

@@ -2,6 +2,7 @@
 //! each failure a static_assert that names the fix, in the order a user would fix them.
 #pragma once
 
+#include <acc/detail/body_checks.hpp>
 #include <acc/clauses.hpp>
 #include <acc/detail/clauses.hpp>
 #include <acc/detail/tile_clauses.hpp>
@@ -104,6 +105,8 @@ constexpr bool check_tile_args() {
                     "acc::tile_loop: the body must take the indices and then one cached_view per cached() clause, "
                     "ACC_LAMBDA(int i, int j, const acc::cached_view<float, 2>& a) { ... }, or the tile and the "
                     "views, ACC_LAMBDA(const acc::tile_t<2>& t, const acc::cached_view<float, 2>& a) { ... }");
+      return false;
+    } else if constexpr (!check_body_tile_loop<Body, Extent>()) {
       return false;
     } else if constexpr (!std::is_copy_constructible_v<Body>) {
       static_assert(dependent_false<Extent>,

@@ -1,0 +1,194 @@
+//! @file The checks every construct makes of its body: a lambda nvcc can launch, and index parameters that hold every index.
+#pragma once
+
+#include <acc/detail/clauses.hpp>
+#include <acc/detail/config.hpp>
+#include <acc/extent.hpp>
+
+#include <cstddef>
+#include <limits>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+namespace acc::detail {
+
+// ---- the body's parameter types --------------------------------------------------------------
+
+/// The parameter types of a callable with one non-template call operator (a lambda with typed
+/// parameters, a functor); `known` is false for generic lambdas and overloaded functors, whose
+/// parameter types the call itself picks (they always receive the extent's own index type).
+template <class M> struct call_signature { static constexpr bool known = false; };
+template <class R, class C, class... A>
+struct call_signature<R (C::*)(A...) const> { static constexpr bool known = true; using params = std::tuple<A...>; };
+template <class R, class C, class... A>
+struct call_signature<R (C::*)(A...)> { static constexpr bool known = true; using params = std::tuple<A...>; };
+template <class R, class C, class... A>
+struct call_signature<R (C::*)(A...) const noexcept> { static constexpr bool known = true; using params = std::tuple<A...>; };
+template <class R, class C, class... A>
+struct call_signature<R (C::*)(A...) noexcept> { static constexpr bool known = true; using params = std::tuple<A...>; };
+
+template <class F, class = void>
+struct body_signature { static constexpr bool known = false; };
+template <class F>
+struct body_signature<F, std::void_t<decltype(&F::operator())>> : call_signature<decltype(&F::operator())> {};
+
+// ---- index parameters ------------------------------------------------------------------------
+
+template <class E> struct is_range_extent : std::false_type {};
+template <class I> struct is_range_extent<range_t<I>> : std::true_type {};
+
+/// Whether a parameter of type P holds every index a loop over Extent produces. Counts and
+/// collapse extents produce [0, max of I); a range of signed I any value of I, negatives too.
+/// So int over long would wrap, unsigned over range(-5, 5) too; long over int, std::size_t
+/// over an int count, and double over int are exact. A class parameter (a user's index type)
+/// decides its own conversion.
+template <class P, class Extent>
+constexpr bool index_param_fits() {
+  using I = typename extent_traits<Extent>::index_type;
+  using L = std::numeric_limits<I>;
+  if constexpr (!std::is_arithmetic_v<P>) {
+    return true;
+  } else if constexpr (std::is_same_v<P, bool>) {
+    return false;
+  } else if constexpr (std::is_floating_point_v<P>) {
+    return std::numeric_limits<P>::digits >= L::digits;
+  } else {
+    // Both maxima are positive; a minimum only matters for a range of a signed type.
+    using U = unsigned long long;
+    return U(std::numeric_limits<P>::max()) >= U(L::max()) &&
+           (!is_range_extent<Extent>::value || !std::is_signed_v<I> ||
+            (std::is_signed_v<P> && static_cast<long long>(std::numeric_limits<P>::min()) <= static_cast<long long>(L::min())));
+  }
+}
+
+template <class Params, std::size_t K, bool InRange = (K < std::tuple_size_v<Params>)>
+struct param_at {
+  using type = void;
+};
+template <class Params, std::size_t K>
+struct param_at<Params, K, true> {
+  using type = std::remove_cvref_t<std::tuple_element_t<K, Params>>;
+};
+
+/// The first of the body's Rank index parameters that cannot hold the extent's indices
+/// (`void` when all can, or when the body's parameters are generic or not indices).
+template <class Body, class Extent>
+struct narrow_index_param {
+  using type = void;
+};
+template <class Body, class Extent>
+  requires(body_signature<Body>::known && !std::is_void_v<Extent>)
+struct narrow_index_param<Body, Extent> {
+  using Params = typename body_signature<Body>::params;
+  static constexpr std::size_t rank = extent_traits<Extent>::rank;
+  static constexpr std::size_t first = []<std::size_t... D>(std::index_sequence<D...>) {
+    constexpr bool fits[] = {index_param_fits<typename param_at<Params, D>::type, Extent>()...};
+    for (std::size_t d = 0; d < rank; ++d)
+      if (!fits[d]) return d;
+    return rank;
+  }(std::make_index_sequence<rank>{});
+  using type = typename std::conditional_t<first == rank, std::type_identity<void>, param_at<Params, first>>::type;
+};
+
+// ---- lambdas a kernel can take ---------------------------------------------------------------
+
+#if defined(ACC_DETAIL_CUDA)
+/// Whether T is a lambda's closure type, read from the type's name as the compiler spells it
+/// ("lambda [](int)->void" in nvcc's front end, "<lambda(int)>" in g++): no trait tells a lambda
+/// from a functor, and nvcc only lets extended lambdas (ACC_LAMBDA) into kernels.
+template <class T>
+constexpr bool closure_type_named() {
+  const char* s = __PRETTY_FUNCTION__;
+  constexpr char word[] = "lambda";
+  for (; *s; ++s) {
+    std::size_t k = 0;
+    while (k < 6 && s[k] == word[k]) ++k;
+    if (k == 6 && (s[6] == ' ' || s[6] == '(')) return true;
+  }
+  return false;
+}
+
+/// A body nvcc can instantiate a kernel with: an ACC_LAMBDA (an extended lambda) or a class.
+template <class Body>
+inline constexpr bool kernel_body_v = __nv_is_extended_host_device_lambda_closure_type(Body) ||
+                                      __nv_is_extended_device_lambda_closure_type(Body) ||
+                                      !closure_type_named<Body>();
+#else
+template <class Body>
+inline constexpr bool kernel_body_v = true;
+#endif
+
+// ---- the checks, one function per construct ---------------------------------------------------
+
+// static_assert messages are literals, so the type names come from one static_assert per pair
+// of standard types; only the one naming the body's and the extent's types fails.
+#define ACC_DETAIL_NARROW(NAME, P, I)                                                                 \
+  static_assert(!(std::is_same_v<Param, P> && std::is_same_v<Index, I>),                              \
+                "acc::" NAME ": the body takes its index as " #P " but the extent's index type is " #I \
+                "; a narrower index would wrap: take " #I " (or auto)");
+#define ACC_DETAIL_NARROW_FROM(NAME, P)                                                                  \
+  ACC_DETAIL_NARROW(NAME, P, char) ACC_DETAIL_NARROW(NAME, P, signed char)                              \
+  ACC_DETAIL_NARROW(NAME, P, unsigned char) ACC_DETAIL_NARROW(NAME, P, short)                           \
+  ACC_DETAIL_NARROW(NAME, P, unsigned short) ACC_DETAIL_NARROW(NAME, P, int)                            \
+  ACC_DETAIL_NARROW(NAME, P, unsigned int) ACC_DETAIL_NARROW(NAME, P, long)                             \
+  ACC_DETAIL_NARROW(NAME, P, unsigned long) ACC_DETAIL_NARROW(NAME, P, long long)                       \
+  ACC_DETAIL_NARROW(NAME, P, unsigned long long)
+#define ACC_DETAIL_NARROW_ALL(NAME)                                                                   \
+  ACC_DETAIL_NARROW_FROM(NAME, bool) ACC_DETAIL_NARROW_FROM(NAME, char)                              \
+  ACC_DETAIL_NARROW_FROM(NAME, signed char) ACC_DETAIL_NARROW_FROM(NAME, unsigned char)              \
+  ACC_DETAIL_NARROW_FROM(NAME, short) ACC_DETAIL_NARROW_FROM(NAME, unsigned short)                   \
+  ACC_DETAIL_NARROW_FROM(NAME, int) ACC_DETAIL_NARROW_FROM(NAME, unsigned int)                       \
+  ACC_DETAIL_NARROW_FROM(NAME, long) ACC_DETAIL_NARROW_FROM(NAME, unsigned long)                     \
+  ACC_DETAIL_NARROW_FROM(NAME, long long) ACC_DETAIL_NARROW_FROM(NAME, unsigned long long)           \
+  ACC_DETAIL_NARROW_FROM(NAME, float) ACC_DETAIL_NARROW_FROM(NAME, double)
+
+template <class T>
+inline constexpr bool named_index_type_v =
+    std::is_same_v<T, bool> || std::is_same_v<T, char> || std::is_same_v<T, signed char> ||
+    std::is_same_v<T, unsigned char> || std::is_same_v<T, short> || std::is_same_v<T, unsigned short> ||
+    std::is_same_v<T, int> || std::is_same_v<T, unsigned int> || std::is_same_v<T, long> ||
+    std::is_same_v<T, unsigned long> || std::is_same_v<T, long long> || std::is_same_v<T, unsigned long long> ||
+    std::is_same_v<T, float> || std::is_same_v<T, double>;
+
+/// check_body_<construct><Body, Extent, Kernel>(): true, or false after one static_assert
+/// saying what is wrong with the body. Kernel: the body becomes a kernel (a construct's body,
+/// not acc::loop's inside one). Extent void: the body takes no indices (acc::parallel).
+#define ACC_DETAIL_BODY_CHECK(CONSTRUCT)                                                                    \
+  template <class Body, class Extent, bool Kernel = true>                                                  \
+  constexpr bool check_body_##CONSTRUCT() {                                                               \
+    if constexpr (Kernel && !kernel_body_v<Body>) {                                                        \
+      static_assert(dependent_false<Body>,                                                                 \
+                    "acc::" #CONSTRUCT ": the body is a plain lambda, which nvcc cannot make a kernel of; "       \
+                    "write it with ACC_LAMBDA(...) { ... } (ACC_CLASS_LAMBDA in member functions), capturing "   \
+                    "by value, and capture acc::array or acc::view rather than containers by reference");        \
+      return false;                                                                                        \
+    } else if constexpr (!std::is_void_v<Extent> &&                                                          \
+                         !std::is_void_v<typename narrow_index_param<Body, Extent>::type>) {               \
+      using Param = typename narrow_index_param<Body, Extent>::type;                                       \
+      using Index = typename extent_traits<Extent>::index_type;                                            \
+      ACC_DETAIL_NARROW_ALL(#CONSTRUCT)                                                                    \
+      static_assert(named_index_type_v<Param> && named_index_type_v<Index>,                                \
+                    "acc::" #CONSTRUCT ": the body's index parameter cannot hold every index of the extent's " \
+                    "index type; a narrower index would wrap: take the extent's index type (or auto)");            \
+      return false;                                                                                        \
+    } else {                                                                                               \
+      return true;                                                                                         \
+    }                                                                                                      \
+  }
+
+ACC_DETAIL_BODY_CHECK(parallel_loop)
+ACC_DETAIL_BODY_CHECK(parallel_reduce)
+ACC_DETAIL_BODY_CHECK(parallel_scan)
+ACC_DETAIL_BODY_CHECK(parallel)
+ACC_DETAIL_BODY_CHECK(tile_loop)
+ACC_DETAIL_BODY_CHECK(loop)
+ACC_DETAIL_BODY_CHECK(loop_reduce)
+ACC_DETAIL_BODY_CHECK(loop_scan)
+
+#undef ACC_DETAIL_BODY_CHECK
+#undef ACC_DETAIL_NARROW_ALL
+#undef ACC_DETAIL_NARROW_FROM
+#undef ACC_DETAIL_NARROW
+
+}  // namespace acc::detail

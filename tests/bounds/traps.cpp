@@ -1,0 +1,60 @@
+// Mistakes a kernel cannot throw for: the GPU prints a report and traps, which the construct
+// turns into acc::device_error. A trap loses the CUDA context, so each runs in a process of
+// its own (on the host the same mistakes throw acc::bad_clause, tested in 08 and 12).
+//   traps shared   g.shared beyond what acc::shared_bytes gave
+//   traps cache    acc::cache views beyond acc::cache_bytes in tile-level code
+// Each prints "caught: ..." when acc::device_error came back, "no GPU" without a GPU.
+#include <acc/parallel.hpp>
+
+#include <cstdio>
+#include <cstring>
+#include <exception>
+
+namespace {
+void shared_beyond(acc::array<int> out) {
+  acc::parallel(acc::num_gangs(2), acc::shared_bytes(96), ACC_LAMBDA(const acc::gang_t& g) {
+    const auto a = g.shared<char>(1);
+    a[0] = 1;
+    g.shared<double>(12)[0] = 2;  // 16 after alignment + 96 > 96
+    acc::single(g, acc::per_gang, [&] { out[0] = a[0]; });
+  });
+}
+
+void cache_beyond(acc::array<float, 2> a, acc::array<double, 2> b) {
+  // 16x16 floats (1024 bytes) fit; 16x16 doubles (2048 more) do not.
+  acc::tile_loop(acc::collapse(16, 16), acc::tile_size(16, 16), acc::cache_bytes(1024 + 1000),
+                 ACC_LAMBDA(const acc::tile_t<2>& t) {
+                   const auto [x, y] = acc::cache(t, acc::section(a, acc::fixed(0, 16), acc::fixed(0, 16)),
+                                                  acc::section(b, acc::fixed(0, 16), acc::fixed(0, 16)));
+                   acc::tile_for(t, [&](int i, int j) { a(i, j) = float(x(i, j) + y(i, j)); });
+                 });
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) return 2;
+  if (acc::get_device_type() != acc::device_type::nvidia) {
+    std::printf("no GPU: the device report is not exercised\n");
+    return 0;
+  }
+  try {
+    if (std::strcmp(argv[1], "shared") == 0) {
+      acc::array<int> out("out", 1);
+      shared_beyond(out);
+    } else if (std::strcmp(argv[1], "cache") == 0) {
+      acc::array<float, 2> a("a", 16, 16);
+      acc::array<double, 2> b("b", 16, 16);
+      cache_beyond(a, b);
+    } else {
+      return 2;
+    }
+  } catch (const acc::device_error& e) {
+    std::printf("caught: %s\n", e.what());
+    return 0;
+  } catch (const std::exception& e) {
+    std::printf("wrong exception: %s\n", e.what());
+    return 1;
+  }
+  std::printf("no error for %s\n", argv[1]);
+  return 1;
+}
