@@ -18,8 +18,8 @@
 //   fused, as NPB-GPU does) instead of storing 100 doubles per point and reading them back.
 // - The sweeps run over hyperplanes i + j + k = l, one parallel_loop per hyperplane: every
 //   point of a hyperplane depends only on the previous one. That is 3n - 8 constructs per
-//   sweep, against 2n per k plane (n^2 in all) for a wavefront inside each (j, i) plane, and
-//   a hyperplane holds up to ~3n^2/4 points, enough to fill a GPU from class A up.
+//   sweep, where a wavefront inside each (j, i) plane, k after k, takes about 2n per plane
+//   (2n^2 per sweep) with at most n points each; a hyperplane holds up to ~3n^2/4 points.
 // - u, rsd and frct keep the five components of a point together (u[k][j][i][m], m fastest,
 //   the layout of NPB and NPB-GPU). On a hyperplane, neighbouring threads are (j, i) and
 //   (j + 1, i - 1), nx - 1 points apart, so no layout makes their loads coalesce; with the
@@ -90,12 +90,19 @@ constexpr double r43 = 4.0 / 3.0, c34 = c3 * c4, c1345 = c1 * c3 * c4 * c5;
 // Coefficients of the exact solution: component m is a quartic in each of xi, eta, zeta
 // (NPB setcoeff's ce(m, 1..13), here ce[term][m]).
 constexpr double exact_coefficients[13][5] = {
-    {2.0, 1.0, 2.0, 2.0, 5.0},         {0.0, 0.0, 2.0, 2.0, 4.0},         {0.0, 0.0, 0.0, 0.0, 3.0},
-    {4.0, 0.0, 0.0, 0.0, 2.0},         {5.0, 1.0, 0.0, 0.0, 1.0e-01},     {3.0, 2.0, 2.0, 2.0, 4.0e-01},
-    {5.0e-01, 3.0, 3.0, 3.0, 3.0e-01}, {2.0e-02, 1.0e-02, 4.0e-02, 3.0e-02, 5.0e-02},
-    {1.0e-02, 3.0e-02, 3.0e-02, 5.0e-02, 4.0e-02},                       {3.0e-02, 2.0e-02, 5.0e-02, 4.0e-02, 3.0e-02},
-    {5.0e-01, 4.0e-01, 3.0e-01, 2.0e-01, 1.0e-01},                       {4.0e-01, 3.0e-01, 5.0e-01, 1.0e-01, 3.0e-01},
-    {3.0e-01, 5.0e-01, 4.0e-01, 3.0e-01, 2.0e-01},
+    {2.0, 1.0, 2.0, 2.0, 5.0},                        // 1
+    {0.0, 0.0, 2.0, 2.0, 4.0},                        // xi
+    {0.0, 0.0, 0.0, 0.0, 3.0},                        // eta
+    {4.0, 0.0, 0.0, 0.0, 2.0},                        // zeta
+    {5.0, 1.0, 0.0, 0.0, 1.0e-01},                    // xi^2
+    {3.0, 2.0, 2.0, 2.0, 4.0e-01},                    // eta^2
+    {5.0e-01, 3.0, 3.0, 3.0, 3.0e-01},                // zeta^2
+    {2.0e-02, 1.0e-02, 4.0e-02, 3.0e-02, 5.0e-02},    // xi^3
+    {1.0e-02, 3.0e-02, 3.0e-02, 5.0e-02, 4.0e-02},    // eta^3
+    {3.0e-02, 2.0e-02, 5.0e-02, 4.0e-02, 3.0e-02},    // zeta^3
+    {5.0e-01, 4.0e-01, 3.0e-01, 2.0e-01, 1.0e-01},    // xi^4
+    {4.0e-01, 3.0e-01, 5.0e-01, 1.0e-01, 3.0e-01},    // eta^4
+    {3.0e-01, 5.0e-01, 4.0e-01, 3.0e-01, 2.0e-01},    // zeta^4
 };
 
 /// Where component m of point p lives. Together (m fastest) is NPB's layout; the other is five
@@ -450,8 +457,9 @@ hyperplane hyperplane_of(const lu_grid& g, int l) {
   return h;
 }
 
-/// Lower sweep (NPB's jacld + blts): on each hyperplane in increasing order,
-/// v = (D + omega L)^-1-style update from the already solved k-1, j-1, i-1 neighbours.
+/// Lower sweep (NPB's jacld + blts): rsd <- (D + omega L)^-1 rsd, L holding the blocks that
+/// couple a point to its k-1, j-1 and i-1 neighbours. On each hyperplane, in increasing order,
+/// a point subtracts its solved neighbours' terms and solves its diagonal block.
 void lower_sweep(const lu_grid& g, int queue, const acc::array<double>& u, const acc::array<double>& rho_i,
                  const acc::array<double>& qs, const acc::array<double>& rsd) {
   const acc::view<const double> ur = u, rr = rho_i, qr = qs;
@@ -499,9 +507,9 @@ void lower_sweep(const lu_grid& g, int queue, const acc::array<double>& u, const
   }
 }
 
-/// Upper sweep (NPB's jacu + buts): on each hyperplane in decreasing order, the correction
-/// from the already solved k+1, j+1, i+1 neighbours, solved with the diagonal block and
-/// subtracted.
+/// Upper sweep (NPB's jacu + buts): rsd <- (D + omega U)^-1 D rsd, U coupling a point to its
+/// k+1, j+1 and i+1 neighbours. On each hyperplane, in decreasing order, a point solves its
+/// diagonal block for its solved neighbours' terms and subtracts the result.
 void upper_sweep(const lu_grid& g, int queue, const acc::array<double>& u, const acc::array<double>& rho_i,
                  const acc::array<double>& qs, const acc::array<double>& rsd) {
   const acc::view<const double> ur = u, rr = rho_i, qr = qs;
