@@ -5,7 +5,7 @@
 // sweep, a block upper triangular sweep (5x5 blocks), an update and a new residual. The RMS
 // norms of the residual and of the error and a surface integral are checked against NPB's
 // published values.
-//   lu [S|W|A|B|C]   (default S)
+//   lu [S|W|A|B|C] [timers]   (default S; timers: seconds per phase, as NPB's timer.flag)
 // Written for acc from the NPB 3.4 specification of LU (NAS technical reports RNR-94-007 and
 // NAS-95-020), reading NPB-CPP's LU (GMAP/NPB-CPP, NPB-SER/LU/lu.cpp) for the algorithm;
 // class parameters, the exact solution's coefficients, the physical constants, the surface
@@ -37,6 +37,7 @@
 #include <cmath>
 #include <cstdio>
 #include <exception>
+#include <string_view>
 
 namespace {
 
@@ -660,10 +661,28 @@ struct lu_fields {
   acc::array<double> u, rsd, frct, rho_i, qs;
 };
 
+/// Seconds per phase of the time steps when asked for (NPB's timer.flag): each phase then ends
+/// with a wait, which costs the GPU its overlap of launches with work, so the total grows.
+struct phase_times {
+  enum { lower, upper, update, residual, norms, count };
+  bool on = false;
+  double seconds[count] = {};
+  std::chrono::steady_clock::time_point last;
+
+  void start() { last = std::chrono::steady_clock::now(); }
+  void end(int phase, int queue) {
+    if (!on) return;
+    acc::wait(queue);
+    const auto now = std::chrono::steady_clock::now();
+    seconds[phase] += std::chrono::duration<double>(now - last).count();
+    last = now;
+  }
+};
+
 /// NPB's ssor(niter): the residual, then niter steps of: rsd *= dt, lower sweep, upper sweep,
 /// u += rsd / (omega (2 - omega)), new residual. Returns the residual's RMS norms after the
 /// last step (NPB computes them only then: inorm = itmax) and the seconds the steps took.
-double ssor(const lu_grid& g, lu_fields& f, int niter, double rsdnm[5]) {
+double ssor(const lu_grid& g, lu_fields& f, int niter, double rsdnm[5], phase_times& phases) {
   constexpr int queue = 1;
   const acc::array<double>&u = f.u, &rsd = f.rsd, &rho_i = f.rho_i, &qs = f.qs;
   const double dt = g.dt, scale = 1.0 / (omega * (2.0 - omega));
@@ -673,22 +692,28 @@ double ssor(const lu_grid& g, lu_fields& f, int niter, double rsdnm[5]) {
   l2norm(g, rsd, rsdnm);
 
   const auto start = std::chrono::steady_clock::now();
+  phases.start();
   for (int step = 1; step <= niter; ++step) {
     acc::parallel_loop(interior(g), acc::async(queue), acc::default_present, ACC_LAMBDA(int k1, int j1, int i1) {
       const int p = g.point(k1 + 1, j1 + 1, i1 + 1);
       for (int m = 0; m < 5; ++m) rsd[g.at(p, m)] = dt * rsd[g.at(p, m)];
     });
     lower_sweep(g, queue, u, rho_i, qs, rsd);
+    phases.end(phase_times::lower, queue);
     upper_sweep(g, queue, u, rho_i, qs, rsd);
+    phases.end(phase_times::upper, queue);
     acc::parallel_loop(interior(g), acc::async(queue), acc::default_present, ACC_LAMBDA(int k1, int j1, int i1) {
       const int p = g.point(k1 + 1, j1 + 1, i1 + 1);
       for (int m = 0; m < 5; ++m) u[g.at(p, m)] = u[g.at(p, m)] + scale * rsd[g.at(p, m)];
     });
+    phases.end(phase_times::update, queue);
     prepare(g, queue, u, rho_i, qs, rsd, f.frct);
     residual(g, queue, u, rho_i, qs, rsd);
+    phases.end(phase_times::residual, queue);
   }
   acc::wait(queue);
   l2norm(g, rsd, rsdnm);
+  phases.end(phase_times::norms, queue);
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
@@ -716,8 +741,10 @@ bool compare(const char* what, const double* x, const double* ref, int count) {
 
 int main(int argc, char** argv) try {
   const lu_class* cls = find_class(argc > 1 ? argv[1] : "S");
-  if (!cls) {
-    std::fprintf(stderr, "usage: %s [S|W|A|B|C]\n", argv[0]);
+  phase_times phases;
+  phases.on = argc > 2 && std::string_view(argv[2]) == "timers";
+  if (!cls || argc > 3 || (argc == 3 && !phases.on)) {
+    std::fprintf(stderr, "usage: %s [S|W|A|B|C] [timers]\n", argv[0]);
     return 2;
   }
   const int n = cls->n;
@@ -734,13 +761,14 @@ int main(int argc, char** argv) try {
   forcing(g, f.frct, f.rsd, f.rho_i, f.qs);
   // NPB runs one untimed step to touch every page (here also: load the kernels), then restarts.
   double rsdnm[5];
-  ssor(g, f, 1, rsdnm);
+  phase_times untimed;
+  ssor(g, f, 1, rsdnm, untimed);
   set_boundary(g, f.u);
   set_interior(g, f.u);
 
   std::printf("NPB LU class %c: %d x %d x %d, %d iterations, dt = %g, omega = %g\n", cls->name, n, n, n, cls->itmax,
               cls->dt, omega);
-  const double seconds = ssor(g, f, cls->itmax, rsdnm);
+  const double seconds = ssor(g, f, cls->itmax, rsdnm, phases);
   double errnm[5];
   solution_error(g, f.u, errnm);
   const double frc = surface_integral(g, f.u);
@@ -756,6 +784,13 @@ int main(int argc, char** argv) try {
   const double nm = (3.0 * n) / 3.0;
   const double mops = double(cls->itmax) *
                       (1984.77 * double(n) * n * n - 10923.3 * nm * nm + 27770.9 * nm - 144010.0) / (seconds * 1e6);
+  if (phases.on) {
+    const double* t = phases.seconds;
+    std::printf("  phases (each followed by a wait): lower sweep %.4f s, upper sweep %.4f s, update %.4f s, "
+                "residual %.4f s, norms %.4f s\n",
+                t[phase_times::lower], t[phase_times::upper], t[phase_times::update], t[phase_times::residual],
+                t[phase_times::norms]);
+  }
   std::printf("  time = %.4f s, Mop/s = %.2f\n  verification %s\n", seconds, mops, ok ? "SUCCESSFUL" : "UNSUCCESSFUL");
   return ok ? 0 : 1;
 } catch (const std::exception& e) {
