@@ -320,27 +320,24 @@ void set_boundary(const lu_grid& g, const acc::array<double>& u) {
 
 /// NPB's setiv: the interior by transfinite (tri-linear blending) interpolation of the faces.
 void set_interior(const lu_grid& g, const acc::array<double>& u) {
-  acc::parallel_loop(interior(g),
-                     acc::default_present, ACC_LAMBDA(int k1, int j1, int i1) {
-                       const int k = k1 + 1, j = j1 + 1, i = i1 + 1;
-                       const double zeta = double(k) / (g.nz - 1), eta = double(j) / (g.ny - 1),
-                                    xi = double(i) / (g.nx - 1);
-                       double w0[5], w1[5], s0[5], s1[5], b0[5], b1[5];
-                       g.exact(0, j, k, w0);
-                       g.exact(g.nx - 1, j, k, w1);
-                       g.exact(i, 0, k, s0);
-                       g.exact(i, g.ny - 1, k, s1);
-                       g.exact(i, j, 0, b0);
-                       g.exact(i, j, g.nz - 1, b1);
-                       const int p = g.point(k, j, i);
-                       for (int m = 0; m < 5; ++m) {
-                         const double pxi = (1.0 - xi) * w0[m] + xi * w1[m];
-                         const double peta = (1.0 - eta) * s0[m] + eta * s1[m];
-                         const double pzeta = (1.0 - zeta) * b0[m] + zeta * b1[m];
-                         u[g.at(p, m)] = pxi + peta + pzeta - pxi * peta - peta * pzeta - pzeta * pxi +
-                                         pxi * peta * pzeta;
-                       }
-                     });
+  acc::parallel_loop(interior(g), acc::default_present, ACC_LAMBDA(int k1, int j1, int i1) {
+    const int k = k1 + 1, j = j1 + 1, i = i1 + 1;
+    const double zeta = double(k) / (g.nz - 1), eta = double(j) / (g.ny - 1), xi = double(i) / (g.nx - 1);
+    double w0[5], w1[5], s0[5], s1[5], b0[5], b1[5];
+    g.exact(0, j, k, w0);
+    g.exact(g.nx - 1, j, k, w1);
+    g.exact(i, 0, k, s0);
+    g.exact(i, g.ny - 1, k, s1);
+    g.exact(i, j, 0, b0);
+    g.exact(i, j, g.nz - 1, b1);
+    const int p = g.point(k, j, i);
+    for (int m = 0; m < 5; ++m) {
+      const double pxi = (1.0 - xi) * w0[m] + xi * w1[m];
+      const double peta = (1.0 - eta) * s0[m] + eta * s1[m];
+      const double pzeta = (1.0 - zeta) * b0[m] + zeta * b1[m];
+      u[g.at(p, m)] = pxi + peta + pzeta - pxi * peta - peta * pzeta - pzeta * pxi + pxi * peta * pzeta;
+    }
+  });
 }
 
 /// NPB's erhs: the forcing frct that makes the exact solution steady, i.e. minus the residual
@@ -428,17 +425,21 @@ ACC_ROUTINE inline void solve_block(double mtx[5][5], double b[5]) {
   }
 }
 
-/// The state (u, 1/u0, qs) at point p.
-struct point_state {
-  double w[5], rho, q;
-};
+/// The Jacobian block coupling a point to its neighbour q along Dir, from q's state.
+template <int Dir, class U, class S>
+ACC_ROUTINE void block_from(const lu_grid& g, const U& u, const S& rho_i, const S& qs, int q, double conv,
+                            double mtx[5][5]) {
+  double w[5];
+  load5(u, g, q, w);
+  neighbour_block<Dir>(g, conv, w, rho_i[q], qs[q], mtx);
+}
+
+/// The diagonal block of point p.
 template <class U, class S>
-ACC_ROUTINE point_state state_at(const lu_grid& g, const U& u, const S& rho_i, const S& qs, int p) {
-  point_state s;
-  load5(u, g, p, s.w);
-  s.rho = rho_i[p];
-  s.q = qs[p];
-  return s;
+ACC_ROUTINE void diagonal_at(const lu_grid& g, const U& u, const S& rho_i, int p, double mtx[5][5]) {
+  double w[5];
+  load5(u, g, p, w);
+  diagonal_block(g, w, rho_i[p], mtx);
 }
 
 // --- The SSOR sweeps ------------------------------------------------------------------------------
@@ -467,44 +468,31 @@ void lower_sweep(const lu_grid& g, int queue, const acc::array<double>& u, const
   const int last = (g.nx - 2) + (g.ny - 2) + (g.nz - 2);
   for (int l = 3; l <= last; ++l) {
     const hyperplane h = hyperplane_of(g, l);
-    acc::parallel_loop(acc::collapse(h.khi - h.klo + 1, h.jhi - h.jlo + 1),
-                       acc::async(queue), acc::default_present, ACC_LAMBDA(int k1, int j1) {
-                         const int k = h.klo + k1, j = h.jlo + j1, i = l - k - j;
-                         if (i < 1 || i > g.nx - 2) return;
-                         const int p = g.point(k, j, i), pz = p - g.nx * g.ny, py = p - g.nx, px = p - 1;
-                         double v[5], vz[5], vy[5], vx[5];
-                         load5(rsd, g, p, v);
-                         load5(rsd, g, pz, vz);
-                         double blk[5][5], blk2[5][5];
-                         {
-                           const point_state s = state_at(g, ur, rr, qr, pz);
-                           neighbour_block<2>(g, -g.dt * g.t2[2], s.w, s.rho, s.q, blk);
-                         }
-                         for (int m = 0; m < 5; ++m)
-                           v[m] = v[m] - omega * (blk[m][0] * vz[0] + blk[m][1] * vz[1] + blk[m][2] * vz[2] +
-                                                  blk[m][3] * vz[3] + blk[m][4] * vz[4]);
-                         load5(rsd, g, py, vy);
-                         load5(rsd, g, px, vx);
-                         {
-                           const point_state s = state_at(g, ur, rr, qr, py);
-                           neighbour_block<1>(g, -g.dt * g.t2[1], s.w, s.rho, s.q, blk);
-                         }
-                         {
-                           const point_state s = state_at(g, ur, rr, qr, px);
-                           neighbour_block<0>(g, -g.dt * g.t2[0], s.w, s.rho, s.q, blk2);
-                         }
-                         for (int m = 0; m < 5; ++m) {
-                           double sum = 0.0;
-                           for (int c = 0; c < 5; ++c) sum = sum + blk[m][c] * vy[c] + blk2[m][c] * vx[c];
-                           v[m] = v[m] - omega * sum;
-                         }
-                         {
-                           const point_state s = state_at(g, ur, rr, qr, p);
-                           diagonal_block(g, s.w, s.rho, blk);
-                         }
-                         solve_block(blk, v);
-                         for (int m = 0; m < 5; ++m) rsd[g.at(p, m)] = v[m];
-                       });
+    const auto plane = acc::collapse(h.khi - h.klo + 1, h.jhi - h.jlo + 1);
+    acc::parallel_loop(plane, acc::async(queue), acc::default_present, ACC_LAMBDA(int k1, int j1) {
+      const int k = h.klo + k1, j = h.jlo + j1, i = l - k - j;
+      if (i < 1 || i > g.nx - 2) return;
+      const int p = g.point(k, j, i), pz = p - g.nx * g.ny, py = p - g.nx, px = p - 1;
+      double v[5], vz[5], vy[5], vx[5], bz[5][5], by[5][5], bx[5][5];
+      load5(rsd, g, p, v);
+      load5(rsd, g, pz, vz);
+      block_from<2>(g, ur, rr, qr, pz, -g.dt * g.t2[2], bz);
+      for (int m = 0; m < 5; ++m)
+        v[m] = v[m] - omega * (bz[m][0] * vz[0] + bz[m][1] * vz[1] + bz[m][2] * vz[2] + bz[m][3] * vz[3] +
+                               bz[m][4] * vz[4]);
+      load5(rsd, g, py, vy);
+      load5(rsd, g, px, vx);
+      block_from<1>(g, ur, rr, qr, py, -g.dt * g.t2[1], by);
+      block_from<0>(g, ur, rr, qr, px, -g.dt * g.t2[0], bx);
+      for (int m = 0; m < 5; ++m) {
+        double sum = 0.0;  // NPB's order: the j-1 and i-1 terms alternate
+        for (int c = 0; c < 5; ++c) sum = sum + by[m][c] * vy[c] + bx[m][c] * vx[c];
+        v[m] = v[m] - omega * sum;
+      }
+      diagonal_at(g, ur, rr, p, bz);
+      solve_block(bz, v);
+      for (int m = 0; m < 5; ++m) rsd[g.at(p, m)] = v[m];
+    });
   }
 }
 
@@ -517,43 +505,30 @@ void upper_sweep(const lu_grid& g, int queue, const acc::array<double>& u, const
   const int last = (g.nx - 2) + (g.ny - 2) + (g.nz - 2);
   for (int l = last; l >= 3; --l) {
     const hyperplane h = hyperplane_of(g, l);
-    acc::parallel_loop(acc::collapse(h.khi - h.klo + 1, h.jhi - h.jlo + 1),
-                       acc::async(queue), acc::default_present, ACC_LAMBDA(int k1, int j1) {
-                         const int k = h.klo + k1, j = h.jlo + j1, i = l - k - j;
-                         if (i < 1 || i > g.nx - 2) return;
-                         const int p = g.point(k, j, i), pz = p + g.nx * g.ny, py = p + g.nx, px = p + 1;
-                         double tv[5], vz[5], vy[5], vx[5];
-                         load5(rsd, g, pz, vz);
-                         double blk[5][5], blk2[5][5];
-                         {
-                           const point_state s = state_at(g, ur, rr, qr, pz);
-                           neighbour_block<2>(g, g.dt * g.t2[2], s.w, s.rho, s.q, blk);
-                         }
-                         for (int m = 0; m < 5; ++m)
-                           tv[m] = omega * (blk[m][0] * vz[0] + blk[m][1] * vz[1] + blk[m][2] * vz[2] +
-                                            blk[m][3] * vz[3] + blk[m][4] * vz[4]);
-                         load5(rsd, g, py, vy);
-                         load5(rsd, g, px, vx);
-                         {
-                           const point_state s = state_at(g, ur, rr, qr, py);
-                           neighbour_block<1>(g, g.dt * g.t2[1], s.w, s.rho, s.q, blk);
-                         }
-                         {
-                           const point_state s = state_at(g, ur, rr, qr, px);
-                           neighbour_block<0>(g, g.dt * g.t2[0], s.w, s.rho, s.q, blk2);
-                         }
-                         for (int m = 0; m < 5; ++m) {
-                           double sum = 0.0;
-                           for (int c = 0; c < 5; ++c) sum = sum + blk[m][c] * vy[c] + blk2[m][c] * vx[c];
-                           tv[m] = tv[m] + omega * sum;
-                         }
-                         {
-                           const point_state s = state_at(g, ur, rr, qr, p);
-                           diagonal_block(g, s.w, s.rho, blk);
-                         }
-                         solve_block(blk, tv);
-                         for (int m = 0; m < 5; ++m) rsd[g.at(p, m)] = rsd[g.at(p, m)] - tv[m];
-                       });
+    const auto plane = acc::collapse(h.khi - h.klo + 1, h.jhi - h.jlo + 1);
+    acc::parallel_loop(plane, acc::async(queue), acc::default_present, ACC_LAMBDA(int k1, int j1) {
+      const int k = h.klo + k1, j = h.jlo + j1, i = l - k - j;
+      if (i < 1 || i > g.nx - 2) return;
+      const int p = g.point(k, j, i), pz = p + g.nx * g.ny, py = p + g.nx, px = p + 1;
+      double tv[5], vz[5], vy[5], vx[5], bz[5][5], by[5][5], bx[5][5];
+      load5(rsd, g, pz, vz);
+      block_from<2>(g, ur, rr, qr, pz, g.dt * g.t2[2], bz);
+      for (int m = 0; m < 5; ++m)
+        tv[m] = omega * (bz[m][0] * vz[0] + bz[m][1] * vz[1] + bz[m][2] * vz[2] + bz[m][3] * vz[3] +
+                         bz[m][4] * vz[4]);
+      load5(rsd, g, py, vy);
+      load5(rsd, g, px, vx);
+      block_from<1>(g, ur, rr, qr, py, g.dt * g.t2[1], by);
+      block_from<0>(g, ur, rr, qr, px, g.dt * g.t2[0], bx);
+      for (int m = 0; m < 5; ++m) {
+        double sum = 0.0;
+        for (int c = 0; c < 5; ++c) sum = sum + by[m][c] * vy[c] + bx[m][c] * vx[c];
+        tv[m] = tv[m] + omega * sum;
+      }
+      diagonal_at(g, ur, rr, p, bz);
+      solve_block(bz, tv);
+      for (int m = 0; m < 5; ++m) rsd[g.at(p, m)] = rsd[g.at(p, m)] - tv[m];
+    });
   }
 }
 
