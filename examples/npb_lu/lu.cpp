@@ -754,11 +754,11 @@ int main(int argc, char** argv) try {
   bool ok = compare("RMS norms of the residual", rsdnm, cls->xcr, 5);
   ok = compare("RMS norms of the solution error", errnm, cls->xce, 5) && ok;
   ok = compare("surface integral", &frc, &cls->xci, 1) && ok;
-  // NPB's operation count for LU (lu.f): per step 1984.77 n^3 - 10923.3 n^2 + 27770.9 n - 144010
-  // with n the mean of nx0, ny0, nz0.
-  const double nm = (3.0 * n) / 3.0;
-  const double mops = double(cls->itmax) *
-                      (1984.77 * double(n) * n * n - 10923.3 * nm * nm + 27770.9 * nm - 144010.0) / (seconds * 1e6);
+  // NPB's operation count for LU (lu.f): per step 1984.77 nx ny nz - 10923.3 m^2 + 27770.9 m - 144010,
+  // m the mean of nx, ny, nz (all n here).
+  const double nd = n;
+  const double mops =
+      double(cls->itmax) * (1984.77 * nd * nd * nd - 10923.3 * nd * nd + 27770.9 * nd - 144010.0) / (seconds * 1e6);
   if (phases.on) {
     const double* t = phases.seconds;
     std::printf("  phases (each followed by a wait): lower sweep %.4f s, upper sweep %.4f s, update %.4f s, "
