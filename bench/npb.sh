@@ -29,7 +29,7 @@
 #   CUDA_HOME=/usr/local/cuda   NPB_GPU=.deps/refs/NPB-GPU   NPB_CPP=.deps/refs/NPB-CPP
 #   WORK=build/npb-bench scratch: acc's build, reference copies, logs, runs.tsv
 #   ALL_REFS=0           1 builds the references of unported programs too
-#   RESULTS=bench/results/h100-npb.txt   TIMEOUT=300 (seconds per run)   JOBS=$(nproc)
+#   RESULTS=bench/results/h100-npb.txt   TIMEOUT=120 (seconds per run)   JOBS=$(nproc)
 #   OUT=dir              also copy the results, records and logs there (device runs)
 #
 # The references are built in scratch copies under $WORK/refs, changed by sed there only:
@@ -55,7 +55,7 @@ npb_gpu=${NPB_GPU:-.deps/refs/NPB-GPU}
 npb_cpp=${NPB_CPP:-.deps/refs/NPB-CPP}
 work=${WORK:-build/npb-bench}
 results=${RESULTS:-bench/results/h100-npb.txt}
-timeout_s=${TIMEOUT:-300}
+timeout_s=${TIMEOUT:-120}
 jobs=${JOBS:-$(nproc)}
 export PATH="$cuda_home/bin:$PATH"  # NPB-GPU's make.def and setparams call plain nvcc
 
@@ -154,6 +154,7 @@ build_all() {  # [acc] [refs]
   done
   wait
   note "builds done in $((SECONDS - start)) s"
+  echo "builds: $((SECONDS - start)) s" > "$work/build-duration"
 }
 
 # --- run -----------------------------------------------------------------------------------
@@ -222,13 +223,14 @@ run_all() {
     note "cuda: acc against NPB-GPU (as shipped, and without fast math), $rounds rounds"
     run_side cuda acc-cuda npbgpu npbgpu-nofast
   fi
-  note "cuda part took $((SECONDS - start)) s"
+  echo "cuda runs: $((SECONDS - start)) s" > "$work/durations"
   start=$SECONDS
   if [ "$do_host" = 1 ]; then
     note "openmp: acc against NPB-OMP, OMP_NUM_THREADS=$threads, $rounds rounds"
     run_side host acc-omp npbomp
   fi
-  note "openmp part took $((SECONDS - start)) s"
+  echo "openmp runs: $((SECONDS - start)) s" >> "$work/durations"
+  note "$(paste -sd, "$work/durations" | sed "s/,/, /g")"
 }
 
 # --- table ---------------------------------------------------------------------------------
@@ -254,7 +256,7 @@ cell() {  # side impl program class
       }
       for (a = 2; a <= k; a++) { v = t[a]; for (b = a - 1; b >= 1 && t[b] > v; b--) t[b + 1] = t[b]; t[b + 1] = v }
       m = (k % 2) ? t[(k + 1) / 2] : (t[k / 2] + t[k / 2 + 1]) / 2
-      printf "%.4f\n", m
+      printf (m < 0.1 ? "%.5f\n" : "%.4f\n"), m
     }' "$records"
 }
 
@@ -271,28 +273,28 @@ table() {  # side title impl...
   declare -A logsum count
   echo "$title"
   printf '%-8s %-5s' program class
-  for i in "${impls[@]}"; do printf ' %14s' "$i s"; done
-  for r in "${refs[@]}"; do printf ' %16s' "acc/$r"; done
+  for i in "${impls[@]}"; do printf ' %16s' "$i s"; done
+  for r in "${refs[@]}"; do printf ' %18s' "acc/$r"; done
   printf '  %s\n' verified
   for cls in "${side_classes[@]}"; do
     for p in "${ported[@]}"; do
       declare -A v=()
       for i in "${impls[@]}"; do v[$i]=$(cell "$side" "$i" "$p" "$cls"); done
       printf '%-8s %-5s' "$p" "$cls"
-      for i in "${impls[@]}"; do printf ' %14s' "${v[$i]}"; done
+      for i in "${impls[@]}"; do printf ' %16s' "${v[$i]}"; done
       local all=yes
       for i in "${impls[@]}"; do is_number "${v[$i]}" || all=no; done
       for r in "${refs[@]}"; do
         if is_number "${v[$acc]}" && is_number "${v[$r]}"; then
           local ratio
           ratio=$(awk -v a="${v[$acc]}" -v b="${v[$r]}" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print "-" }')
-          printf ' %16s' "$ratio"
+          printf ' %18s' "$ratio"
           if is_number "$ratio"; then
             logsum[$r]=$(awk -v s="${logsum[$r]:-0}" -v x="$ratio" 'BEGIN { printf "%.12f", s + log(x) }')
             count[$r]=$((${count[$r]:-0} + 1))
           fi
         else
-          printf ' %16s' -
+          printf ' %18s' -
         fi
       done
       printf '  %s\n' "$all"
@@ -300,19 +302,20 @@ table() {  # side title impl...
     done
   done
   printf '%-14s' "geomean"
-  for i in "${impls[@]}"; do printf ' %14s' ""; done
+  for i in "${impls[@]}"; do printf ' %16s' ""; done
   for r in "${refs[@]}"; do
     if [ "${count[$r]:-0}" -gt 0 ]; then
-      printf ' %16s' "$(awk -v s="${logsum[$r]}" -v n="${count[$r]}" 'BEGIN { printf "%.3f (%d)", exp(s / n), n }')"
+      printf ' %18s' "$(awk -v s="${logsum[$r]}" -v n="${count[$r]}" 'BEGIN { printf "%.3f (%d)", exp(s / n), n }')"
     else
-      printf ' %16s' -
+      printf ' %18s' -
     fi
   done
   printf '\n\n'
 }
 
 make_def_line() {  # variant class key: a line of the scratch copy's make.def, as built
-  grep -m1 "^$3 *=" "$work/refs/$1-$2/config/make.def" 2>/dev/null | sed 's/ *= */ = /' || echo "$3: (not built)"
+  grep -m1 "^$3[[:space:]]*=" "$work/refs/$1-$2/config/make.def" 2>/dev/null | sed 's/[[:space:]]*=[[:space:]]*/ = /' ||
+    echo "$3: (not built)"
 }
 
 report() {
@@ -324,6 +327,8 @@ report() {
   echo "device:  $(nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader 2>/dev/null | head -1 || echo 'no nvidia-smi')"
   echo "host:    $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(nproc) cpus"
   echo "nvcc:    $(nvcc --version 2>/dev/null | grep -o 'release [0-9.]*' || echo none)   g++: $(g++ -dumpfullversion 2>/dev/null)"
+  echo "runs:    PROGRAMS=\"${programs[*]}\" CLASSES=\"${classes[*]}\" HOST_CLASSES=\"${host_classes[*]}\" ROUNDS=$rounds;" \
+       "$(cat "$work/build-duration" "$work/durations" 2>/dev/null | paste -sd, | sed 's/,/, /g')"
   echo "acc:     $acc_commit$dirty; CMake Release, examples/npb_<p> built as npb_<p>_cuda (sm_$arch) and npb_<p>_openmp"
   local r
   for r in NPB-GPU:"$npb_gpu" NPB-CPP:"$npb_cpp"; do
