@@ -218,18 +218,19 @@ run_side() {  # side impl... (the first is acc; order alternates by round)
 
 run_all() {
   : > "$records"
+  : > "$work/durations"
   local start=$SECONDS
   if [ "$do_cuda" = 1 ]; then
     note "cuda: acc against NPB-GPU (as shipped, and without fast math), $rounds rounds"
     run_side cuda acc-cuda npbgpu npbgpu-nofast
+    echo "cuda runs: $((SECONDS - start)) s" >> "$work/durations"
   fi
-  echo "cuda runs: $((SECONDS - start)) s" > "$work/durations"
   start=$SECONDS
   if [ "$do_host" = 1 ]; then
     note "openmp: acc against NPB-OMP, OMP_NUM_THREADS=$threads, $rounds rounds"
     run_side host acc-omp npbomp
+    echo "openmp runs: $((SECONDS - start)) s" >> "$work/durations"
   fi
-  echo "openmp runs: $((SECONDS - start)) s" >> "$work/durations"
   note "$(paste -sd, "$work/durations" | sed "s/,/, /g")"
 }
 
