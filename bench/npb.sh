@@ -16,6 +16,8 @@
 #   bench/npb.sh run             only run and tabulate (after a build)
 #   bench/npb.sh table           tabulate again from the last run's records
 #   bench/npb.sh parse LOG...    print "seconds verified" for saved program outputs
+# The GPU machine has no network: run bench/refs.sh where the mirrors are and take .deps/refs
+# along; there, `bench/npb.sh build` then `bench/npb.sh run` as two commands keeps each short.
 #
 # Settings (environment):
 #   PROGRAMS="ep cg is mg ft sp lu bt"  those without an acc port (examples/npb_<p>) are skipped
@@ -24,6 +26,7 @@
 #                        cores, so it is left out by default: HOST_CLASSES="B C" adds it
 #   ROUNDS=3             runs of each program and class
 #   CUDA=1 HOST=1        0 skips that comparison
+#   NOFAST=1             0 skips NPB-GPU without fast math
 #   THREADS=16           OMP_NUM_THREADS of the openmp runs (OMP_PROC_BIND etc. pass through)
 #   ARCH=90              compute capability the references are built for (acc: CMake's default)
 #   CUDA_HOME=/usr/local/cuda   NPB_GPU=.deps/refs/NPB-GPU   NPB_CPP=.deps/refs/NPB-CPP
@@ -48,6 +51,7 @@ host_classes=(${HOST_CLASSES:-B})
 rounds=${ROUNDS:-3}
 do_cuda=${CUDA:-1}
 do_host=${HOST:-1}
+do_nofast=${NOFAST:-1}
 threads=${THREADS:-16}
 arch=${ARCH:-90}
 cuda_home=${CUDA_HOME:-/usr/local/cuda}
@@ -70,6 +74,9 @@ for p in "${programs[@]}"; do
 done
 # The references are built for the ported programs only, unless ALL_REFS=1 (to check their build).
 if [ "${ALL_REFS:-0}" = 1 ]; then ref_programs=("${programs[@]}"); else ref_programs=("${ported[@]}"); fi
+
+cuda_impls=(acc-cuda npbgpu)
+[ "$do_nofast" = 1 ] && cuda_impls+=(npbgpu-nofast)
 
 upper() { tr '[:lower:]' '[:upper:]' <<< "$1"; }
 note() { echo "[$(date +%H:%M:%S)] $*"; }
@@ -145,7 +152,10 @@ build_all() {  # [acc] [refs]
   [ ${#unported[@]} -eq 0 ] || note "no acc port of ${unported[*]}: not run"
   [[ $what == *" acc "* ]] && build_acc &
   [[ $what == *" refs "* ]] || { wait; return; }
-  [ "$do_cuda" = 1 ] && for c in "${classes[@]}"; do variants+=("npbgpu $c" "npbgpu-nofast $c"); done
+  [ "$do_cuda" = 1 ] && for c in "${classes[@]}"; do
+    variants+=("npbgpu $c")
+    [ "$do_nofast" = 1 ] && variants+=("npbgpu-nofast $c")
+  done
   [ "$do_host" = 1 ] && for c in "${host_classes[@]}"; do variants+=("npbomp $c"); done
   for v in "${variants[@]}"; do
     while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
@@ -222,7 +232,7 @@ run_all() {
   local start=$SECONDS
   if [ "$do_cuda" = 1 ]; then
     note "cuda: acc against NPB-GPU (as shipped, and without fast math), $rounds rounds"
-    run_side cuda acc-cuda npbgpu npbgpu-nofast
+    run_side cuda "${cuda_impls[@]}"
     echo "cuda runs: $((SECONDS - start)) s" >> "$work/durations"
   fi
   start=$SECONDS
@@ -321,8 +331,12 @@ make_def_line() {  # variant class key: a line of the scratch copy's make.def, a
 
 report() {
   local acc_commit dirty=""
-  acc_commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-  git diff --quiet HEAD 2>/dev/null || dirty=" (with uncommitted changes)"
+  # A copy without .git (a device machine's) can name the commit in ACC_COMMIT.
+  if acc_commit=$(git rev-parse --short HEAD 2>/dev/null); then
+    git diff --quiet HEAD -- include src examples CMakeLists.txt cmake || dirty=" (with uncommitted changes)"
+  else
+    acc_commit=${ACC_COMMIT:-unknown}
+  fi
   echo "NPB: acc against the reference implementations, median of $rounds runs (bench/npb.sh)"
   echo "date:    $(date -u '+%Y-%m-%d %H:%M UTC')"
   echo "device:  $(nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader 2>/dev/null | head -1 || echo 'no nvidia-smi')"
@@ -343,8 +357,8 @@ report() {
     echo "  npbgpu:        $(binary npbgpu '<p>' '<class>')   built with make -C <copy>/<P> CLASS=<class>:"
     echo "                 $(make_def_line npbgpu "$c0" COMPUTE_CAPABILITY)"
     echo "                 $(make_def_line npbgpu "$c0" OPTIMIZATIONS)"
-    echo "  npbgpu-nofast: $(binary npbgpu-nofast '<p>' '<class>'), the same with"
-    echo "                 $(make_def_line npbgpu-nofast "$c0" OPTIMIZATIONS)"
+    [ "$do_nofast" = 1 ] && echo "  npbgpu-nofast: $(binary npbgpu-nofast '<p>' '<class>'), the same with" &&
+      echo "                 $(make_def_line npbgpu-nofast "$c0" OPTIMIZATIONS)"
   }
   [ "$do_host" = 1 ] && {
     echo "  acc-omp:       OMP_NUM_THREADS=$threads $(binary acc-omp '<p>' "$h0") <class>"
@@ -355,8 +369,8 @@ report() {
   echo "  (no build, no class: the port lacks that class, FAILED: non-zero exit, unverified, timeout)."
   echo "  acc/ref below 1: acc is faster. verified: all runs of the row verified."
   echo
-  [ "$do_cuda" = 1 ] && table cuda "GPU: acc cuda against NPB-GPU (as shipped: -use_fast_math) and NPB-GPU without fast math" \
-    acc-cuda npbgpu npbgpu-nofast
+  [ "$do_cuda" = 1 ] && table cuda "GPU: acc cuda against NPB-GPU (npbgpu: as shipped, -use_fast_math; npbgpu-nofast: without)" \
+    "${cuda_impls[@]}"
   [ "$do_host" = 1 ] && table host "CPU: acc openmp against NPB-OMP, $threads threads" acc-omp npbomp
 }
 
