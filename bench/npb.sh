@@ -45,9 +45,9 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 
-programs=(${PROGRAMS:-ep cg is mg ft sp lu bt})
-classes=(${CLASSES:-B C})
-host_classes=(${HOST_CLASSES:-B})
+read -ra programs <<< "${PROGRAMS:-ep cg is mg ft sp lu bt}"
+read -ra classes <<< "${CLASSES:-B C}"
+read -ra host_classes <<< "${HOST_CLASSES:-B}"
 rounds=${ROUNDS:-3}
 do_cuda=${CUDA:-1}
 do_host=${HOST:-1}
@@ -211,7 +211,9 @@ run_side() {  # side impl... (the first is acc; order alternates by round)
   local side=$1
   shift
   local impls=("$@") p cls round i list
-  local -n side_classes=$([ "$side" = cuda ] && echo classes || echo host_classes)
+  local which=host_classes
+  [ "$side" = cuda ] && which=classes
+  local -n side_classes=$which
   for cls in "${side_classes[@]}"; do
     for p in "${ported[@]}"; do
       for round in $(seq 1 "$rounds"); do
@@ -280,7 +282,9 @@ table() {  # side title impl...
   local side=$1 title=$2
   shift 2
   local impls=("$@") acc=$1 refs=("${@:2}") p cls i r
-  local -n side_classes=$([ "$side" = cuda ] && echo classes || echo host_classes)
+  local which=host_classes
+  [ "$side" = cuda ] && which=classes
+  local -n side_classes=$which
   declare -A logsum count
   echo "$title"
   printf '%-8s %-5s' program class

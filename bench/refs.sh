@@ -20,8 +20,8 @@ export_tree() {  # mirror name, destination folder, [paths inside the tree ...]
   shift 2
   [ -d "$git_dir" ] || { echo "refs.sh: no mirror at $git_dir" >&2; return 1; }
   local excludes=()
-  local mode type blob path
-  while read -r mode type blob path; do
+  local _mode type blob path
+  while read -r _mode type blob path; do
     if [ "$type" = blob ] && ! git --git-dir="$git_dir" cat-file -e "$blob" 2>/dev/null; then
       echo "refs.sh: $name: $path is absent from the mirror; left out" >&2
       excludes+=(":(exclude)$path")
