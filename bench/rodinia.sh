@@ -186,7 +186,7 @@ build_cfd() {
     nv -I"$root/bench/rodinia/shim" euler3d.cu -o euler3d
 }
 build_particlefilter() {
-  mark ex_particle_CUDA_float_seq.cu 'int num_blocks = ceil((double) Nparticles' 'cudaDeviceSynchronize();' &&
+  mark ex_particle_CUDA_float_seq.cu 'printf("TIME TO SEND TO GPU' 'cudaDeviceSynchronize();' &&
     nv ex_particle_CUDA_float_seq.cu -o particlefilter_float
 }
 build_b+tree() {

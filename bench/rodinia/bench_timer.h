@@ -25,16 +25,22 @@ static void bench_report_(void) {
   fflush(stdout);
 }
 
+/* Drains the device; a failure (no device, a failed launch) is printed for the script to see. */
+static void bench_drain_(void) {
+  cudaError_t e = cudaDeviceSynchronize();
+  if (e == cudaSuccess) e = cudaPeekAtLastError();
+  if (e != cudaSuccess) printf("bench-kernel-error: %s\n", cudaGetErrorString(e));
+}
+
 static void bench_start(void) {
   if (bench_sections_++ == 0) atexit(bench_report_);
-  cudaDeviceSynchronize();
+  bench_drain_();
   bench_t0_ = bench_now_();
 }
 
 static void bench_stop(void) {
-  cudaError_t e = cudaDeviceSynchronize();
+  bench_drain_();
   bench_total_ += bench_now_() - bench_t0_;
-  if (e != cudaSuccess) printf("bench-kernel-error: %s\n", cudaGetErrorString(e));
 }
 
 #endif
