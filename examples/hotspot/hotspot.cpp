@@ -1,10 +1,13 @@
 // Rodinia hotspot with acc: `iterations` explicit steps of the chip's heat equation, untiled
 // (parallel_loop) and tiled (tile_loop, 16 x 16 tiles fetched with a halo of 1, or Rodinia's
 // pyramid of 2 and 3 steps per construct with halos of 2 and 3), all verified against a CPU
-// run; with nvcc on a GPU also the hand-written shared-memory CUDA kernels.
+// run; with nvcc on a GPU also the hand-written shared-memory CUDA kernels. Each acc variant is
+// timed as in the other Rodinia ports (median of 5 runs after a warm-up, "variant" lines).
 //
 //   hotspot [rows = 250] [cols = 333] [iterations = 12]   (defaults not multiples of 16)
 #include "hotspot.hpp"
+
+#include "../common/rodinia.hpp"
 
 #if defined(__CUDACC__)
 #  include "hotspot_cuda.cuh"
@@ -58,10 +61,18 @@ int main(int argc, char** argv) try {
     {
       // Both grids copied back: after an odd number of constructs `temp` is the other storage.
       acc::data region{acc::copyin(power), acc::copy(temp), acc::copy(next)};
-      const auto start = std::chrono::steady_clock::now();
-      if (height == 0) hotspot::untiled(temp, next, power, iterations, c);
-      else hotspot::tiled(temp, next, power, iterations, c, height);
-      ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+      // Each timed run starts again from temp0 (whichever storage `temp` names by then).
+      auto reset = [&] {
+        std::copy(temp0.begin(), temp0.end(), temp.begin());
+        acc::update_device(temp);
+      };
+      auto run = [&] {
+        if (height == 0) hotspot::untiled(temp, next, power, iterations, c);
+        else hotspot::tiled(temp, next, power, iterations, c, height);
+      };
+      const double s = rodinia::median_seconds(reset, run);
+      rodinia::report(height == 0 ? "untiled" : height == 1 ? "tiled" : height == 2 ? "pyramid_2" : "pyramid_3", s);
+      ms = 1e3 * s;
     }
     const double d = max_diff(temp.data(), ref);
     ok &= d <= tolerance;
@@ -88,7 +99,7 @@ int main(int argc, char** argv) try {
   }
 #endif
   std::printf("hotspot: %s\n", ok ? "verified" : "FAILED (a result differs from the CPU run)");
-  return ok ? 0 : 1;
+  return rodinia::verdict(ok);
 } catch (const std::exception& e) {
   std::fprintf(stderr, "hotspot: %s\n", e.what());
   return 1;

@@ -1,9 +1,12 @@
 // Rodinia pathfinder with acc: the cheapest top-to-bottom path costs of a grid of weights, untiled
 // (one parallel_loop per row) and tiled (pyramid: `height` rows per tile_loop, halo `height`),
 // each checked exactly against a CPU run; with nvcc on a GPU also the hand-written CUDA kernel.
+// Each acc variant is timed as in the other Rodinia ports (median of 5 runs after a warm-up).
 //
 //   pathfinder [cols = 1000] [rows = 100] [height = 0: each of 2, 5 and 12]
 #include "pathfinder.hpp"
+
+#include "../common/rodinia.hpp"
 
 #if defined(__CUDACC__)
 #  include "pathfinder_cuda.cuh"
@@ -14,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <string>
 #include <vector>
 
 namespace {
@@ -51,27 +55,27 @@ int main(int argc, char** argv) try {
     std::printf("pathfinder: %-16s %d cols x %d rows, height %2d on %s: %8.3f ms, %ld costs differ from the CPU's\n",
                 what, cols, rows, height, gpu ? "nvidia" : "host", ms, d);
   };
-  auto ms_since = [](auto start) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  };
 
   acc::data region{acc::copyin(wall), acc::create(src), acc::create(dst)};
   {
-    const auto start = std::chrono::steady_clock::now();
-    pathfinder::untiled(wall, src, dst);
-    const double ms = ms_since(start);
+    const double seconds = rodinia::median_seconds([&] { pathfinder::untiled(wall, src, dst); });
+    rodinia::report("untiled", seconds);
+    const double ms = 1e3 * seconds;
     acc::update_self(src);
     report("untiled acc", 1, ms, src.data());
   }
   for (int h : heights) {
-    const auto start = std::chrono::steady_clock::now();
-    pathfinder::tiled(wall, src, dst, h);
-    const double ms = ms_since(start);
+    const double seconds = rodinia::median_seconds([&] { pathfinder::tiled(wall, src, dst, h); });
+    rodinia::report(("pyramid_" + std::to_string(h)).c_str(), seconds);
+    const double ms = 1e3 * seconds;
     acc::update_self(src);
     report("tiled acc", h, ms, src.data());
   }
 #if defined(__CUDACC__)
   if (gpu) {
+    auto ms_since = [](auto start) {
+      return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    };
     for (int h : heights) {
       std::vector<int> out(cols);
       const auto start = std::chrono::steady_clock::now();
@@ -84,7 +88,7 @@ int main(int argc, char** argv) try {
   }
 #endif
   std::printf("pathfinder: %s\n", ok ? "verified" : "FAILED (costs differ from the CPU run)");
-  return ok ? 0 : 1;
+  return rodinia::verdict(ok);
 } catch (const std::exception& e) {
   std::fprintf(stderr, "pathfinder: %s\n", e.what());
   return 1;

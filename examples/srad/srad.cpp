@@ -4,8 +4,11 @@
 // with nvcc on a GPU also the hand-written shared-memory CUDA kernels.
 //
 //   srad [rows = 200] [cols = 150] [iterations = 10]   (ROI rows and columns 0..63, lambda 0.5,
-//   as Rodinia's run script but for the image size; defaults not multiples of 16)
+//   as Rodinia's run script but for the image size; defaults not multiples of 16). Each acc
+//   variant is timed as in the other Rodinia ports (median of 5 runs after a warm-up).
 #include "srad.hpp"
+
+#include "../common/rodinia.hpp"
 
 #if defined(__CUDACC__)
 #  include "srad_cuda.cuh"
@@ -51,27 +54,28 @@ int main(int argc, char** argv) try {
     std::printf("srad: %-17s %dx%d, %d iterations on %s: %8.3f ms, max relative |acc - cpu| = %.3g\n", what, rows,
                 cols, iterations, gpu ? "nvidia" : "host", ms, worst);
   };
-  auto ms_since = [](auto start) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  };
 
   acc::data region{acc::create(im.J),  acc::create(im.dN), acc::create(im.dS),   acc::create(im.dW),
                    acc::create(im.dE), acc::create(im.c),  acc::create(im.q0sqr)};
   const struct {
-    const char* name;
+    const char *name, *variant;
     void (*run)(srad::image&, srad::params, int, int);
-  } versions[] = {{"untiled acc", srad::untiled}, {"tiled acc", srad::tiled}};
+  } versions[] = {{"untiled acc", "untiled", srad::untiled}, {"tiled acc", "tiled", srad::tiled}};
   for (const auto& v : versions) {
-    std::copy(j0.begin(), j0.end(), im.J.begin());
-    acc::update_device(im.J);
-    const auto start = std::chrono::steady_clock::now();
-    v.run(im, p, iterations, 1);
-    const double ms = ms_since(start);
+    auto reset = [&] {
+      std::copy(j0.begin(), j0.end(), im.J.begin());
+      acc::update_device(im.J);
+    };
+    const double seconds = rodinia::median_seconds(reset, [&] { v.run(im, p, iterations, 1); });
+    rodinia::report(v.variant, seconds);
     acc::update_self(im.J);
-    check(v.name, ms, im.J.data());
+    check(v.name, 1e3 * seconds, im.J.data());
   }
 #if defined(__CUDACC__)
   if (gpu) {
+    auto ms_since = [](auto start) {
+      return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    };
     std::copy(j0.begin(), j0.end(), im.J.begin());
     acc::update_device(im.J);
     const srad::hand_image d{acc::deviceptr(im.J),  acc::deviceptr(im.dN), acc::deviceptr(im.dS),
@@ -85,7 +89,7 @@ int main(int argc, char** argv) try {
   }
 #endif
   std::printf("srad: %s\n", ok ? "verified" : "FAILED (the image differs from the CPU run)");
-  return ok ? 0 : 1;
+  return rodinia::verdict(ok);
 } catch (const std::exception& e) {
   std::fprintf(stderr, "srad: %s\n", e.what());
   return 1;
