@@ -1,8 +1,10 @@
 // STREAM-style memory bandwidth: acc::parallel_loop against a hand-written CUDA kernel and
-// Thrust, on the five kernels of BabelStream (https://github.com/UoB-HPC/BabelStream).
+// Thrust, on the kernels of BabelStream (https://github.com/UoB-HPC/BabelStream), and its dot:
+// the reduction clause and acc::parallel_reduce against BabelStream's CUDA dot.
 //   bench_stream [--log2 25,28] [--runs N] [--warmup N]
 // Exits 1 if any implementation computes a wrong result, 0 without a GPU (nothing to measure).
 #include <acc/loop.hpp>
+#include <acc/reduce.hpp>
 #include <acc/runtime.hpp>
 
 #include <thrust/count.h>
@@ -19,6 +21,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstdint>
 #include <cstring>
 #include <exception>
 #include <string>
@@ -213,6 +216,95 @@ bool bench_size(int log2n, int warmup, int runs) {
   return ok;
 }
 
+// ---- dot ------------------------------------------------------------------------------------
+// As BabelStream 5.0's CUDA version runs it: a 64-bit (intptr_t) index, a fixed grid of 4 blocks
+// of 1024 threads per SM ("Reduction kernel config: 528 groups of (fixed) size 1024" on a
+// 132-SM H100), each block's sum written to pinned host memory and added up on the host after
+// a synchronisation. acc: the reduction clause (BabelStream's OpenACC dot) and parallel_reduce,
+// both synchronous, so each call includes its own wait for the value.
+constexpr int dot_block = 1024;
+
+__global__ void dot_k(const double* a, const double* b, double* sums, intptr_t n) {
+  __shared__ double part[dot_block];
+  double s = 0;
+  for (intptr_t i = intptr_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += intptr_t(blockDim.x) * gridDim.x)
+    s += a[i] * b[i];
+  part[threadIdx.x] = s;
+  for (int half = blockDim.x / 2; half > 0; half /= 2) {
+    __syncthreads();
+    if (int(threadIdx.x) < half) part[threadIdx.x] += part[threadIdx.x + half];
+  }
+  if (threadIdx.x == 0) sums[blockIdx.x] = part[0];
+}
+
+enum dot_impl { dot_clause, dot_reduce, dot_cuda, dot_impl_count };
+constexpr const char* dot_name[] = {"acc reduction clause", "acc parallel_reduce", "cuda"};
+
+bool bench_dot(int log2n, int warmup, int runs, int sms) {
+  const intptr_t n = intptr_t(1) << log2n;
+  double *a = nullptr, *b = nullptr, *c = nullptr, *sums = nullptr;
+  for (double** p : {&a, &b, &c}) CHECK(cudaMalloc(p, sizeof(double) * n));
+  const int blocks = 4 * sms;
+  CHECK(cudaMallocHost(&sums, sizeof(double) * blocks));
+  init_k<<<int((n + cuda_block - 1) / cuda_block), cuda_block, 0, stream>>>(a, b, c, int(n));
+  CHECK(cudaGetLastError());
+  CHECK(cudaStreamSynchronize(stream));
+
+  const auto dot = [&](int m) {
+    double sum = 0;
+    if (m == dot_clause) {
+      acc::parallel_loop(n, acc::reduction(acc::plus, sum), ACC_LAMBDA(intptr_t i, double& s) { s += a[i] * b[i]; });
+    } else if (m == dot_reduce) {
+      sum = acc::parallel_reduce(n, acc::plus, ACC_LAMBDA(intptr_t i) { return a[i] * b[i]; });
+    } else {
+      dot_k<<<blocks, dot_block, 0, stream>>>(a, b, sums, n);
+      CHECK(cudaGetLastError());
+      CHECK(cudaStreamSynchronize(stream));
+      for (int k = 0; k < blocks; ++k) sum += sums[k];
+    }
+    return sum;
+  };
+  cudaEvent_t start, stop;
+  CHECK(cudaEventCreate(&start));
+  CHECK(cudaEventCreate(&stop));
+  std::vector<float> times[dot_impl_count];
+  const double expected = init_a * init_b * double(n);
+  bool ok = true;
+  // The implementations take turns within every iteration.
+  for (int it = 0; it < warmup + runs; ++it)
+    for (int m = 0; m < dot_impl_count; ++m) {
+      CHECK(cudaEventRecord(start, stream));
+      const double sum = dot(m);
+      CHECK(cudaEventRecord(stop, stream));
+      CHECK(cudaEventSynchronize(stop));
+      float t = 0;
+      CHECK(cudaEventElapsedTime(&t, start, stop));
+      if (it >= warmup) times[m].push_back(t);
+      if (!(std::fabs(sum - expected) <= tolerance * expected)) {
+        if (ok) std::fprintf(stderr, "dot, %s, n=2^%d: %.17g, expected %.17g\n", dot_name[m], log2n, sum, expected);
+        ok = false;
+      }
+    }
+  CHECK(cudaEventDestroy(start));
+  CHECK(cudaEventDestroy(stop));
+  for (double* p : {a, b, c}) CHECK(cudaFree(p));
+  CHECK(cudaFreeHost(sums));
+
+  const double bytes = 2 * sizeof(double) * double(n);
+  double best[dot_impl_count], med[dot_impl_count];
+  for (int m = 0; m < dot_impl_count; ++m) {
+    best[m] = *std::min_element(times[m].begin(), times[m].end());
+    med[m] = median(times[m]);
+  }
+  for (int m : {dot_clause, dot_reduce})
+    std::printf("%-8s 2^%-4d %-21s best %8.1f median %8.1f GB/s; cuda best %8.1f median %8.1f; acc/cuda best %6.3f median %6.3f\n",
+                "dot", log2n, dot_name[m], bytes / (best[m] * 1e6), bytes / (med[m] * 1e6),
+                bytes / (best[dot_cuda] * 1e6), bytes / (med[dot_cuda] * 1e6), best[dot_cuda] / best[m],
+                med[dot_cuda] / med[m]);
+  std::fflush(stdout);
+  return ok;
+}
+
 [[noreturn]] void usage() {
   std::fprintf(stderr, "usage: bench_stream [--log2 25,28] [--runs N] [--warmup N]\n"
                        "  --log2   array sizes as powers of two (10..30), comma-separated\n"
@@ -263,6 +355,7 @@ int main(int argc, char** argv) try {
 
   bool ok = true;
   for (int log2n : sizes) ok &= bench_size(log2n, warmup, runs ? runs : log2n <= 25 ? 100 : 50);
+  for (int log2n : sizes) ok &= bench_dot(log2n, warmup, runs ? runs : 100, prop.multiProcessorCount);
   if (!ok) std::fprintf(stderr, "FAILED: wrong results (see above)\n");
   return ok ? 0 : 1;
 } catch (const std::exception& e) {

@@ -15,8 +15,18 @@ struct array_ops {
 
   /// Views whose reference is a value (const arithmetic elements) read through __ldg, so
   /// that kernels get `ld.global.nc` loads.
+  ///
+  /// The element is in global memory: a captured array or view points to its device copy (or,
+  /// under acc::deviceptr and unified memory, to memory the device reaches as global), and a
+  /// view made in device code is over device memory too (team memory has its own types:
+  /// gang_t::shared's span, cached_view). Saying so lets nvcc tell elements from team memory,
+  /// which it cannot for a pointer read from a kernel parameter's member once the kernel holds
+  /// any call or trap (gang_t::shared's check): `out[k].v += qb[j] * rb[j].x` over j would
+  /// otherwise store out[k] on every iteration instead of keeping it in a register, as a
+  /// hand-written kernel with out as a pointer parameter does.
   template <class Ref, class T>
   __device__ static Ref load(T*, T* dev, std::size_t k) noexcept {
+    __builtin_assume(__isGlobal(dev));
     if constexpr (!std::is_reference_v<Ref>)
       return __ldg(dev + k);
     else
