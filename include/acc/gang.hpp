@@ -3,6 +3,7 @@
 //! The work is the backends' (backend/{cuda,host}/gang.hpp, picked by detail/gang_ops.hpp).
 #pragma once
 
+#include <acc/array.hpp>
 #include <acc/detail/clauses.hpp>
 #include <acc/detail/config.hpp>
 #include <acc/detail/gang_handle.hpp>
@@ -53,6 +54,17 @@ template <class T>
 ACC_DETAIL_HD std::span<T> gang_t::shared(std::size_t count) const {
   static_assert(std::is_trivially_destructible_v<T>, "acc::gang_t::shared: T must be trivially destructible");
   return detail::gang_ops::shared<T>(*this, count);
+}
+
+template <class T, class N0, class N1, class... N2>
+  requires(sizeof...(N2) <= 1)
+ACC_DETAIL_HD view<T, 2 + sizeof...(N2)> gang_t::shared(N0 n0, N1 n1, N2... n2) const {
+  static_assert(std::is_integral_v<N0> && std::is_integral_v<N1> && (std::is_integral_v<N2> && ...),
+                "acc::gang_t::shared: the extents must be integers: g.shared<T>(n0, n1[, n2])");
+  const std::size_t e[] = {static_cast<std::size_t>(n0), static_cast<std::size_t>(n1), static_cast<std::size_t>(n2)...};
+  std::size_t count = 1;
+  for (std::size_t x : e) count *= x;
+  return view<T, 2 + sizeof...(N2)>(shared<T>(count).data(), n0, n1, n2...);
 }
 
 namespace detail {
