@@ -5,7 +5,21 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
+
+// Why the program ran where it did, for someone who expected a GPU.
+const char* why_here(bool gpu) {
+  if (gpu) return "";
+#if !defined(__CUDACC__)
+  return " (built without nvcc: this binary has only the host backend)";
+#else
+  const char* env = std::getenv("ACC_DEVICE_TYPE");
+  if (env && std::strcmp(env, "host") == 0) return " (ACC_DEVICE_TYPE=host)";
+  if (acc::get_num_devices(acc::device_type::nvidia) == 0) return " (no NVIDIA GPU found: the CUDA build falls back to the host)";
+  return " (acc::set_device_type chose the host)";
+#endif
+}
 
 int main(int argc, char** argv) try {
   const long n = argc > 1 ? std::atol(argv[1]) : (1L << 24) + 3;
@@ -31,8 +45,8 @@ int main(int argc, char** argv) try {
     wrong += y[i] != expect;
   }
   const bool gpu = acc::get_device_type() == acc::device_type::nvidia;
-  std::printf("saxpy: n = %ld on %s device %d: %s\n", n, gpu ? "nvidia" : "host",
-              acc::get_device_num(acc::get_device_type()), wrong ? "FAILED" : "verified");
+  std::printf("saxpy: n = %ld on %s device %d%s: %s\n", n, gpu ? "nvidia" : "host",
+              acc::get_device_num(acc::get_device_type()), why_here(gpu), wrong ? "FAILED" : "verified");
   if (wrong) std::printf("saxpy: %ld elements differ from the sequential result\n", wrong);
   return wrong ? 1 : 0;
 } catch (const std::exception& e) {

@@ -22,12 +22,14 @@ struct range_t {
 
 /// Tightly nested loops fused into one iteration space (OpenACC 3.3 §2.9.1 `collapse`); the
 /// body receives one index per loop, outermost first, and the last index varies fastest.
+/// Loop d runs from lo[d] to hi[d] (lo is 0 for a count).
 template <class Index, std::size_t Rank>
 struct collapse_t {
   static_assert(std::is_integral_v<Index> && !std::is_same_v<Index, bool>,
-                "acc::collapse: extents must be integers");
+                "acc::collapse: extents must be integers or acc::range(lo, hi)");
   static_assert(Rank == 2 || Rank == 3, "acc::collapse: takes two or three extents");
-  std::array<Index, Rank> extents;
+  std::array<Index, Rank> lo;
+  std::array<Index, Rank> hi;
   friend constexpr bool operator==(const collapse_t&, const collapse_t&) = default;
 };
 
@@ -39,18 +41,46 @@ constexpr range_t<std::common_type_t<Lo, Hi>> range(Lo lo, Hi hi) noexcept {
   return {static_cast<I>(lo), static_cast<I>(hi)};
 }
 
-/// `acc::collapse(ni, nj)`: body(i, j) for i in [0, ni), j in [0, nj).
-template <class N0, class N1>
-constexpr collapse_t<std::common_type_t<N0, N1>, 2> collapse(N0 n0, N1 n1) noexcept {
-  using I = std::common_type_t<N0, N1>;
-  return {{static_cast<I>(n0), static_cast<I>(n1)}};
+namespace detail {
+
+/// One loop of a collapse: a count n (the loop from 0 to n) or a range_t.
+template <class A> struct bound_type { using type = A; };
+template <class I> struct bound_type<range_t<I>> { using type = I; };
+template <class A>
+using bound_t = typename bound_type<A>::type;
+
+template <class I, class A>
+constexpr I lower_bound_of(const A& a) noexcept {
+  if constexpr (requires { a.lo; }) return static_cast<I>(a.lo);
+  else return I(0);
+}
+template <class I, class A>
+constexpr I upper_bound_of(const A& a) noexcept {
+  if constexpr (requires { a.hi; }) return static_cast<I>(a.hi);
+  else return static_cast<I>(a);
 }
 
-/// `acc::collapse(ni, nj, nk)`: body(i, j, k), k fastest.
+template <class... A>
+constexpr collapse_t<std::common_type_t<bound_t<A>...>, sizeof...(A)> collapse_of(const A&... a) noexcept {
+  using I = std::common_type_t<bound_t<A>...>;
+  return {{lower_bound_of<I>(a)...}, {upper_bound_of<I>(a)...}};
+}
+
+}  // namespace detail
+
+/// `acc::collapse(ni, nj)`: body(i, j) for i in [0, ni), j in [0, nj). Each loop may also be
+/// acc::range(lo, hi), counts and ranges mixed: `acc::collapse(acc::range(1, ni - 1), nj)` is
+/// `for (i = 1; i < ni - 1; ++i) for (j = 0; j < nj; ++j)`, and the body gets those i and j.
+/// The index type is the common type of the counts' and ranges' integer types.
+template <class N0, class N1>
+constexpr auto collapse(N0 n0, N1 n1) noexcept {
+  return detail::collapse_of(n0, n1);
+}
+
+/// `acc::collapse(ni, nj, nk)`: body(i, j, k), k fastest; counts or acc::range(lo, hi) each.
 template <class N0, class N1, class N2>
-constexpr collapse_t<std::common_type_t<N0, N1, N2>, 3> collapse(N0 n0, N1 n1, N2 n2) noexcept {
-  using I = std::common_type_t<N0, N1, N2>;
-  return {{static_cast<I>(n0), static_cast<I>(n1), static_cast<I>(n2)}};
+constexpr auto collapse(N0 n0, N1 n1, N2 n2) noexcept {
+  return detail::collapse_of(n0, n1, n2);
 }
 
 namespace detail {
@@ -74,29 +104,29 @@ ACC_DETAIL_HD constexpr Index index_at(Index lo, Count t) noexcept {
   return static_cast<Index>(static_cast<U>(static_cast<U>(lo) + static_cast<U>(t)));
 }
 
-/// Returns f(indices of flat iteration t) for Rank loops: from lo for rank 1, from 0 with inner
-/// counts n1 (and n2) for collapsed ones. Counter type C is 64 bits, or 32 where the caller
-/// has checked that every flat iteration fits (32-bit division is much cheaper on a GPU).
+/// Returns f(indices of flat iteration t) for Rank loops starting at lo[d], with inner counts
+/// n1 (and n2). Counter type C is 64 bits, or 32 where the caller has checked that every flat
+/// iteration fits (32-bit division is much cheaper on a GPU).
 template <class Index, std::size_t Rank, class C, class F>
-ACC_DETAIL_HD decltype(auto) call_at_flat(Index lo, C n1, C n2, C t, const F& f) {
+ACC_DETAIL_HD decltype(auto) call_at_flat(const std::array<Index, Rank>& lo, C n1, C n2, C t, const F& f) {
   if constexpr (Rank == 1) {
-    return f(index_at(lo, t));
+    return f(index_at(lo[0], t));
   } else if constexpr (Rank == 2) {
     const C i = t / n1;
-    return f(static_cast<Index>(i), static_cast<Index>(t - i * n1));
+    return f(index_at(lo[0], i), index_at(lo[1], t - i * n1));
   } else {
     const C n12 = n1 * n2, i = t / n12, r = t - i * n12, j = r / n2;
-    return f(static_cast<Index>(i), static_cast<Index>(j), static_cast<Index>(r - j * n2));
+    return f(index_at(lo[0], i), index_at(lo[1], j), index_at(lo[2], r - j * n2));
   }
 }
 
 /// Calls f with the indices of flat iteration t of space s.
 template <class Index, std::size_t Rank, class F>
 ACC_DETAIL_HD void call_at(const index_space<Index, Rank>& s, std::uint64_t t, const F& f) {
-  call_at_flat<Index, Rank, std::uint64_t>(s.lo[0], Rank > 1 ? s.count[1] : 1, Rank > 2 ? s.count[2] : 1, t, f);
+  call_at_flat<Index, Rank, std::uint64_t>(s.lo, Rank > 1 ? s.count[1] : 1, Rank > 2 ? s.count[2] : 1, t, f);
 }
 
-/// Iterations of `for (i = 0; i < n; ++i)`: none for n <= 0, as the sequential loop.
+/// Iterations of `for (i = lo; i < hi; ++i)`: none for hi <= lo, as the sequential loop.
 template <class I>
 constexpr std::uint64_t trip_count(I lo, I hi) noexcept {
   if (!(lo < hi)) return 0;
@@ -115,7 +145,10 @@ constexpr index_space<I, 1> to_space(range_t<I> r) noexcept {
 template <class I, std::size_t R>
 constexpr index_space<I, R> to_space(collapse_t<I, R> c) noexcept {
   index_space<I, R> s;
-  for (std::size_t d = 0; d < R; ++d) s.count[d] = trip_count(I(0), c.extents[d]);
+  for (std::size_t d = 0; d < R; ++d) {
+    s.lo[d] = c.lo[d];
+    s.count[d] = trip_count(c.lo[d], c.hi[d]);
+  }
   return s;
 }
 

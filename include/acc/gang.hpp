@@ -4,6 +4,7 @@
 #pragma once
 
 #include <acc/detail/body_checks.hpp>
+#include <acc/cached_view.hpp>
 #include <acc/detail/clauses.hpp>
 #include <acc/detail/config.hpp>
 #include <acc/detail/gang_handle.hpp>
@@ -54,6 +55,24 @@ template <class T>
 ACC_DETAIL_HD std::span<T> gang_t::shared(std::size_t count) const {
   static_assert(std::is_trivially_destructible_v<T>, "acc::gang_t::shared: T must be trivially destructible");
   return detail::gang_ops::shared<T>(*this, count);
+}
+
+template <class T, class N0, class N1, class... N2>
+  requires(sizeof...(N2) <= 1)
+ACC_DETAIL_HD cached_view<T, 2 + sizeof...(N2)> gang_t::shared(N0 n0, N1 n1, N2... n2) const {
+  static_assert(std::is_integral_v<N0> && std::is_integral_v<N1> && (std::is_integral_v<N2> && ...),
+                "acc::gang_t::shared: the extents must be integers: g.shared<T>(n0, n1[, n2])");
+  constexpr std::size_t rank = 2 + sizeof...(N2);
+  const std::int64_t hi[] = {static_cast<std::int64_t>(n0), static_cast<std::int64_t>(n1),
+                             static_cast<std::int64_t>(n2)...};
+  const std::int64_t zero[rank] = {};
+  std::int64_t stride[rank];
+  std::size_t count = 1;
+  for (std::size_t d = rank; d-- > 0;) {
+    stride[d] = static_cast<std::int64_t>(count);
+    count *= static_cast<std::size_t>(hi[d]);
+  }
+  return cached_view<T, rank>(shared<T>(count).data(), zero, stride, zero, hi, "g.shared");
 }
 
 namespace detail {

@@ -15,4 +15,5 @@
 #include <acc/region.hpp>
 #include <acc/runtime.hpp>
 #include <acc/scan.hpp>
+#include <acc/serial.hpp>
 #include <acc/tile.hpp>

@@ -71,6 +71,7 @@ inline constexpr unsigned queue_and_place = async | if_ | device_num | default_p
 inline constexpr unsigned shape = num_gangs | num_workers | vector_length;
 struct parallel_loop { static constexpr unsigned accepts = shape | queue_and_place | reduction; };
 struct parallel { static constexpr unsigned accepts = shape | shared_bytes | queue_and_place | reduction; };
+struct serial { static constexpr unsigned accepts = queue_and_place; };
 struct parallel_reduce { static constexpr unsigned accepts = shape | queue_and_place; };
 struct scan { static constexpr unsigned accepts = queue_and_place; };
 struct parallel_scan { static constexpr unsigned accepts = queue_and_place; };
@@ -139,6 +140,11 @@ ACC_DETAIL_CLAUSE_ROW(parallel_loop);
 #define ACC_DETAIL_ACCEPTED \
   "num_gangs, num_workers, vector_length, shared_bytes, async, if_, device_num, default_present, reduction"
 ACC_DETAIL_CLAUSE_ROW(parallel);
+#undef ACC_DETAIL_NAME
+#undef ACC_DETAIL_ACCEPTED
+#define ACC_DETAIL_NAME "serial"
+#define ACC_DETAIL_ACCEPTED "async, if_, device_num, default_present (one gang, one worker, one vector lane)"
+ACC_DETAIL_CLAUSE_ROW(serial);
 #undef ACC_DETAIL_NAME
 #undef ACC_DETAIL_ACCEPTED
 #define ACC_DETAIL_NAME "parallel_reduce"

@@ -13,6 +13,9 @@ namespace detail {
 struct gang_access;
 }
 
+template <class T, std::size_t Rank>
+class cached_view;
+
 /// What a parallel region's body receives: where the calling thread is, and the gang's shared
 /// memory. Each thread has its own copy; all of a gang's copies hand out the same shared
 /// memory, because every thread makes the same calls (gang-redundant execution).
@@ -34,6 +37,16 @@ public:
   /// (acc::bad_clause on the host; on a GPU a message and a trap).
   template <class T>
   ACC_DETAIL_HD std::span<T> shared(std::size_t count) const;
+
+  /// An n0 x n1 (x n2) row-major block of gang-shared memory, indexed (i, j[, k]) from 0: the
+  /// same elements for every thread of the gang, taken from acc::shared_bytes as shared(count).
+  /// It is a cached_view (team memory, as acc::cache gives), not an acc::view: an acc::view
+  /// always refers to global memory, which lets the compiler keep its elements in registers
+  /// next to team memory (backend/cuda/array.hpp).
+  /// e.g. auto tile = g.shared<float>(16, 17); tile(i, j) = a(i0 + i, j0 + j);
+  template <class T, class N0, class N1, class... N2>
+    requires(sizeof...(N2) <= 1)
+  ACC_DETAIL_HD cached_view<T, 2 + sizeof...(N2)> shared(N0 n0, N1 n1, N2... n2) const;
 
   // Constructed by the backends only.
   ACC_DETAIL_HD gang_t(int gang, int num_gangs, int num_workers, int vector_length, unsigned char* shared,

@@ -70,6 +70,11 @@ struct region_task : no_result {
   static constexpr bool empty() noexcept { return false; }
 };
 
+/// serial: body() once, by one thread of one gang (OpenACC's one gang, one worker, one lane).
+struct serial_task : no_result {
+  static constexpr bool empty() noexcept { return false; }
+};
+
 /// parallel_reduce: op(init, body(i...) for every point).
 template <class Space, class Op, class T>
 struct reduce_task {

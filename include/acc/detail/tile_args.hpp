@@ -29,6 +29,17 @@ struct tile_body_form<Body, Index, Rank, std::tuple<S...>> {
   }();
 };
 
+/// Whether body is tile-level for a tile_t of the same rank but another common index type.
+template <class Body, class Index, std::size_t Rank, class Specs>
+constexpr bool tile_level_with_other_index() {
+  const auto with = [](auto index) {
+    using J = decltype(index);
+    return !std::is_same_v<J, Index> && tile_body_form<Body, J, Rank, Specs>::tile_level;
+  };
+  return with(0) || with(0L) || with(0LL) || with(0U) || with(0UL) || with(0ULL) || with(short{}) ||
+         with(static_cast<unsigned short>(0));
+}
+
 template <class... C> struct tile_size_rank { static constexpr std::size_t value = 0; };
 template <class C, class... Rest> struct tile_size_rank<C, Rest...> {
   static constexpr std::size_t value =
@@ -98,6 +109,38 @@ constexpr bool check_tile_args() {
       static_assert(dependent_false<Extent>,
                     "acc::tile_loop: a cached array's rank differs from the iteration space's; cache arrays of "
                     "the tile's rank (a 1D acc::view of a row for a 1D tile)");
+      return false;
+    } else if constexpr (!tile_body_form<Body, Index, rank, Specs>::tile_level &&
+                         !tile_body_form<Body, Index, rank, Specs>::per_iteration &&
+                         tile_level_with_other_index<Body, Index, rank, Specs>()) {
+      // A tile-level body written for another index type than the extent's (tile_t<1> is
+      // tile_t<1, int>): name the type to write.
+#define ACC_DETAIL_TILE_INDEX(R, I, Name)                                                                     \
+  static_assert(!(rank == R && std::is_same_v<Index, I>),                                                     \
+                "acc::tile_loop: the iteration space's index type is " Name ", so the tile-level body takes " \
+                "const acc::tile_t<" #R ", " Name ">& (acc::tile_t<" #R "> means tile_t<" #R ", int>); "     \
+                "make the extent int or write ACC_LAMBDA(const acc::tile_t<" #R ", " Name ">& t, ...)")
+#define ACC_DETAIL_TILE_INDEX_RANKS(I, Name) \
+  ACC_DETAIL_TILE_INDEX(1, I, Name);         \
+  ACC_DETAIL_TILE_INDEX(2, I, Name);         \
+  ACC_DETAIL_TILE_INDEX(3, I, Name)
+      ACC_DETAIL_TILE_INDEX_RANKS(int, "int");
+      ACC_DETAIL_TILE_INDEX_RANKS(long, "long");
+      ACC_DETAIL_TILE_INDEX_RANKS(long long, "long long");
+      ACC_DETAIL_TILE_INDEX_RANKS(unsigned, "unsigned");
+      ACC_DETAIL_TILE_INDEX_RANKS(unsigned long, "unsigned long");
+      ACC_DETAIL_TILE_INDEX_RANKS(unsigned long long, "unsigned long long");
+      ACC_DETAIL_TILE_INDEX_RANKS(short, "short");
+      ACC_DETAIL_TILE_INDEX_RANKS(unsigned short, "unsigned short");
+#undef ACC_DETAIL_TILE_INDEX_RANKS
+#undef ACC_DETAIL_TILE_INDEX
+      constexpr bool named = std::is_same_v<Index, int> || std::is_same_v<Index, long> ||
+                             std::is_same_v<Index, long long> || std::is_same_v<Index, unsigned> ||
+                             std::is_same_v<Index, unsigned long> || std::is_same_v<Index, unsigned long long> ||
+                             std::is_same_v<Index, short> || std::is_same_v<Index, unsigned short>;
+      static_assert(named || dependent_false<Extent>,
+                    "acc::tile_loop: the tile-level body's acc::tile_t must have the rank and the index type of "
+                    "the extent: const acc::tile_t<Rank, Index>&");
       return false;
     } else if constexpr (!tile_body_form<Body, Index, rank, Specs>::tile_level &&
                          !tile_body_form<Body, Index, rank, Specs>::per_iteration) {

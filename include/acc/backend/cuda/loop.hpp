@@ -27,13 +27,13 @@ __global__ void loop_1d(Index lo, Count n, Body body) {
 
 // Collapsed loops: one division per thread to find its first (i, j), then the grid stride is
 // added as a mixed-radix number (q, r) = (stride / n1, stride % n1), so the loop itself
-// divides nothing.
+// divides nothing. Counters run from 0; the body gets lo + counter in each dimension.
 template <class Count, class Index, class Body>
-__global__ void loop_2d(Count n0, Count n1, Count q, Count r, Body body) {
+__global__ void loop_2d(Index lo0, Index lo1, Count n0, Count n1, Count q, Count r, Body body) {
   const Count t = Count(blockIdx.x) * blockDim.x + threadIdx.x;
   Count i = t / n1, j = t - i * n1;
   while (i < n0) {
-    body(static_cast<Index>(i), static_cast<Index>(j));
+    body(index_at(lo0, i), index_at(lo1, j));
     i += q;
     j += r;
     if (j >= n1) {
@@ -44,13 +44,14 @@ __global__ void loop_2d(Count n0, Count n1, Count q, Count r, Body body) {
 }
 
 template <class Count, class Index, class Body>
-__global__ void loop_3d(Count n0, Count n1, Count n2, Count q, Count r1, Count r2, Body body) {
+__global__ void loop_3d(Index lo0, Index lo1, Index lo2, Count n0, Count n1, Count n2, Count q, Count r1, Count r2,
+                        Body body) {
   const Count t = Count(blockIdx.x) * blockDim.x + threadIdx.x;
   const Count n12 = n1 * n2;
   Count i = t / n12, rest = t - i * n12;
   Count j = rest / n2, k = rest - j * n2;
   while (i < n0) {
-    body(static_cast<Index>(i), static_cast<Index>(j), static_cast<Index>(k));
+    body(index_at(lo0, i), index_at(lo1, j), index_at(lo2, k));
     i += q;
     j += r1;
     k += r2;
@@ -79,13 +80,14 @@ void launch_loop(const index_space<Index, Rank>& s, std::uint64_t total, const l
     auto kernel = &loop_2d<Count, Index, Body>;
     const auto cfg = plan_loop(spec, limits_of_kernel<loop_policy>(kernel, device, site), total, device, site);
     const Count n1 = Count(s.count[1]), stride = Count(cfg.grid) * cfg.block;
-    launch(kernel, cfg, 0, stream, site, Count(s.count[0]), n1, stride / n1, stride % n1, body);
+    launch(kernel, cfg, 0, stream, site, s.lo[0], s.lo[1], Count(s.count[0]), n1, stride / n1, stride % n1, body);
   } else {
     auto kernel = &loop_3d<Count, Index, Body>;
     const auto cfg = plan_loop(spec, limits_of_kernel<loop_policy>(kernel, device, site), total, device, site);
     const Count n1 = Count(s.count[1]), n2 = Count(s.count[2]), n12 = n1 * n2;
     const Count stride = Count(cfg.grid) * cfg.block, rest = stride % n12;
-    launch(kernel, cfg, 0, stream, site, Count(s.count[0]), n1, n2, stride / n12, rest / n2, rest % n2, body);
+    launch(kernel, cfg, 0, stream, site, s.lo[0], s.lo[1], s.lo[2], Count(s.count[0]), n1, n2, stride / n12,
+           rest / n2, rest % n2, body);
   }
 }
 

@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <array>
 #include <cstring>
 
 namespace acc::detail::cuda {
@@ -24,7 +25,7 @@ namespace acc::detail::cuda {
 template <class T, class Count, class Index, std::size_t Rank, class Body>
 struct reduce_input {
   Body body;
-  Index lo;
+  std::array<Index, Rank> lo;
   Count n1, n2;
 
   __device__ T operator()(Count t) const {
@@ -94,7 +95,7 @@ T reduce_with(const index_space<Index, Rank>& s, std::uint64_t total, const laun
   stream_buffer scratch(sizeof(T) * cfg.grid, ctx.device, stream, ctx.site);
   T* partial = static_cast<T*>(scratch.get());
   result_slot& out = result_slot_of(sizeof(T), ctx.site);
-  launch(blocks_kernel, cfg, 0, stream, ctx.site, input{body, s.lo[0], n1, n2}, Count(total), op, partial);
+  launch(blocks_kernel, cfg, 0, stream, ctx.site, input{body, s.lo, n1, n2}, Count(total), op, partial);
   launch(final_kernel, {1u, unsigned(reduce_policy::block)}, 0, stream, ctx.site, partial, int(cfg.grid), op, init,
          static_cast<T*>(out.device()));
   scratch.release(ctx.site);

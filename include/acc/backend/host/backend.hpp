@@ -14,6 +14,7 @@ inline namespace ACC_DETAIL_HOST_ABI {
 ///   loop.hpp            loop_task (parallel_loop)
 ///   loop_reduction.hpp  loop_reduction_task (parallel_loop with reduction clauses)
 ///   region.hpp          region_task (parallel)
+///   serial.hpp          serial_task (serial)
 ///   reduce.hpp          reduce_task (parallel_reduce)
 ///   scan.hpp            scan_task, parallel_scan_task
 ///   tile.hpp            tile_task (tile_loop)

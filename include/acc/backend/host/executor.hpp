@@ -67,32 +67,51 @@ struct part_value {
 };
 
 /// Calls f with the indices of flat iterations [t0, t1) of s, in order: rank 1 as the loop
-/// `for (i = lo; i < hi; ++i)`; collapsed spaces row by row, each row a plain inner loop
-/// (one division finds the first point).
+/// `for (i = lo; i < hi; ++i)`; collapsed spaces as the nest one would write by hand: a partial
+/// first row, then whole rows as plain nested loops whose innermost loop has loop-invariant
+/// bounds (contiguous, so the compiler vectorises it), then a partial last row. A short
+/// innermost dimension (miniWeather's 4 variables) then costs no bookkeeping per row.
 template <class Index, std::size_t Rank, class F>
 void for_each_flat(const index_space<Index, Rank>& s, std::uint64_t t0, std::uint64_t t1, F&& f) {
   if (t0 >= t1) return;
   if constexpr (Rank == 1) {
     for (Index i = index_at(s.lo[0], t0), end = index_at(s.lo[0], t1); i < end; ++i) f(i);
-  } else if constexpr (Rank == 2) {
-    const std::uint64_t n1 = s.count[1];
-    std::uint64_t i = t0 / n1, j = t0 % n1, t = t0;
-    while (t < t1) {
-      const std::uint64_t j1 = smaller<std::uint64_t>(n1, j + (t1 - t));
-      const Index ii = index_at(s.lo[0], i);
-      for (Index jj = index_at(s.lo[1], j), end = index_at(s.lo[1], j1); jj < end; ++jj) f(ii, jj);
-      t += j1 - j, j = 0, ++i;
-    }
   } else {
-    const std::uint64_t n1 = s.count[1], n2 = s.count[2];
-    std::uint64_t i = t0 / (n1 * n2), j = t0 / n2 % n1, k = t0 % n2, t = t0;
-    while (t < t1) {
-      const std::uint64_t k1 = smaller<std::uint64_t>(n2, k + (t1 - t));
-      const Index ii = index_at(s.lo[0], i), jj = index_at(s.lo[1], j);
-      for (Index kk = index_at(s.lo[2], k), end = index_at(s.lo[2], k1); kk < end; ++kk) f(ii, jj, kk);
-      t += k1 - k, k = 0;
-      if (++j == n1) j = 0, ++i;
+    // A row: the innermost loop for fixed outer indices; rows are numbered in order.
+    const std::uint64_t n = s.count[Rank - 1];
+    const Index first = s.lo[Rank - 1], last = index_at(first, n);
+    // Calls f for the points [k0, k1) of row r.
+    const auto part_row = [&](std::uint64_t r, std::uint64_t k0, std::uint64_t k1) {
+      if constexpr (Rank == 2) {
+        const Index i = index_at(s.lo[0], r);
+        for (Index k = index_at(first, k0), end = index_at(first, k1); k < end; ++k) f(i, k);
+      } else {
+        const Index i = index_at(s.lo[0], r / s.count[1]), j = index_at(s.lo[1], r % s.count[1]);
+        for (Index k = index_at(first, k0), end = index_at(first, k1); k < end; ++k) f(i, j, k);
+      }
+    };
+    std::uint64_t r = t0 / n;
+    const std::uint64_t k0 = t0 % n, r_end = t1 / n, k_end = t1 % n;
+    if (k0 != 0) {  // the partial first row
+      part_row(r, k0, r == r_end ? k_end : n);
+      if (r == r_end) return;
+      ++r;
     }
+    // Whole rows [r, r_end).
+    if constexpr (Rank == 2) {
+      for (Index i = index_at(s.lo[0], r), i_end = index_at(s.lo[0], r_end); i < i_end; ++i)
+        for (Index k = first; k < last; ++k) f(i, k);
+    } else {
+      const std::uint64_t nj = s.count[1];
+      while (r < r_end) {
+        const std::uint64_t j0 = r % nj, j1 = smaller<std::uint64_t>(nj, j0 + (r_end - r));
+        const Index i = index_at(s.lo[0], r / nj);
+        for (Index j = index_at(s.lo[1], j0), j_end = index_at(s.lo[1], j1); j < j_end; ++j)
+          for (Index k = first; k < last; ++k) f(i, j, k);
+        r += j1 - j0;
+      }
+    }
+    if (k_end != 0) part_row(r_end, 0, k_end);  // the partial last row
   }
 }
 

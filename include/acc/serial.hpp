@@ -1,0 +1,90 @@
+//! @file acc::serial, OpenACC's `serial` construct (OpenACC 3.3 §2.5.2): a compute region run
+//! by one gang of one worker with one vector lane.
+#pragma once
+
+#include <acc/clauses.hpp>
+#include <acc/detail/clauses.hpp>
+#include <acc/detail/config.hpp>
+#include <acc/detail/dispatch.hpp>
+#include <acc/detail/nvtx.hpp>
+#include <acc/detail/task.hpp>
+#include <acc/error.hpp>
+
+#include <acc/backend/host/serial.hpp>
+#if defined(ACC_DETAIL_CUDA)
+#  include <acc/backend/cuda/serial.hpp>
+#endif
+
+#include <source_location>
+#include <type_traits>
+#include <utility>
+
+namespace acc {
+namespace detail {
+
+/// The checks of serial's arguments; only the first failure is reported.
+template <class... Args>
+constexpr bool check_serial_args() {
+  if constexpr (sizeof...(Args) == 0) {
+    static_assert(dependent_false<Args...>,
+                  "acc::serial: the body is missing; write acc::serial(ACC_LAMBDA() { ... })");
+    return false;
+  } else if constexpr (!clauses_then_body<Args...>()) {
+    static_assert(dependent_false<Args...>,
+                  "acc::serial: an argument before the body is not a clause; clauses are acc::async, if_, "
+                  "device_num, default_present, and the body comes last");
+    return false;
+  } else if constexpr (!clauses_accepted<construct::serial, Args...>()) {
+    return false;
+  } else if constexpr (!std::is_invocable_v<const body_of_t<Args...>&>) {
+    static_assert(dependent_false<Args...>,
+                  "acc::serial: the body takes no arguments: ACC_LAMBDA() { ... }");
+    return false;
+  } else if constexpr (!std::is_copy_constructible_v<body_of_t<Args...>>) {
+    static_assert(dependent_false<Args...>,
+                  "acc::serial: the body must be copyable, as it is copied to the device; capture by value");
+    return false;
+  } else {
+    return true;
+  }
+}
+
+}  // namespace detail
+
+/// Runs body() once on the current device (OpenACC 3.3 §2.5.2 `serial`: one gang, one worker,
+/// one vector lane), e.g. to set up or finish data that stays on the device without copying it
+/// back and forth.
+/// - Clauses before the body: async(q), if_ (false: on the host), device_num, default_present.
+///   Without async the call returns when the body has run.
+/// - Captured acc::array / acc::view are mapped as for parallel_loop (implicit data: copy if
+///   absent, copyin when const; default_present requires them present).
+/// - A single GPU thread runs the body: keep it short, loops over large data belong in
+///   parallel_loop.
+/// e.g. acc::serial(ACC_LAMBDA() { a[0] = a[n - 1]; a[n + 1] = a[1]; });  // periodic halo
+///
+/// serial is a class template only so that a defaulted std::source_location can follow the
+/// argument pack; users call it as a function.
+template <class... Args>
+struct serial {
+  serial(Args&&... args, std::source_location where = std::source_location::current()) {
+    if constexpr (detail::check_serial_args<Args...>()) {
+      const detail::call_site site{"serial", where};
+      static detail::nvtx_site nvtx;  // constant-initialised: no guard per construct
+      const detail::nvtx_range range(nvtx, site);
+      detail::run_with_clauses(
+          [&](const auto& spec, const auto&, const auto& body) {
+            detail::dispatch(detail::serial_task{}, spec, body, site);
+          },
+          std::as_const(args)...);
+    }
+  }
+};
+
+template <class... Args>
+serial(Args&&...) -> serial<Args...>;
+
+}  // namespace acc
+
+#if ACC_DETAIL_RUNTIME_INLINE
+#  include <acc/detail/runtime-inl.hpp>
+#endif

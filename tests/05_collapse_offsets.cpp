@@ -1,0 +1,168 @@
+// Level 5: acc::collapse over acc::range(lo, hi) loops, counts and ranges mixed: every
+// construct that takes a collapsed extent gives the body the actual indices.
+#include <acc/parallel.hpp>
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "support/buffer.hpp"
+
+using acc_test::buffer;
+
+namespace {
+
+ACC_ROUTINE long long mark(long long i, long long j, long long k = 0) { return i * 1'000'003 + j * 1009 + k * 7 + 1; }
+
+struct bounds {
+  long long lo, hi;
+  long long count() const { return hi > lo ? hi - lo : 0; }
+};
+
+// Random bounds, negative ones included; an empty range now and then.
+bounds random_bounds(std::mt19937_64& gen, long long most) {
+  std::uniform_int_distribution<long long> lo(-40, 40), len(0, most);
+  const long long l = lo(gen);
+  return {l, l + (gen() % 9 == 0 ? -static_cast<long long>(gen() % 3) : len(gen))};
+}
+
+// Compute constructs live in plain functions: nvcc rejects extended lambdas inside lambdas.
+void fill2(long long* o, bounds a, bounds b, int gangs) {
+  const long long nb = b.count();
+  auto body = ACC_LAMBDA(long i, long j) { o[(i - a.lo) * nb + (j - b.lo)] += mark(i, j); };
+  const auto e = acc::collapse(acc::range(a.lo, a.hi), acc::range(b.lo, b.hi));
+  if (gangs) acc::parallel_loop(e, acc::num_gangs(gangs), acc::vector_length(7), body);
+  else acc::parallel_loop(e, body);
+}
+
+void fill3(long long* o, bounds a, bounds b, bounds c, int gangs) {
+  const long long nb = b.count(), nc = c.count();
+  auto body = ACC_LAMBDA(long i, long j, long k) {
+    o[((i - a.lo) * nb + (j - b.lo)) * nc + (k - c.lo)] += mark(i, j, k);
+  };
+  const auto e = acc::collapse(acc::range(a.lo, a.hi), acc::range(b.lo, b.hi), acc::range(c.lo, c.hi));
+  if (gangs) acc::parallel_loop(e, acc::num_gangs(gangs), acc::vector_length(33), body);
+  else acc::parallel_loop(e, body);
+}
+
+// The interior of an ni x nj grid, counts and ranges mixed: for (i = 0..ni) for (j = 1..nj-1).
+void interior_mixed(long long* o, int ni, int nj) {
+  acc::parallel_loop(acc::collapse(ni, acc::range(1, nj - 1)), ACC_LAMBDA(int i, int j) {
+    o[i * nj + j] = mark(i, j);
+  });
+}
+
+long long sum_reduce(bounds a, bounds b, bounds c) {
+  return acc::parallel_reduce(acc::collapse(acc::range(a.lo, a.hi), acc::range(b.lo, b.hi), acc::range(c.lo, c.hi)),
+                              acc::plus, ACC_LAMBDA(long i, long j, long k) { return mark(i, j, k) % 1000003; });
+}
+
+long long sum_clause(bounds a, bounds b) {
+  long long s = 0;
+  acc::parallel_loop(acc::collapse(acc::range(a.lo, a.hi), acc::range(b.lo, b.hi)), acc::reduction(acc::plus, s),
+                     ACC_LAMBDA(long i, long j, long long& r) { r += mark(i, j) % 1000003; });
+  return s;
+}
+
+void fill_gang_loop(long long* o, bounds a, bounds b) {
+  const long long nb = b.count();
+  acc::parallel(acc::num_gangs(3), ACC_LAMBDA(const acc::gang_t& g) {
+    acc::loop(g, acc::gang_vector, acc::collapse(acc::range(a.lo, a.hi), acc::range(b.lo, b.hi)),
+              [&](long i, long j) { o[(i - a.lo) * nb + (j - b.lo)] += mark(i, j); });
+  });
+}
+
+void fill_tiles(acc::array<long long, 2> out, bounds a, bounds b) {
+  acc::tile_loop(acc::collapse(acc::range(a.lo, a.hi), acc::range(b.lo, b.hi)), acc::tile_size(4, 8),
+                 ACC_LAMBDA(long i, long j) { out(i - a.lo, j - b.lo) += mark(i, j); });
+}
+
+// A 64-bit lower bound far beyond 2^32: indices are lo + t in the extent's own type.
+void far_offsets(long long* o, long long lo0, long long lo1) {
+  acc::parallel_loop(acc::collapse(acc::range(lo0, lo0 + 3), acc::range(lo1, lo1 + 5)), ACC_LAMBDA(long long i, long long j) {
+    o[(i - lo0) * 5 + (j - lo1)] = (i - lo0) * 100 + (j - lo1) + (i > (1LL << 40) && j < -(1LL << 40) ? 1000 : 0);
+  });
+}
+
+}  // namespace
+
+TEST_CASE("collapse over two ranges with offsets visits each (i, j) of the ranges once", "[05][collapse][range]") {
+  std::mt19937_64 gen(GENERATE(1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u));
+  const bounds a = random_bounds(gen, 70), b = random_bounds(gen, 300);
+  const int gangs = GENERATE(0, 2);
+  buffer<long long> out(static_cast<std::size_t>(a.count() * b.count()) + 1, 0);
+  fill2(out.data(), a, b, gangs);
+  INFO("range(" << a.lo << ", " << a.hi << ") x range(" << b.lo << ", " << b.hi << ")");
+  for (long long i = a.lo; i < a.hi; ++i)
+    for (long long j = b.lo; j < b.hi; ++j) REQUIRE(out[(i - a.lo) * b.count() + (j - b.lo)] == mark(i, j));
+  REQUIRE(out[a.count() * b.count()] == 0);
+}
+
+TEST_CASE("collapse over three ranges with offsets visits each (i, j, k) once", "[05][collapse][range]") {
+  std::mt19937_64 gen(GENERATE(11u, 12u, 13u, 14u, 15u, 16u));
+  const bounds a = random_bounds(gen, 9), b = random_bounds(gen, 17), c = random_bounds(gen, 40);
+  const int gangs = GENERATE(0, 3);
+  const long long n = a.count() * b.count() * c.count();
+  buffer<long long> out(static_cast<std::size_t>(n) + 1, 0);
+  fill3(out.data(), a, b, c, gangs);
+  INFO("ranges [" << a.lo << ", " << a.hi << ") [" << b.lo << ", " << b.hi << ") [" << c.lo << ", " << c.hi << ")");
+  for (long long i = a.lo; i < a.hi; ++i)
+    for (long long j = b.lo; j < b.hi; ++j)
+      for (long long k = c.lo; k < c.hi; ++k)
+        REQUIRE(out[((i - a.lo) * b.count() + (j - b.lo)) * c.count() + (k - c.lo)] == mark(i, j, k));
+  REQUIRE(out[n] == 0);
+}
+
+TEST_CASE("collapse mixes counts and ranges", "[05][collapse][range]") {
+  const auto [ni, nj] = GENERATE(table<int, int>({{1, 3}, {5, 2}, {3, 1}, {17, 130}}));
+  buffer<long long> out(static_cast<std::size_t>(ni) * nj, 0);
+  interior_mixed(out.data(), ni, nj);
+  for (int i = 0; i < ni; ++i)
+    for (int j = 0; j < nj; ++j) REQUIRE(out[i * nj + j] == (j >= 1 && j < nj - 1 ? mark(i, j) : 0));
+  static_assert(std::is_same_v<decltype(acc::collapse(3, acc::range(1L, 4L))), acc::collapse_t<long, 2>>);
+  static_assert(std::is_same_v<decltype(acc::collapse(acc::range(1, 4), 2u, 5)), acc::collapse_t<unsigned, 3>>);
+  static_assert(acc::collapse(acc::range(-2, 3), 4) == acc::collapse_t<int, 2>{{-2, 0}, {3, 4}});
+}
+
+TEST_CASE("an empty or reversed range in a collapse runs nothing", "[05][collapse][range]") {
+  buffer<long long> out(4, 0);
+  fill2(out.data(), {5, 5}, {0, 4}, 0);
+  fill2(out.data(), {0, 4}, {3, -3}, 0);
+  fill3(out.data(), {-2, 2}, {1, 0}, {0, 1}, 0);
+  for (int i = 0; i < 4; ++i) REQUIRE(out[i] == 0);
+}
+
+TEST_CASE("reductions over collapsed ranges see the actual indices", "[05][collapse][range][reduce]") {
+  std::mt19937_64 gen(GENERATE(21u, 22u, 23u, 24u));
+  const bounds a = random_bounds(gen, 20), b = random_bounds(gen, 30), c = random_bounds(gen, 30);
+  long long e3 = 0, e2 = 0;
+  for (long long i = a.lo; i < a.hi; ++i)
+    for (long long j = b.lo; j < b.hi; ++j) {
+      e2 += mark(i, j) % 1000003;
+      for (long long k = c.lo; k < c.hi; ++k) e3 += mark(i, j, k) % 1000003;
+    }
+  REQUIRE(sum_reduce(a, b, c) == e3);
+  REQUIRE(sum_clause(a, b) == e2);
+}
+
+TEST_CASE("gang loops and tile_loop over collapsed ranges see the actual indices", "[05][collapse][range][gang]") {
+  std::mt19937_64 gen(GENERATE(31u, 32u, 33u));
+  const bounds a = random_bounds(gen, 20), b = random_bounds(gen, 45);
+  buffer<long long> out(static_cast<std::size_t>(a.count() * b.count()) + 1, 0);
+  fill_gang_loop(out.data(), a, b);
+  acc::array<long long, 2> t("t", static_cast<std::size_t>(a.count()), static_cast<std::size_t>(b.count()));
+  fill_tiles(t, a, b);
+  for (long long i = a.lo; i < a.hi; ++i)
+    for (long long j = b.lo; j < b.hi; ++j) {
+      REQUIRE(out[(i - a.lo) * b.count() + (j - b.lo)] == mark(i, j));
+      REQUIRE(t(i - a.lo, j - b.lo) == mark(i, j));
+    }
+}
+
+TEST_CASE("collapse over 64-bit ranges far from zero", "[05][collapse][range][large]") {
+  buffer<long long> out(15, -1);
+  far_offsets(out.data(), (1LL << 41) + 5, -(1LL << 42));
+  for (long long i = 0; i < 3; ++i)
+    for (long long j = 0; j < 5; ++j) REQUIRE(out[i * 5 + j] == i * 100 + j + 1000);
+}
