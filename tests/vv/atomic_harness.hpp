@@ -179,8 +179,10 @@ void run_atomic(const atomic_case<T>& c, Op op, double tol = precision) {
     acc::data region{acc::copyin(slot), acc::copyin(e), acc::copy(totals), acc::copyout(captured)};
     acc::parallel_loop(items, ACC_LAMBDA(int i) {
       const T old = atomic_step<F, C>(totals[slot[i]], op, e[i]);
-      if constexpr (C == capture::before) captured[i] = old;
-      else if constexpr (C == capture::after) captured[i] = combine<F>(op, old, e[i]);
+      // nvcc's extended lambdas must capture outside `if constexpr`.
+      [[maybe_unused]] const acc::array<T>& out = captured;
+      if constexpr (C == capture::before) out[i] = old;
+      else if constexpr (C == capture::after) out[i] = combine<F>(op, old, e[i]);
     });
   }
   std::vector<std::vector<T>> es(slots), caps(slots);

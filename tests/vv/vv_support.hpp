@@ -49,3 +49,18 @@ acc::array<T> filled(const char* name, const std::vector<T>& v) {
 }
 
 }  // namespace vv
+
+namespace vv {
+
+/// Whether compute constructs run on a device with memory of its own: only then can a test
+/// see that data was not copied back (the suite's `devonly` tests probe this with a flag
+/// written inside a present region).
+inline bool separate_memory() { return acc::get_device_type() != acc::device_type::host; }
+
+inline std::vector<double> random_vector(int count = n, double hi = 10.0) {
+  std::vector<double> v(count);
+  for (double& x : v) x = uniform(hi);
+  return v;
+}
+
+}  // namespace vv
