@@ -16,3 +16,38 @@ VV_REDUCTION_CASES("or", vv::or_d)
 VV_REDUCTION_CASES("bitand", vv::bitand_d)
 VV_REDUCTION_CASES("bitor", vv::bitor_d)
 VV_REDUCTION_CASES("bitxor", vv::bitxor_d)
+
+TEST_CASE("vv parallel_loop_reduction_add_general_type_check_pt1", "[vv][reduction]") {
+  vv::add_typed<bool>();
+  vv::add_typed<char>();
+  vv::add_typed<signed char>();
+  vv::add_typed<unsigned char>();
+  vv::add_typed<short>();
+  vv::add_typed<int>();
+  vv::add_typed<long>();
+  vv::add_typed<long long>();
+}
+
+TEST_CASE("vv parallel_loop_reduction_add_general_type_check_pt2", "[vv][reduction]") {
+  vv::add_typed<unsigned short>();
+  vv::add_typed<unsigned>();
+  vv::add_typed<unsigned long>();
+  vv::add_typed<unsigned long long>();
+  vv::add_typed<float>();
+  vv::add_typed<double>();
+  vv::add_typed<long double>();
+  vv::add_typed<vv::cplx<float>>();
+}
+
+TEST_CASE("vv parallel_loop_reduction_add_general_type_check_pt3", "[vv][reduction]") {
+  vv::add_typed<vv::cplx<double>>();
+  vv::add_typed<vv::cplx<long double>>();
+}
+
+TEST_CASE("vv parallel_loop_reduction_add_loop_type_check_pt1", "[vv][reduction]") {
+  vv::add_typed<char>(true);
+  vv::add_typed<short>(true);
+  vv::add_typed<int>(true);
+  vv::add_typed<long long>(true);
+  vv::add_typed<unsigned>(true);
+}

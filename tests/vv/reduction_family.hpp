@@ -13,6 +13,7 @@
 #  define ACC_VV_HAVE_SERIAL 1
 #endif
 
+#include <limits>
 #include <vector>
 
 namespace vv {
@@ -277,5 +278,73 @@ void serial_rows(bool use) {
   }
 }
 #endif
+
+}  // namespace vv
+
+namespace vv {
+
+/// A complex number with the + the suite's `float _Complex` / `double _Complex` reductions use.
+template <class T>
+struct cplx {
+  T re = 0, im = 0;
+  ACC_ROUTINE cplx() = default;
+  ACC_ROUTINE constexpr cplx(int v) : re(T(v)), im(0) {}
+  ACC_ROUTINE constexpr cplx(T r, T i) : re(r), im(i) {}
+  ACC_ROUTINE friend cplx operator+(const cplx& a, const cplx& b) { return {a.re + b.re, a.im + b.im}; }
+};
+
+/// `reduction(+:total)` of type T over a[x] + b[x], from 10 (the type-check tests).
+template <class T>
+void add_typed(bool loop_form = false) {
+  std::mt19937 g(40);
+  acc::array<T> a("a", loop_form ? 10 * n : n), b("b", loop_form ? 10 * n : n);
+  for (std::size_t x = 0; x < a.size(); ++x) {
+    if constexpr (std::is_same_v<T, bool>) {
+      a[x] = uniform(g) > .5;
+      b[x] = uniform(g) > .5;
+    } else if constexpr (std::is_class_v<T>) {
+      a[x] = T(uniform(g, 10), uniform(g, 10));
+      b[x] = T(uniform(g, 10), uniform(g, 10));
+    } else {
+      a[x] = static_cast<T>(uniform(g, 10));
+      b[x] = static_cast<T>(uniform(g, 10));
+    }
+  }
+  const T start = std::is_same_v<T, bool> ? T(1) : T(10);
+  if (!loop_form) {
+    T total = start;
+    {
+      acc::data region{acc::copyin(a), acc::copyin(b)};
+      acc::parallel_loop(n, acc::reduction(acc::plus, total), ACC_LAMBDA(int x, T& t) { t = t + T(a[x] + b[x]); });
+    }
+    T host = start;
+    for (int x = 0; x < n; ++x) host = host + T(a[x] + b[x]);
+    if constexpr (std::is_class_v<T>) {
+      REQUIRE(std::abs(double(total.re - host.re)) <= precision * 2 * n);
+      REQUIRE(std::abs(double(total.im - host.im)) <= precision * 2 * n);
+    } else if constexpr (std::is_floating_point_v<T>) {
+      REQUIRE(std::abs(double(total - host)) <= std::max(precision, double(std::numeric_limits<T>::epsilon()) * 4 * n) * std::max(1.0, std::abs(double(host))));
+    } else {
+      REQUIRE(total == host);
+    }
+  } else if constexpr (std::is_integral_v<T>) {
+    // parallel loop gang private(total) { total = 10; loop worker reduction(+:total); d = total }
+    acc::array<T> d("d", 10);
+    {
+      acc::data region{acc::copyin(a), acc::copyin(b), acc::copyout(d)};
+      acc::parallel(ACC_LAMBDA(const acc::gang_t& gang) {
+        acc::loop(gang, acc::gang, 10, [&](int y) {
+          const T part = acc::loop_reduce(gang, acc::worker, n, acc::plus, [&](int x) { return T(a[y * n + x] + b[y * n + x]); });
+          d[y] = T(start + part);
+        });
+      });
+    }
+    for (int y = 0; y < 10; ++y) {
+      T host = start;
+      for (int x = 0; x < n; ++x) host = T(host + T(a[y * n + x] + b[y * n + x]));
+      REQUIRE(d[y] == host);
+    }
+  }
+}
 
 }  // namespace vv
