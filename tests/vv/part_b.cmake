@@ -7,4 +7,5 @@ list(APPEND ACC_VV_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/parallel_loop.cpp
   ${CMAKE_CURRENT_LIST_DIR}/kernels.cpp
   ${CMAKE_CURRENT_LIST_DIR}/runtime.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/serial.cpp
 )
