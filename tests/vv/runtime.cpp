@@ -240,9 +240,9 @@ TEST_CASE("vv acc_update_self_async", "[vv][runtime][data][async]") {
 
 namespace {
 /// Two queues each computing half: c = a + b on queue 1, f = d + e on queue 2, and
-/// g = c + f on queue 3 after both (ordered by `order`).
-template <class Order, class Finish>
-void two_queues(Order order, Finish finish) {
+/// g = c + f on queue 3 after both, ordered by `how`.
+enum class ordering { wait_each, wait_all, wait_async };
+void two_queues(ordering how) {
   auto a = vv::random_array("a", n, 28), b = vv::random_array("b", n, 29), d = vv::random_array("d", n, 30),
        e = vv::random_array("e", n, 31);
   auto c = vv::filled("c", n, 0), f = vv::filled("f", n, 0), g = vv::filled("g", n, 0);
@@ -251,22 +251,31 @@ void two_queues(Order order, Finish finish) {
                      acc::create(f), acc::copyout(g)};
     acc::parallel_loop(n, acc::async(1), ACC_LAMBDA(int x) { c[x] = a[x] + b[x]; });
     acc::parallel_loop(n, acc::async(2), ACC_LAMBDA(int x) { f[x] = d[x] + e[x]; });
-    order();
+    if (how == ordering::wait_each) {
+      acc::wait(1);
+      acc::wait(2);
+    } else if (how == ordering::wait_all) {
+      acc::wait_all();
+    } else {
+      acc::wait_async(1, 3);
+      acc::wait_async(2, 3);
+    }
     acc::parallel_loop(n, acc::async(3), ACC_LAMBDA(int x) { g[x] = c[x] + f[x]; });
-    finish();
+    if (how == ordering::wait_all) acc::wait_all();
+    else acc::wait(3);
   }
   for (int x = 0; x < n; ++x) REQUIRE(vv::same(g[x], a[x] + b[x] + d[x] + e[x], 3));
 }
 }  // namespace
 
 TEST_CASE("vv acc_wait", "[vv][runtime][async]") {
-  two_queues([] { acc::wait(1); acc::wait(2); }, [] { acc::wait(3); });
+  two_queues(ordering::wait_each);
 }
 TEST_CASE("vv acc_wait_all", "[vv][runtime][async]") {
-  two_queues([] { acc::wait_all(); }, [] { acc::wait_all(); });
+  two_queues(ordering::wait_all);
 }
 TEST_CASE("vv acc_wait_async", "[vv][runtime][async]") {
-  two_queues([] { acc::wait_async(1, 3); acc::wait_async(2, 3); }, [] { acc::wait(3); });
+  two_queues(ordering::wait_async);
 }
 
 TEST_CASE("vv acc_async_test", "[vv][runtime][async]") {
