@@ -5,9 +5,15 @@
 
 using vv::n;
 
-TEST_CASE("vv kernels_async", "[vv][kernels][async]") { vv::async_case(vv::loop_run{}); }
+namespace {
+// A launcher type of its own: the same template instantiated with ACC_LAMBDA in two CUDA
+// translation units crashes under nvcc (see docs/conformance-b.md).
+struct kernels_run : vv::loop_run {};
+}  // namespace
+
+TEST_CASE("vv kernels_async", "[vv][kernels][async]") { vv::async_case(kernels_run{}); }
 TEST_CASE("vv kernels_copy", "[vv][kernels][data]") {
-  vv::copy_case(vv::loop_run{});
+  vv::copy_case(kernels_run{});
   // T3 (devonly): copy inside a region where c is present copies nothing at the construct.
   if (!vv::separate_memory()) return;
   auto a = vv::random_array("a", n, 1), b = vv::random_array("b", n, 2), c = vv::filled("c", n, 1);
@@ -22,13 +28,13 @@ TEST_CASE("vv kernels_copy", "[vv][kernels][data]") {
   }
   for (int x = 0; x < n; ++x) REQUIRE(vv::same(c[x], a[x] + b[x] + 1));
 }
-TEST_CASE("vv kernels_copyin", "[vv][kernels][data]") { vv::copyin_case(vv::loop_run{}); }
-TEST_CASE("vv kernels_copyout", "[vv][kernels][data]") { vv::copyout_case(vv::loop_run{}); }
-TEST_CASE("vv kernels_create", "[vv][kernels][data]") { vv::create_case(vv::loop_run{}); }
-TEST_CASE("vv kernels_default_copy", "[vv][kernels][data]") { vv::default_copy_case(vv::loop_run{}); }
-TEST_CASE("vv kernels_default_present", "[vv][kernels][data]") { vv::default_present_case(vv::loop_run{}); }
-TEST_CASE("vv kernels_present", "[vv][kernels][data]") { vv::present_case(vv::loop_run{}); }
-TEST_CASE("vv kernels_wait", "[vv][kernels][async]") { vv::wait_case(vv::loop_run{}); }
+TEST_CASE("vv kernels_copyin", "[vv][kernels][data]") { vv::copyin_case(kernels_run{}); }
+TEST_CASE("vv kernels_copyout", "[vv][kernels][data]") { vv::copyout_case(kernels_run{}); }
+TEST_CASE("vv kernels_create", "[vv][kernels][data]") { vv::create_case(kernels_run{}); }
+TEST_CASE("vv kernels_default_copy", "[vv][kernels][data]") { vv::default_copy_case(kernels_run{}); }
+TEST_CASE("vv kernels_default_present", "[vv][kernels][data]") { vv::default_present_case(kernels_run{}); }
+TEST_CASE("vv kernels_present", "[vv][kernels][data]") { vv::present_case(kernels_run{}); }
+TEST_CASE("vv kernels_wait", "[vv][kernels][async]") { vv::wait_case(kernels_run{}); }
 
 TEST_CASE("vv kernels_if", "[vv][kernels]") {
   // if(data_on_device) present(a, b): true runs on the device copies, false on the host's.
