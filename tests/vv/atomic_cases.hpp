@@ -5,6 +5,7 @@
 #include "atomic_harness.hpp"
 
 namespace vv::cases {
+namespace {
 
 inline int mod_slots() { return n / 10 + 1; }
 
@@ -90,4 +91,5 @@ inline atomic_case<unsigned> expr_shifts() {
   return c;
 }
 
+}  // namespace
 }  // namespace vv::cases

@@ -16,6 +16,7 @@
 #include <vector>
 
 namespace vv {
+namespace {
 
 /// `x = x op e` (and `x op= e`, `x++`...) or `x = e op x`.
 enum class form { x_op_e, e_op_x };
@@ -207,4 +208,5 @@ void run_atomic(const atomic_case<T>& c, Op op, double tol = precision) {
   }
 }
 
+}  // namespace
 }  // namespace vv

@@ -10,6 +10,7 @@
 #include <vector>
 
 namespace vv {
+namespace {
 
 /// Problem size of the translated tests (the V&V suite's default ARRAYSIZE is 100; a larger n
 /// puts more iterations on each contended location).
@@ -48,9 +49,11 @@ acc::array<T> filled(const char* name, const std::vector<T>& v) {
   return a;
 }
 
+}  // namespace
 }  // namespace vv
 
 namespace vv {
+namespace {
 
 /// Whether compute constructs run on a device with memory of its own: only then can a test
 /// see that data was not copied back (the suite's `devonly` tests probe this with a flag
@@ -63,4 +66,5 @@ inline std::vector<double> random_vector(int count = n, double hi = 10.0) {
   return v;
 }
 
+}  // namespace
 }  // namespace vv
