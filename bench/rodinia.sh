@@ -70,12 +70,12 @@ if [ "${SMALL:-0}" = 1 ]; then
   nw_n=256 lud_n=256 gauss_n=256 nn_n=4000 bfs_n=20000 hs_n=256 hs_it=20 hs3_n=64 hs3_l=8 hs3_it=20
   pf_cols=10000 pf_rows=100 pf_h=20 srad_n=256 srad_it=10 lava_b=3 bp_n=65536 km_n=20000 km_f=34
   km_k=5 cfd_n=6000 cfd_it=20 part_xy=64 part_fr=6 part_np=2000 bt_n=100000 bt_k=2000 bt_j=1000
-  bt_r=300 sc_dim=64 sc_n=16384
+  bt_r=300 sc_dim=64 sc_n=16384 my_w=64
 else
   nw_n=2048 lud_n=2048 gauss_n=1024 nn_n=42764 bfs_n=1000000 hs_n=1024 hs_it=100 hs3_n=512 hs3_l=8
   hs3_it=100 pf_cols=100000 pf_rows=100 pf_h=20 srad_n=2048 srad_it=100 lava_b=10 bp_n=2097152
   km_n=494020 km_f=34 km_k=5 cfd_n=193474 cfd_it=100 part_xy=128 part_fr=10 part_np=10000
-  bt_n=1000000 bt_k=10000 bt_j=6000 bt_r=3000 sc_dim=256 sc_n=65536
+  bt_n=1000000 bt_k=10000 bt_j=6000 bt_r=3000 sc_dim=256 sc_n=65536 my_w=1024
 fi
 
 # Per program: the acc port's arguments, and the original's command line (run in its scratch
@@ -100,6 +100,11 @@ cuda_cmd[particlefilter]="./particlefilter_float -x $part_xy -y $part_xy -z $par
 acc_args[b+tree]="$bt_n $bt_k $bt_j $bt_r";   cuda_cmd[b+tree]="./b+tree.out file $inputs/keys.txt command $inputs/command.txt"
 acc_args[streamcluster]="10 20 $sc_dim $sc_n $sc_n 1000"
 cuda_cmd[streamcluster]="./sc_gpu 10 20 $sc_dim $sc_n $sc_n 1000 none output.txt 1"
+# myocyte is opt-in (PROGRAMS=myocyte), not in all_programs: the port lacks the ECC module's
+# equations and Rodinia's program reads ../../data/myocyte/{y,params}.txt, which its repository
+# lacks and inputs.cpp does not write, so the two would not solve the same problem. Mode 1
+# (across instances) is the port's parallelisation.
+acc_args[myocyte]="100 $my_w";                cuda_cmd[myocyte]="./myocyte.out 100 $my_w 1"
 # The acc port's source folder and program name, where they differ from the benchmark's name.
 acc_name() { echo "$1"; }
 
@@ -204,6 +209,10 @@ build_streamcluster() {
   # clustering of the chunk's <= kmax centres returns at once.
   mark streamcluster_cuda_cpu.cpp 'localSearch(&points,kmin, kmax,&kfinal);' 'localSearch(&points,kmin, kmax,&kfinal);' &&
     nv streamcluster_cuda_cpu.cpp streamcluster_cuda.cu -o sc_gpu
+}
+build_myocyte() {
+  # The section is work_2, which also reads the inputs and allocates (Rodinia times nothing finer).
+  mark main.cu 'work_2(' 'workload);' && nv main.cu -o myocyte.out
 }
 
 # Builds one original in $WORK/<name>; leaves $WORK/<name>.build.log and, on success, .ok.
