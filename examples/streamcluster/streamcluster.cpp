@@ -9,7 +9,7 @@
 // double per centre and, when opening x pays, the device reassigns the points. Two variants:
 //   parallel_loop  one parallel_loop over the points, the saving of x as a reduction clause and
 //                  the closing costs as atomic updates of one sum per centre;
-//   team_memory    Rodinia CUDA's layout (a thread per point, 512... here 256 per gang): each
+//   team_memory    a thread per point as Rodinia CUDA's kernel_compute_cost (256 per gang): each
 //                  gang stages x's coordinates and its own per-centre sums in team memory
 //                  (g.shared), adds there, and adds its sums to the global ones once.
 // Rodinia draws the points and its random choices from lrand48(); here a splitmix64 generator
