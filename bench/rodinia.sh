@@ -41,7 +41,8 @@
 # in Rodinia's formats with the data acc's ports generate (same generators and seeds), so both
 # sides solve the same problem (kmeans' and bfs' iteration counts depend on the data). Programs
 # that generate their own input (nw, lud -s, gaussian -s, srad, pathfinder, backprop, lavaMD,
-# particlefilter) get the same sizes. A program that fails to build or run is reported in the
+# particlefilter, streamcluster: its points from lrand48, ours from splitmix64) get the same
+# sizes. A program that fails to build or run is reported in the
 # table, and the rest go on.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
@@ -59,7 +60,7 @@ RESULT=${RESULT:-bench/results/h100-rodinia.txt}
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 NVCC=${NVCC:-$CUDA_HOME/bin/nvcc}
 JOBS=${JOBS:-$(nproc)}
-all_programs="nw lud gaussian nn bfs hotspot hotspot3D pathfinder srad lavaMD backprop kmeans cfd particlefilter b+tree"
+all_programs="nw lud gaussian nn bfs hotspot hotspot3D pathfinder srad lavaMD backprop kmeans cfd particlefilter b+tree streamcluster"
 PROGRAMS=${PROGRAMS:-$all_programs}
 
 # Problem sizes: acc's defaults, which are Rodinia's run sizes (hotspot: 1024 x 1024, 100 steps,
@@ -69,12 +70,12 @@ if [ "${SMALL:-0}" = 1 ]; then
   nw_n=256 lud_n=256 gauss_n=256 nn_n=4000 bfs_n=20000 hs_n=256 hs_it=20 hs3_n=64 hs3_l=8 hs3_it=20
   pf_cols=10000 pf_rows=100 pf_h=20 srad_n=256 srad_it=10 lava_b=3 bp_n=65536 km_n=20000 km_f=34
   km_k=5 cfd_n=6000 cfd_it=20 part_xy=64 part_fr=6 part_np=2000 bt_n=100000 bt_k=2000 bt_j=1000
-  bt_r=300
+  bt_r=300 sc_dim=64 sc_n=16384 my_w=64
 else
   nw_n=2048 lud_n=2048 gauss_n=1024 nn_n=42764 bfs_n=1000000 hs_n=1024 hs_it=100 hs3_n=512 hs3_l=8
   hs3_it=100 pf_cols=100000 pf_rows=100 pf_h=20 srad_n=2048 srad_it=100 lava_b=10 bp_n=2097152
   km_n=494020 km_f=34 km_k=5 cfd_n=193474 cfd_it=100 part_xy=128 part_fr=10 part_np=10000
-  bt_n=1000000 bt_k=10000 bt_j=6000 bt_r=3000
+  bt_n=1000000 bt_k=10000 bt_j=6000 bt_r=3000 sc_dim=256 sc_n=65536 my_w=1024
 fi
 
 # Per program: the acc port's arguments, and the original's command line (run in its scratch
@@ -97,6 +98,13 @@ acc_args[cfd]="$cfd_n $cfd_it";               cuda_cmd[cfd]="./euler3d $inputs/m
 acc_args[particlefilter]="$part_xy $part_xy $part_fr $part_np"
 cuda_cmd[particlefilter]="./particlefilter_float -x $part_xy -y $part_xy -z $part_fr -np $part_np"
 acc_args[b+tree]="$bt_n $bt_k $bt_j $bt_r";   cuda_cmd[b+tree]="./b+tree.out file $inputs/keys.txt command $inputs/command.txt"
+acc_args[streamcluster]="10 20 $sc_dim $sc_n $sc_n 1000"
+cuda_cmd[streamcluster]="./sc_gpu 10 20 $sc_dim $sc_n $sc_n 1000 none output.txt 1"
+# myocyte is opt-in (PROGRAMS=myocyte), not in all_programs: the port lacks the ECC module's
+# equations and Rodinia's program reads ../../data/myocyte/{y,params}.txt, which its repository
+# lacks and inputs.cpp does not write, so the two would not solve the same problem. Mode 1
+# (across instances) is the port's parallelisation.
+acc_args[myocyte]="100 $my_w";                cuda_cmd[myocyte]="./myocyte.out 100 $my_w 1"
 # The acc port's source folder and program name, where they differ from the benchmark's name.
 acc_name() { echo "$1"; }
 
@@ -194,6 +202,17 @@ build_b+tree() {
     mark kernel/kernel_gpu_cuda_wrapper_2.cu 'findRangeK<<<' 'cudaDeviceSynchronize();' &&
     nv main.c kernel/kernel_gpu_cuda_wrapper.cu kernel/kernel_gpu_cuda_wrapper_2.cu util/timer/timer.c \
       util/num/num.c util/cuda/cuda.cu -o b+tree.out
+}
+
+build_streamcluster() {
+  # One chunk (n = chunk size, as the run script): its local search is the section; the final
+  # clustering of the chunk's <= kmax centres returns at once.
+  mark streamcluster_cuda_cpu.cpp 'localSearch(&points,kmin, kmax,&kfinal);' 'localSearch(&points,kmin, kmax,&kfinal);' &&
+    nv streamcluster_cuda_cpu.cpp streamcluster_cuda.cu -o sc_gpu
+}
+build_myocyte() {
+  # The section is work_2, which also reads the inputs and allocates (Rodinia times nothing finer).
+  mark main.cu 'work_2(' 'workload);' && nv main.cu -o myocyte.out
 }
 
 # Builds one original in $WORK/<name>; leaves $WORK/<name>.build.log and, on success, .ok.
