@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <source_location>
+#include <type_traits>
 
 namespace acc {
 namespace detail {
@@ -28,6 +29,12 @@ struct async_t { int queue; std::source_location where; };
 struct if_t { bool value; std::source_location where; };
 struct device_num_t { int value; std::source_location where; };
 struct default_present_t {};
+/// The devices a parallel_loop's iterations are split across; count -1: every device.
+struct devices_t {
+  static constexpr int max_count = 16;
+  int count;
+  int ids[max_count];
+};
 struct shared_bytes_t { std::size_t value; std::source_location where; };
 template <class Op, class T>
 struct reduction_t {
@@ -62,6 +69,24 @@ constexpr if_t if_(bool on_device, std::source_location w = std::source_location
 constexpr device_num_t device_num(int n, std::source_location w = std::source_location::current()) noexcept {
   return {n, w};
 }
+/// Splits a parallel_loop's iterations across these devices of the current device type, one
+/// contiguous part of the outermost loop each, in the order given (acc::device_part says which
+/// part is whose). Every array the body captures must be present on each device, wholly or
+/// the part that device reads (its iterations and their halo): explicit per-device data, e.g.
+/// acc::enter_data(acc::copyin(acc::section(a, lo - 1, n + 2)), acc::device_num(d)).
+/// Without async the call returns when every part is done. With one device, or when constructs
+/// run on the host, the loop runs whole where a plain parallel_loop would (device 0 of the list).
+/// e.g. acc::parallel_loop(n, acc::devices(0, 1), ACC_LAMBDA(int i) { y[i] += a * x[i]; });
+template <class... I>
+constexpr devices_t devices(I... ids) noexcept {
+  static_assert(sizeof...(I) >= 1 && sizeof...(I) <= devices_t::max_count,
+                "acc::devices: give 1 to 16 device numbers, e.g. acc::devices(0, 1); for every device write "
+                "acc::all_devices");
+  static_assert((std::is_integral_v<I> && ...), "acc::devices: device numbers are integers: acc::devices(0, 1)");
+  return {int(sizeof...(I)), {int(ids)...}};
+}
+/// acc::devices over every device of the current type (acc::get_num_devices).
+inline constexpr devices_t all_devices{-1, {}};
 /// Bytes of gang-shared memory (team memory) for acc::parallel, handed out by gang_t::shared;
 /// above 48 KiB where the device allows it.
 constexpr shared_bytes_t shared_bytes(std::size_t n, std::source_location w = std::source_location::current()) noexcept {

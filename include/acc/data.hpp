@@ -114,11 +114,12 @@ struct data_action {
   bool taken = false;
 };
 
-/// if_, async and finalize of a data construct, folded.
+/// if_, async, device_num and finalize of a data construct, folded.
 struct data_spec {
   bool if_ = true;
   int queue = queue_sync;
   bool finalize = false;
+  int device_num = -1;  // -1: the current device
 };
 
 template <class C>
@@ -131,6 +132,24 @@ void fold_data_clause(data_spec& s, data_action*& out, const C& c) {
     s.queue = c.queue;
   else if constexpr (std::is_same_v<C, finalize_t>)
     s.finalize = true;
+  else if constexpr (std::is_same_v<C, device_num_t>)
+    s.device_num = c.value;
+}
+
+/// The device a data construct or update acts on: device_num(n) if given (an NVIDIA device
+/// that must exist), else the current one. When constructs run on the host every device
+/// number names the host device, as compute constructs' device_num does there.
+inline int data_device(int device_num, const call_site& site) {
+  if (device_num < 0) {
+    if (device_num != -1) fail<bad_clause>(site, "device_num(" + std::to_string(device_num) + ") is negative");
+    return current_device();
+  }
+  if (current_target() == target::host) return -1;
+  const int count = nvidia_device_count();
+  if (device_num >= count)
+    fail<bad_clause>(site, "device_num(" + std::to_string(device_num) + ") does not exist; there are " +
+                               std::to_string(count) + " NVIDIA devices");
+  return device_num;
 }
 
 template <class... C>
@@ -186,10 +205,12 @@ constexpr bool check_data_region_args() {
     static_assert(invalid_data_args<C...>,
                   "acc::data: delete_ is an acc::exit_data clause; a data region deletes its data when it ends");
     return false;
-  } else if constexpr (!((data_clause_kind<C>::is_data || std::is_same_v<C, if_t>) && ...)) {
+  } else if constexpr (!((data_clause_kind<C>::is_data || std::is_same_v<C, if_t> ||
+                          std::is_same_v<C, device_num_t>) &&
+                         ...)) {
     static_assert(invalid_data_args<C...>,
                   "acc::data: every argument must be a data clause (acc::copy, copyin, copyout, create, present, "
-                  "no_create, deviceptr) or acc::if_");
+                  "no_create, deviceptr), acc::if_ or acc::device_num");
     return false;
   } else {
     return true;
@@ -208,11 +229,11 @@ constexpr bool check_enter_data_args() {
                   "acc::enter_data: copyout and delete_ are acc::exit_data clauses; enter_data takes copyin and create");
     return false;
   } else if constexpr (!((is_one_of<C, data_kind::copyin, data_kind::create>() || std::is_same_v<C, if_t> ||
-                          std::is_same_v<C, async_t>) &&
+                          std::is_same_v<C, async_t> || std::is_same_v<C, device_num_t>) &&
                          ...)) {
     static_assert(invalid_data_args<C...>,
-                  "acc::enter_data: takes acc::copyin, acc::create, acc::async and acc::if_; copy, present, "
-                  "no_create and deviceptr belong in an acc::data region");
+                  "acc::enter_data: takes acc::copyin, acc::create, acc::async, acc::device_num and acc::if_; copy, "
+                  "present, no_create and deviceptr belong in an acc::data region");
     return false;
   } else {
     return true;
@@ -231,10 +252,12 @@ constexpr bool check_exit_data_args() {
                   "acc::exit_data: copyin and create are acc::enter_data clauses; exit_data takes copyout and delete_");
     return false;
   } else if constexpr (!((is_one_of<C, data_kind::copyout, data_kind::delete_>() || std::is_same_v<C, if_t> ||
-                          std::is_same_v<C, async_t> || std::is_same_v<C, finalize_t>) &&
+                          std::is_same_v<C, async_t> || std::is_same_v<C, finalize_t> ||
+                          std::is_same_v<C, device_num_t>) &&
                          ...)) {
     static_assert(invalid_data_args<C...>,
-                  "acc::exit_data: takes acc::copyout, acc::delete_, acc::finalize, acc::async and acc::if_");
+                  "acc::exit_data: takes acc::copyout, acc::delete_, acc::finalize, acc::async, acc::device_num and "
+                  "acc::if_");
     return false;
   } else {
     return true;
@@ -389,7 +412,7 @@ public:
       detail::data_action* out = actions_.data();
       (detail::fold_data_clause(spec, out, clauses), ...);
       if (!spec.if_) return;
-      device_ = detail::current_device();
+      device_ = detail::data_device(spec.device_num, site_);
       detail::enter_actions(actions_.data(), actions_.size(), device_, detail::ref_counter::structured,
                             detail::queue_sync, site_);
       active_ = true;
@@ -429,8 +452,8 @@ struct enter_data {
       (detail::fold_data_clause(spec, out, clauses), ...);
       detail::check_data_queue(spec.queue, site);
       if (!spec.if_) return;
-      detail::enter_actions(actions.data(), actions.size(), detail::current_device(), detail::ref_counter::dynamic,
-                            spec.queue, site);
+      detail::enter_actions(actions.data(), actions.size(), detail::data_device(spec.device_num, site),
+                            detail::ref_counter::dynamic, spec.queue, site);
     }
   }
 };
@@ -453,7 +476,7 @@ struct exit_data {
       (detail::fold_data_clause(spec, out, clauses), ...);
       detail::check_data_queue(spec.queue, site);
       if (!spec.if_) return;
-      const int device = detail::current_device();
+      const int device = detail::data_device(spec.device_num, site);
       for (auto& a : actions)
         detail::exit_action(device, a.kind, a.span, detail::ref_counter::dynamic, spec.finalize, spec.queue, site);
     }
@@ -471,7 +494,7 @@ template <class X>
 inline constexpr bool is_variable_v =
     !is_data_v<X> && !std::is_pointer_v<X> && std::is_trivially_copyable_v<X> &&
     (std::is_arithmetic_v<X> || std::is_enum_v<X> || std::is_array_v<X> || std::is_class_v<X>) &&
-    !std::is_same_v<X, async_t> && !std::is_same_v<X, if_t>;
+    !std::is_same_v<X, async_t> && !std::is_same_v<X, if_t> && !std::is_same_v<X, device_num_t>;
 
 template <class X>
 inline constexpr bool is_update_item_v = is_data_v<X> || is_variable_v<std::remove_cvref_t<X>>;
@@ -495,24 +518,27 @@ struct update_here {
 
 template <class... Args>
 inline constexpr bool update_list_ok =
-    ((is_update_item_v<Args> || std::is_same_v<Args, async_t> || std::is_same_v<Args, if_t>) && ...);
+    ((is_update_item_v<Args> || std::is_same_v<Args, async_t> || std::is_same_v<Args, if_t> ||
+      std::is_same_v<Args, device_num_t>) &&
+     ...);
 
 template <class A>
-void fold_update_clause(int& queue, bool& on, const A& a) {
+void fold_update_clause(int& queue, bool& on, int& device_num, const A& a) {
   if constexpr (std::is_same_v<A, async_t>) queue = a.queue;
   else if constexpr (std::is_same_v<A, if_t>) on = on && a.value;
+  else if constexpr (std::is_same_v<A, device_num_t>) device_num = a.value;
 }
 
-/// update device / self of a list, in order, with the list's async and if_ clauses.
+/// update device / self of a list, in order, with the list's async, device_num and if_ clauses.
 template <class... Args>
 void update_list(const char* name, bool to_device, const update_here& first, const Args&... rest) {
   const call_site site{name, first.where};
-  int queue = queue_sync;
+  int queue = queue_sync, device_num = -1;
   bool on = true;
-  (fold_update_clause(queue, on, rest), ...);
+  (fold_update_clause(queue, on, device_num, rest), ...);
   check_data_queue(queue, site);
   if (!on) return;
-  const int device = current_device();
+  const int device = data_device(device_num, site);
   update_action(device, first.span, to_device, queue, site);
   const auto one = [&](const auto& a) {
     if constexpr (is_update_item_v<decltype(a)>) update_action(device, item_span(a), to_device, queue, site);
@@ -566,14 +592,14 @@ void update_device(T* p, std::size_t count, async_t q, std::source_location wher
 }
 /// A list, as OpenACC's `update device(a, b, c) async(q)`: arrays, views, sections
 /// (acc::section(p, n) for a pointer range) and ACC_DECLARE variables, updated in order,
-/// then optionally acc::async(q) and acc::if_(cond) for the whole list.
+/// then optionally acc::async(q), acc::device_num(n) and acc::if_(cond) for the whole list.
 /// e.g. acc::update_device(u, v, acc::section(p, n), acc::async(1));
 template <class... Rest>
   requires(sizeof...(Rest) >= 1)
 void update_device(detail::update_here first, const Rest&... rest) {
   static_assert(detail::update_list_ok<Rest...>,
                 "acc::update_device: a list takes acc::array, acc::view, acc::section (acc::section(p, n) for a "
-                "pointer) and ACC_DECLARE variables, then acc::async(q) or acc::if_(cond)");
+                "pointer) and ACC_DECLARE variables, then acc::async(q), acc::device_num(n) or acc::if_(cond)");
   detail::update_list("update_device", true, first, rest...);
 }
 
@@ -612,7 +638,7 @@ template <class... Rest>
 void update_self(detail::update_here first, const Rest&... rest) {
   static_assert(detail::update_list_ok<Rest...>,
                 "acc::update_self: a list takes acc::array, acc::view, acc::section (acc::section(p, n) for a "
-                "pointer) and ACC_DECLARE variables, then acc::async(q) or acc::if_(cond)");
+                "pointer) and ACC_DECLARE variables, then acc::async(q), acc::device_num(n) or acc::if_(cond)");
   detail::update_list("update_self", false, first, rest...);
 }
 

@@ -5,6 +5,7 @@
 #include <acc/detail/body_checks.hpp>
 #include <acc/detail/clauses.hpp>
 #include <acc/detail/config.hpp>
+#include <acc/detail/devices.hpp>
 #include <acc/detail/dispatch.hpp>
 #include <acc/detail/nvtx.hpp>
 #include <acc/detail/task.hpp>
@@ -82,6 +83,11 @@ constexpr bool check_loop_args() {
       return false;
     } else if constexpr (!check_body_parallel_loop<Body, Extent>()) {
       return false;
+    } else if constexpr (std::tuple_size_v<Reds> > 0 && has_devices_v<Args...>) {
+      static_assert(dependent_false<Extent>,
+                    "acc::parallel_loop: acc::devices does not take reduction clauses; reduce each device's part "
+                    "with acc::device_num(d) and combine the results");
+      return false;
     } else if constexpr (!std::is_copy_constructible_v<Body>) {
       static_assert(dependent_false<Extent>,
                     "acc::parallel_loop: the body must be copyable, as it is copied to every gang; "
@@ -100,8 +106,9 @@ constexpr bool check_loop_args() {
 /// - `extent`: a count n (i in [0, n)), acc::range(lo, hi), or acc::collapse(n0, n1[, n2])
 ///   (body(i, j[, k])); the index type is the extent's integer type, 64-bit included.
 /// - Clauses before the body: num_gangs, num_workers, vector_length, async(q), if_, device_num,
-///   default_present, reduction(op, var) (the body then also takes a T& per reduction). Without
-///   async the call returns when every iteration has run; with reductions it always does.
+///   default_present, reduction(op, var) (the body then also takes a T& per reduction), devices
+///   (iterations split across devices, acc/clauses.hpp). Without async the call returns when
+///   every iteration has run; with reductions it always does.
 /// - Iterations must be independent, as OpenACC's `independent` loops.
 /// e.g. acc::parallel_loop(n, ACC_LAMBDA(int i) { y[i] = a * x[i] + y[i]; });
 ///
@@ -117,7 +124,9 @@ struct parallel_loop {
       detail::run_with_clauses(
           [&](const auto& spec, const auto& reds, const auto& body) {
             const auto [space, total] = detail::space_of(extent, site);
-            if constexpr (std::tuple_size_v<std::remove_cvref_t<decltype(reds)>> == 0)
+            if constexpr (detail::has_devices_v<Args...>)
+              detail::run_on_devices(detail::devices_clause_of(args...), space, total, spec, body, site);
+            else if constexpr (std::tuple_size_v<std::remove_cvref_t<decltype(reds)>> == 0)
               detail::dispatch(detail::loop_task<std::remove_const_t<decltype(space)>>{{}, space, total}, spec, body, site);
             else
               detail::dispatch(detail::loop_reduction_task<std::remove_const_t<decltype(space)>, std::remove_cvref_t<decltype(reds)>>{

@@ -7,6 +7,7 @@
 #include <acc/clauses.hpp>
 #include <acc/data.hpp>
 #include <acc/declare.hpp>
+#include <acc/devices.hpp>
 #include <acc/error.hpp>
 #include <acc/extent.hpp>
 #include <acc/gang.hpp>

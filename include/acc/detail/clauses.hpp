@@ -27,6 +27,8 @@ struct launch_spec {
   bool if_ = true;
   int device_num = -1;
   bool default_present = false;
+  // A part of a loop split by acc::devices: captured arrays may be present only in part.
+  bool partial_present = false;
   std::size_t shared_bytes = 0;
   // The first count clause given a value below 1; reported by check_spec, which knows the site.
   const char* bad_count_clause = nullptr;
@@ -40,7 +42,8 @@ struct launch_spec {
 namespace clause_bit {
 inline constexpr unsigned num_gangs = 1u << 0, num_workers = 1u << 1, vector_length = 1u << 2, async = 1u << 3,
                           if_ = 1u << 4, device_num = 1u << 5, default_present = 1u << 6, shared_bytes = 1u << 7,
-                          reduction = 1u << 8, tile_size = 1u << 9, cache_bytes = 1u << 10, cached = 1u << 11;
+                          reduction = 1u << 8, tile_size = 1u << 9, cache_bytes = 1u << 10, cached = 1u << 11,
+                          devices = 1u << 12;
 }
 
 /// The kind of a clause type; 0 for anything that is not a clause.
@@ -53,6 +56,7 @@ template <> struct clause_kind<if_t> : std::integral_constant<unsigned, clause_b
 template <> struct clause_kind<device_num_t> : std::integral_constant<unsigned, clause_bit::device_num> {};
 template <> struct clause_kind<default_present_t> : std::integral_constant<unsigned, clause_bit::default_present> {};
 template <> struct clause_kind<shared_bytes_t> : std::integral_constant<unsigned, clause_bit::shared_bytes> {};
+template <> struct clause_kind<devices_t> : std::integral_constant<unsigned, clause_bit::devices> {};
 template <class Op, class T>
 struct clause_kind<reduction_t<Op, T>> : std::integral_constant<unsigned, clause_bit::reduction> {};
 
@@ -69,7 +73,7 @@ namespace construct {
 using namespace clause_bit;
 inline constexpr unsigned queue_and_place = async | if_ | device_num | default_present;
 inline constexpr unsigned shape = num_gangs | num_workers | vector_length;
-struct parallel_loop { static constexpr unsigned accepts = shape | queue_and_place | reduction; };
+struct parallel_loop { static constexpr unsigned accepts = shape | queue_and_place | reduction | devices; };
 struct parallel { static constexpr unsigned accepts = shape | shared_bytes | queue_and_place | reduction; };
 struct serial { static constexpr unsigned accepts = queue_and_place; };
 struct parallel_reduce { static constexpr unsigned accepts = shape | queue_and_place; };
@@ -122,6 +126,7 @@ constexpr bool repeats_a_clause() {
     ACC_DETAIL_REJECT(tile_size, "tile_size");                                                  \
     ACC_DETAIL_REJECT(cache_bytes, "cache_bytes");                                              \
     ACC_DETAIL_REJECT(cached, "cached");                                                        \
+    ACC_DETAIL_REJECT(devices, "devices (splitting across devices is parallel_loop's)");        \
     static_assert(!Repeats, "acc::" ACC_DETAIL_NAME ": a clause is given twice; give each once " \
                             "(only reduction and cached may repeat)");                          \
     static constexpr bool ok = Rejected == 0 && !Repeats;                                       \
@@ -132,7 +137,7 @@ struct clause_check;
 
 #define ACC_DETAIL_NAME "parallel_loop"
 #define ACC_DETAIL_ACCEPTED \
-  "num_gangs, num_workers, vector_length, async, if_, device_num, default_present, reduction"
+  "num_gangs, num_workers, vector_length, async, if_, device_num, default_present, reduction, devices"
 ACC_DETAIL_CLAUSE_ROW(parallel_loop);
 #undef ACC_DETAIL_NAME
 #undef ACC_DETAIL_ACCEPTED

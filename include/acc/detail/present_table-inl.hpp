@@ -98,6 +98,14 @@ inline present_map::iterator enter_declared(present_map& m, const host_span& s, 
   return m.end();
 }
 
+/// The first entry that overlaps `s`, or m.end().
+inline present_map::iterator find_overlapping(present_map& m, const host_span& s) {
+  auto next = m.upper_bound(s.begin());
+  if (next != m.begin() && std::prev(next)->second.end > s.begin()) return std::prev(next);
+  if (next != m.end() && next->first < s.end()) return next;
+  return m.end();
+}
+
 /// find_present, counting ACC_DECLARE variables as present.
 inline present_map::iterator find_present_or_declared(present_map& m, const host_span& s, int device,
                                                       const call_site& site) {
@@ -232,6 +240,31 @@ ACC_DETAIL_RUNTIME_FN void update_action(int device, const host_span& s, bool to
     ops.to_host(device, const_cast<void*>(s.p), dev, s.bytes, queue, site);
 }
 
+/// update_peer (Xu et al.'s `update peer`): device copy to device copy. Like update_action,
+/// the lookups hold the table's lock and the transfer does not.
+ACC_DETAIL_RUNTIME_FN void peer_action(int from, int to, const host_span& s, int queue, const call_site& site) {
+  if (s.bytes == 0) return;
+  char* src = nullptr;
+  char* dst = nullptr;
+  {
+    auto& st = state();
+    std::lock_guard lock(st.present_mutex);
+    const auto lookup = [&](int device) -> char* {
+      present_map& m = st.present[device];
+      auto it = find_present_or_declared(m, s, device, site);
+      if (it == m.end())
+        fail_absent(s, device, "enter it on both devices (acc::enter_data or acc::data with acc::device_num) first",
+                    site);
+      return it->second.device + (s.begin() - it->first);
+    };
+    src = lookup(from);
+    dst = lookup(to);
+  }
+  if (from == to || src == dst) return;
+  const nvtx_text_range range(transfer_name("update_peer", s));
+  cuda_ops().peer_copy(to, dst, from, src, s.bytes, queue, site);
+}
+
 /// The device address of s on `device`, or nullptr when s is not (wholly) present.
 ACC_DETAIL_RUNTIME_FN void* present_address(int device, const host_span& s) noexcept {
   auto& st = state();
@@ -337,6 +370,20 @@ ACC_DETAIL_RUNTIME_FN implicit_data::implicit_data(capture_scope& scope, const v
     for (captured* p = begin; p != end; ++p) {
       captured& c = *p;
       if (c.span.bytes == 0) continue;
+      if (spec.partial_present) {
+        // A part of an acc::devices loop: the device holds the array's part that its
+        // iterations read (or all of it); the capture is based so that global indices land there.
+        auto it = find_overlapping(m, c.span);
+        if (it == m.end())
+          fail_absent(c.span, device,
+                      "acc::devices needs each device's part of every captured array present there: "
+                      "acc::enter_data(acc::copyin(acc::section(a, lo, n)), acc::device_num(d))",
+                      site);
+        if (device >= 0)
+          c.set_device(c.image, reinterpret_cast<char*>(reinterpret_cast<std::uintptr_t>(it->second.device) +
+                                                        c.span.begin() - it->first));
+        continue;
+      }
       auto it = find_present(m, c.span, device, site);
       if (it != m.end()) {
         if (device >= 0) c.set_device(c.image, it->second.device + (c.span.begin() - it->first));

@@ -57,6 +57,10 @@ ACC_DETAIL_RUNTIME_FN void exit_action(int device, data_kind kind, const host_sp
 ACC_DETAIL_RUNTIME_FN void update_action(int device, const host_span& s, bool to_device, int queue,
                                          const call_site& site);
 
+/// update_peer: copies the device copy of `s` on `from` to its device copy on `to`; both must
+/// hold all of `s`. Nothing moves when both are the same memory (the host device).
+ACC_DETAIL_RUNTIME_FN void peer_action(int from, int to, const host_span& s, int queue, const call_site& site);
+
 /// The device address of s on `device`, or nullptr when s is not (wholly) present.
 ACC_DETAIL_RUNTIME_FN void* present_address(int device, const host_span& s) noexcept;
 

@@ -39,6 +39,9 @@ struct device_ops {
   void (*mem_info)(int device, std::size_t* free, std::size_t* total) noexcept;
   // The device address on `device` of the __device__ variable whose host shadow is `symbol`.
   void* (*symbol_address)(int device, const void* symbol, const call_site&);
+  // Device -> device, on `queue` of the destination after what `queue` of the source holds.
+  void (*peer_copy)(int to_device, void* dst, int from_device, const void* src, std::size_t bytes, int queue,
+                    const call_site&);
 };
 
 struct capture_scope;  // detail/capture.hpp

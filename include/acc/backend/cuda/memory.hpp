@@ -156,6 +156,57 @@ inline void* symbol_address(int device, const void* symbol, const call_site& sit
   return p;
 }
 
+/// Lets `device` read and write `peer`'s memory directly (NVLink or PCIe peer-to-peer) where
+/// the hardware allows it; asked once per pair. Without it CUDA stages peer copies itself.
+inline void enable_peer_access(int device, int peer) noexcept {
+  constexpr int max_devices = 64;
+  static int asked[max_devices * max_devices] = {};
+  if (device >= max_devices || peer >= max_devices) return;
+  struct pair {
+    int device, peer;
+  } p{device, peer};
+  try {
+    call_once_at(asked, device * max_devices + peer, [](void* context) {
+      const auto& x = *static_cast<pair*>(context);
+      int can = 0;
+      if (cudaDeviceCanAccessPeer(&can, x.device, x.peer) == cudaSuccess && can) {
+        int current = -1;
+        if (cudaGetDevice(&current) == cudaSuccess && cudaSetDevice(x.device) == cudaSuccess) {
+          (void)cudaDeviceEnablePeerAccess(x.peer, 0);  // already enabled (by the user) is fine
+          (void)cudaSetDevice(current);
+        }
+      }
+      (void)cudaGetLastError();
+    }, &p);
+  } catch (...) {  // no lock: copies are staged, as without peer access
+  }
+}
+
+/// Device -> device on `queue` of `to_device`, after the work queued so far on `queue` of
+/// `from_device` (which produced the data); synchronous for queue_sync.
+inline void peer_copy(int to_device, void* dst, int from_device, const void* src, std::size_t bytes, int queue,
+                      const call_site& site) {
+  enable_peer_access(to_device, from_device);
+  if (queue != queue_sync) {
+    if (cudaStream_t producer = existing_queue(from_device, queue)) {
+      use_device(from_device, site);
+      cudaEvent_t done = nullptr;
+      ACC_DETAIL_CUDA_CHECK(cudaEventCreateWithFlags(&done, cudaEventDisableTiming), site);
+      cudaError_t e = cudaEventRecord(done, producer);
+      if (e == cudaSuccess) {
+        use_device(to_device, site);
+        e = cudaStreamWaitEvent(queue_stream(to_device, queue, site), done, 0);
+      }
+      (void)cudaEventDestroy(done);
+      ACC_DETAIL_CUDA_CHECK(e, site);
+    }
+  }
+  use_device(to_device, site);
+  cudaStream_t stream = queue_stream(to_device, queue, site);
+  ACC_DETAIL_CUDA_CHECK(cudaMemcpyPeerAsync(dst, to_device, src, from_device, bytes, stream), site);
+  if (queue == queue_sync) ACC_DETAIL_CUDA_CHECK(cudaStreamSynchronize(stream), site);
+}
+
 inline bool pin(const void* host, std::size_t bytes) noexcept {
   if (bytes < pin_min_bytes) return false;
   // Memory CUDA already knows (cudaMallocHost, managed, registered by the user) stays as it is.

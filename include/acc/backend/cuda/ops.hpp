@@ -9,7 +9,8 @@
 namespace acc::detail::cuda {
 
 inline constexpr device_ops ops{&device_count, &wait,    &wait_all, &test,     &wait_async,    &alloc, &release,
-                                &to_device,    &to_host, &pin,      &unpin,    &mem_info,      &symbol_address};
+                                &to_device,    &to_host, &pin,      &unpin,    &mem_info,      &symbol_address,
+                                &peer_copy};
 
 /// Registers the table before main() in any program with an nvcc-compiled acc TU;
 /// register_ops() is also called on every CUDA path in case another TU's static
