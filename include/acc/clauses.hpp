@@ -35,6 +35,8 @@ struct devices_t {
   int count;
   int ids[max_count];
 };
+struct adaptive_t {};
+struct tuned_t {};
 struct shared_bytes_t { std::size_t value; std::source_location where; };
 template <class Op, class T>
 struct reduction_t {
@@ -109,5 +111,27 @@ constexpr reduction_t<Op, T> reduction(Op op, T& var, std::source_location w = s
 /// Every array the construct captures must already be present (OpenACC `default(present)`);
 /// otherwise acc::not_present_error.
 inline constexpr default_present_t default_present{};
+
+/// Lets acc choose, per call site and size class (iterations rounded down to a power of two),
+/// between the host and the GPU from measured times, data movement included (Sato et al.,
+/// SPRAT): the first runs of a size class are timed on both, later classes are predicted from a
+/// fitted time-against-size model, and a choice changes only when the other side is predicted
+/// faster by more than a margin (hysteresis). ACC_DEVICE_TYPE=auto applies it to every
+/// construct that accepts it. Without a GPU the construct runs on the host.
+/// - Data present on the GPU stays coherent: a host run copies the construct's captured present
+///   arrays to the host first (update_self) and back after (update_device, unless const).
+/// - An async construct waits for its queue while it is being timed (its first runs per size
+///   class), and runs on the host synchronously.
+/// e.g. acc::parallel_loop(n, acc::adaptive, ACC_LAMBDA(int i) { y[i] += a * x[i]; });
+inline constexpr adaptive_t adaptive{};
+
+/// Lets acc search the launch configuration that the clauses leave open (vector_length, then
+/// gangs per iteration) per call site, GPU and size class over the construct's first calls, and
+/// keep the fastest, never slower than the default one. With ACC_TUNE_CACHE=<file> the choices
+/// persist across runs (a stale or corrupt file is ignored with a warning). No effect on the host.
+/// - Results do not depend on the configuration: only iteration-independent constructs take it
+///   (parallel_loop, parallel_reduce).
+/// e.g. acc::parallel_loop(n, acc::tuned, ACC_LAMBDA(int i) { y[i] += a * x[i]; });
+inline constexpr tuned_t tuned{};
 
 }  // namespace acc

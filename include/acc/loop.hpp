@@ -58,7 +58,7 @@ constexpr bool check_loop_args() {
     static_assert(dependent_false<Extent>,
                   "acc::parallel_loop: an argument between the extent and the body is not a clause; "
                   "clauses are acc::num_gangs, num_workers, vector_length, async, if_, device_num, "
-                  "default_present, reduction, and the body comes last");
+                  "default_present, reduction, adaptive, tuned, and the body comes last");
     return false;
   } else if constexpr (!clauses_accepted<construct::parallel_loop, Args...>()) {
     return false;
@@ -107,8 +107,9 @@ constexpr bool check_loop_args() {
 ///   (body(i, j[, k])); the index type is the extent's integer type, 64-bit included.
 /// - Clauses before the body: num_gangs, num_workers, vector_length, async(q), if_, device_num,
 ///   default_present, reduction(op, var) (the body then also takes a T& per reduction), devices
-///   (iterations split across devices, acc/clauses.hpp). Without async the call returns when
-///   every iteration has run; with reductions it always does.
+///   (iterations split across devices, acc/clauses.hpp), adaptive (host or GPU by measurement),
+///   tuned (launch shape by measurement). Without async the call returns when every iteration
+///   has run; with reductions it always does.
 /// - Iterations must be independent, as OpenACC's `independent` loops.
 /// e.g. acc::parallel_loop(n, ACC_LAMBDA(int i) { y[i] = a * x[i] + y[i]; });
 ///

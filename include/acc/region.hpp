@@ -44,7 +44,8 @@ constexpr bool check_region_args() {
   } else if constexpr (!clauses_then_body<Args...>()) {
     static_assert(dependent_false<Args...>,
                   "acc::parallel: an argument before the body is not a clause; clauses are acc::num_gangs, "
-                  "num_workers, vector_length, shared_bytes, async, if_, device_num, default_present, reduction");
+                  "num_workers, vector_length, shared_bytes, async, if_, device_num, default_present, reduction, "
+                  "adaptive");
     return false;
   } else if constexpr (!clauses_accepted<construct::parallel, Args...>()) {
     return false;

@@ -30,6 +30,9 @@ struct launch_spec {
   // A part of a loop split by acc::devices: captured arrays may be present only in part.
   bool partial_present = false;
   std::size_t shared_bytes = 0;
+  // acc::adaptive / acc::tuned (select_adaptive / select_tuned): placement and launch chosen by
+  // measurement (detail/selection.hpp).
+  unsigned char select = 0;
   // The first count clause given a value below 1; reported by check_spec, which knows the site.
   const char* bad_count_clause = nullptr;
   int bad_count = 0;
@@ -37,13 +40,15 @@ struct launch_spec {
 
 // ---- the table --------------------------------------------------------------------------------
 
+inline constexpr unsigned char select_adaptive = 1, select_tuned = 2;
+
 /// One bit per kind of clause. Clause kinds outside this file (tile_loop's) add theirs by
 /// specialising clause_kind.
 namespace clause_bit {
 inline constexpr unsigned num_gangs = 1u << 0, num_workers = 1u << 1, vector_length = 1u << 2, async = 1u << 3,
                           if_ = 1u << 4, device_num = 1u << 5, default_present = 1u << 6, shared_bytes = 1u << 7,
                           reduction = 1u << 8, tile_size = 1u << 9, cache_bytes = 1u << 10, cached = 1u << 11,
-                          devices = 1u << 12;
+                          devices = 1u << 12, adaptive = 1u << 13, tuned = 1u << 14;
 }
 
 /// The kind of a clause type; 0 for anything that is not a clause.
@@ -57,6 +62,8 @@ template <> struct clause_kind<device_num_t> : std::integral_constant<unsigned, 
 template <> struct clause_kind<default_present_t> : std::integral_constant<unsigned, clause_bit::default_present> {};
 template <> struct clause_kind<shared_bytes_t> : std::integral_constant<unsigned, clause_bit::shared_bytes> {};
 template <> struct clause_kind<devices_t> : std::integral_constant<unsigned, clause_bit::devices> {};
+template <> struct clause_kind<adaptive_t> : std::integral_constant<unsigned, clause_bit::adaptive> {};
+template <> struct clause_kind<tuned_t> : std::integral_constant<unsigned, clause_bit::tuned> {};
 template <class Op, class T>
 struct clause_kind<reduction_t<Op, T>> : std::integral_constant<unsigned, clause_bit::reduction> {};
 
@@ -69,18 +76,22 @@ inline constexpr bool is_reduction_clause_v = clause_kind_v<C> == clause_bit::re
 
 /// The constructs, each with the clauses it accepts (OpenACC 3.3 §2.5.1, §2.5.3, §2.11;
 /// tile_loop and the scans are acc's own). A clause means the same wherever it is accepted.
+/// acc::tuned only where results cannot depend on the launch shape (no gang-redundant code).
 namespace construct {
 using namespace clause_bit;
 inline constexpr unsigned queue_and_place = async | if_ | device_num | default_present;
 inline constexpr unsigned shape = num_gangs | num_workers | vector_length;
-struct parallel_loop { static constexpr unsigned accepts = shape | queue_and_place | reduction | devices; };
-struct parallel { static constexpr unsigned accepts = shape | shared_bytes | queue_and_place | reduction; };
-struct serial { static constexpr unsigned accepts = queue_and_place; };
-struct parallel_reduce { static constexpr unsigned accepts = shape | queue_and_place; };
+struct parallel_loop { static constexpr unsigned accepts = shape | queue_and_place | reduction | devices | adaptive | tuned; };
+struct parallel {
+  static constexpr unsigned accepts = shape | shared_bytes | queue_and_place | reduction | adaptive;
+};
+struct serial { static constexpr unsigned accepts = queue_and_place | adaptive; };
+struct parallel_reduce { static constexpr unsigned accepts = shape | queue_and_place | adaptive | tuned; };
 struct scan { static constexpr unsigned accepts = queue_and_place; };
-struct parallel_scan { static constexpr unsigned accepts = queue_and_place; };
+struct parallel_scan { static constexpr unsigned accepts = queue_and_place | adaptive; };
 struct tile_loop {
-  static constexpr unsigned accepts = num_gangs | vector_length | queue_and_place | tile_size | cache_bytes | cached;
+  static constexpr unsigned accepts =
+      num_gangs | vector_length | queue_and_place | tile_size | cache_bytes | cached | adaptive;
 };
 }  // namespace construct
 
@@ -127,6 +138,8 @@ constexpr bool repeats_a_clause() {
     ACC_DETAIL_REJECT(cache_bytes, "cache_bytes");                                              \
     ACC_DETAIL_REJECT(cached, "cached");                                                        \
     ACC_DETAIL_REJECT(devices, "devices (splitting across devices is parallel_loop's)");        \
+    ACC_DETAIL_REJECT(adaptive, "adaptive");                                                    \
+    ACC_DETAIL_REJECT(tuned, "tuned (the launch shape must not change results)");               \
     static_assert(!Repeats, "acc::" ACC_DETAIL_NAME ": a clause is given twice; give each once " \
                             "(only reduction and cached may repeat)");                          \
     static constexpr bool ok = Rejected == 0 && !Repeats;                                       \
@@ -137,24 +150,26 @@ struct clause_check;
 
 #define ACC_DETAIL_NAME "parallel_loop"
 #define ACC_DETAIL_ACCEPTED \
-  "num_gangs, num_workers, vector_length, async, if_, device_num, default_present, reduction, devices"
+  "num_gangs, num_workers, vector_length, async, if_, device_num, default_present, reduction, devices, adaptive, tuned"
 ACC_DETAIL_CLAUSE_ROW(parallel_loop);
 #undef ACC_DETAIL_NAME
 #undef ACC_DETAIL_ACCEPTED
 #define ACC_DETAIL_NAME "parallel"
 #define ACC_DETAIL_ACCEPTED \
-  "num_gangs, num_workers, vector_length, shared_bytes, async, if_, device_num, default_present, reduction"
+  "num_gangs, num_workers, vector_length, shared_bytes, async, if_, device_num, default_present, reduction, adaptive"
 ACC_DETAIL_CLAUSE_ROW(parallel);
 #undef ACC_DETAIL_NAME
 #undef ACC_DETAIL_ACCEPTED
 #define ACC_DETAIL_NAME "serial"
-#define ACC_DETAIL_ACCEPTED "async, if_, device_num, default_present (one gang, one worker, one vector lane)"
+#define ACC_DETAIL_ACCEPTED \
+  "async, if_, device_num, default_present, adaptive (one gang, one worker, one vector lane)"
 ACC_DETAIL_CLAUSE_ROW(serial);
 #undef ACC_DETAIL_NAME
 #undef ACC_DETAIL_ACCEPTED
 #define ACC_DETAIL_NAME "parallel_reduce"
 #define ACC_DETAIL_ACCEPTED \
-  "num_gangs, num_workers, vector_length, async, if_, device_num, default_present (the result is returned)"
+  "num_gangs, num_workers, vector_length, async, if_, device_num, default_present, adaptive, tuned (the result is " \
+  "returned)"
 ACC_DETAIL_CLAUSE_ROW(parallel_reduce);
 #undef ACC_DETAIL_NAME
 #undef ACC_DETAIL_ACCEPTED
@@ -164,13 +179,14 @@ ACC_DETAIL_CLAUSE_ROW(scan);
 #undef ACC_DETAIL_NAME
 #undef ACC_DETAIL_ACCEPTED
 #define ACC_DETAIL_NAME "parallel_scan"
-#define ACC_DETAIL_ACCEPTED "async, if_, device_num, default_present"
+#define ACC_DETAIL_ACCEPTED "async, if_, device_num, default_present, adaptive"
 ACC_DETAIL_CLAUSE_ROW(parallel_scan);
 #undef ACC_DETAIL_NAME
 #undef ACC_DETAIL_ACCEPTED
 #define ACC_DETAIL_NAME "tile_loop"
 #define ACC_DETAIL_ACCEPTED \
-  "tile_size, cached (and dist_*), cache_bytes, num_gangs, vector_length, async, if_, device_num, default_present"
+  "tile_size, cached (and dist_*), cache_bytes, num_gangs, vector_length, async, if_, device_num, default_present, " \
+  "adaptive"
 ACC_DETAIL_CLAUSE_ROW(tile_loop);
 #undef ACC_DETAIL_NAME
 #undef ACC_DETAIL_ACCEPTED
@@ -203,6 +219,8 @@ constexpr void apply_clause(launch_spec& s, if_t c) { s.if_ = c.value; }
 constexpr void apply_clause(launch_spec& s, device_num_t c) { s.device_num = c.value; }
 constexpr void apply_clause(launch_spec& s, default_present_t) { s.default_present = true; }
 constexpr void apply_clause(launch_spec& s, shared_bytes_t c) { s.shared_bytes = c.value; }
+constexpr void apply_clause(launch_spec& s, adaptive_t) { s.select |= select_adaptive; }
+constexpr void apply_clause(launch_spec& s, tuned_t) { s.select |= select_tuned; }
 /// Clauses the launch_spec has no field for (reductions, tile_loop's) are gathered elsewhere.
 template <class C>
 constexpr void apply_clause(launch_spec&, const C&) {}

@@ -8,6 +8,7 @@
 #include <acc/detail/task.hpp>
 
 #include <cstddef>
+#include <cstdint>
 
 namespace acc::detail {
 
@@ -18,6 +19,7 @@ namespace acc::detail {
 struct construct_entry {
   std::size_t body_size;
   bool captures;  // false: the body is an empty class, with no data to map
+  bool selectable;  // ACC_DEVICE_TYPE=auto may run it on the host (detail/task.hpp, task_selectable)
   void (*copy_body)(void* to, const void* from);
   void (*destroy_body)(void* body) noexcept;
   /// Runs the task with the body, storing a result (when the task has one) at `result`.
@@ -28,9 +30,10 @@ struct construct_entry {
 };
 
 /// check_spec, place, map the body's captures (into `copy`, storage for one Body), run where
-/// placed, finish. `empty`: the task has no iterations (nothing runs, data still checked).
+/// placed, finish. `empty`: the task has no iterations (nothing runs, data still checked);
+/// `size`: what acc::adaptive and acc::tuned measure it by (detail/task.hpp, task_size).
 ACC_DETAIL_RUNTIME_FN void run_construct(const construct_entry& entry, const void* task, bool empty,
-                                         const launch_spec& spec, const void* body, void* copy, void* result,
+                                         std::uint64_t size, const launch_spec& spec, const void* body, void* copy, void* result,
                                          const call_site& site);
 
 }  // namespace acc::detail

@@ -7,8 +7,12 @@
 #include <acc/detail/construct_entry.hpp>
 #include <acc/detail/runtime-inl.hpp>
 #include <acc/detail/runtime_state.hpp>
+#include <acc/detail/selection-inl.hpp>
 
+#include <chrono>
+#include <cstdio>
 #include <string>
+#include <vector>
 
 namespace acc::detail {
 
@@ -16,20 +20,21 @@ namespace dispatch_impl {
 
 struct placement {
   target where;
-  int device;  // for nvidia; 0 on the host
+  int device;   // for nvidia; 0 on the host
+  bool select;  // nvidia, and acc::adaptive, acc::tuned or ACC_DEVICE_TYPE=auto may change that
 };
 
 /// if_(false) and the host device type run on the host; otherwise the device named by
 /// device_num, else the thread's current one, which must exist.
 inline placement place(const launch_spec& s, const call_site& site) {
-  if (!s.if_ || current_target() == target::host) return {target::host, 0};
+  if (!s.if_ || current_target() == target::host) return {target::host, 0, false};
   const int count = nvidia_device_count();
   const int device = s.device_num >= 0 ? s.device_num : current_nvidia_num();
   if (device >= count)
     fail<bad_clause>(site, (s.device_num >= 0 ? "device_num(" + std::to_string(device) + ")"
                                               : "device " + std::to_string(device) + " (ACC_DEVICE_NUM)") +
                                " does not exist; there are " + std::to_string(count) + " NVIDIA devices");
-  return {target::nvidia, device};
+  return {target::nvidia, device, s.select != 0 || adaptive_everywhere()};
 }
 
 /// A construct's own copy of its body, made while `scope` records the arrays it captures, and
@@ -53,14 +58,133 @@ private:
   void* p_;
 };
 
+/// A host run of a construct whose captured arrays may be present on the GPU (acc::adaptive
+/// chose the host): those present are copied to the host first and, unless const, back after,
+/// so the construct sees and leaves the data where the rest of the program expects it.
+/// default_present is checked against the GPU's table, as it would be there.
+class host_coherence {
+public:
+  host_coherence(capture_scope& scope, const void* body, std::size_t body_size, int device, const launch_spec& spec,
+                 const call_site& site)
+      : device_(device), site_(site) {
+    bool waited = false;
+    for (const captured& c : own_captures(scope, body, body_size)) {
+      if (c.span.bytes == 0) continue;
+      if (!present_address(device, c.span)) {
+        if (spec.default_present)
+          fail_absent(c.span, device,
+                      "the construct has acc::default_present; enter it with acc::data or acc::enter_data, "
+                      "or drop default_present to copy it in and out for this construct",
+                      site);
+        continue;
+      }
+      if (!waited && spec.queue != queue_sync) cuda_ops().wait(device, spec.queue, site);
+      waited = true;
+      update_action(device, c.span, false, queue_sync, site);
+      if (!c.span.read_only) written_.push_back(c.span);
+    }
+  }
+  void finish() {
+    for (const host_span& s : written_) update_action(device_, s, true, queue_sync, site_);
+  }
+
+private:
+  std::vector<host_span> written_;
+  int device_;
+  const call_site& site_;
+};
+
+/// A construct on the GPU, as run_construct runs it, with `spec` for its launch shape.
+inline void run_on_nvidia(const construct_entry& e, const void* task, const launch_spec& spec, int device,
+                          const void* body, void* copy, void* result, const call_site& site) {
+  capture_scope scope;
+  const body_copy mapped(e, scope, body, copy);
+  implicit_data data(scope, mapped.get(), e.body_size, device, spec, true, site);
+  e.run_nvidia(task, mapped.get(), launch_context{spec, device, site}, result);
+  data.finish();
+}
+
+/// acc::adaptive, acc::tuned, ACC_DEVICE_TYPE=auto, for a construct placed on a GPU: runs it
+/// where the call site's policy says, with the shape its search says, timing the runs that
+/// the policy and the search still learn from. False when neither applies (a scan under
+/// ACC_DEVICE_TYPE=auto): the caller runs it as usual.
+inline bool run_selected(const construct_entry& e, const void* task, std::uint64_t size, const launch_spec& spec,
+                         int device, const void* body, void* copy, void* result, const call_site& site) {
+  const bool adapt = e.selectable && ((spec.select & select_adaptive) || adaptive_everywhere());
+  const bool tune = (spec.select & select_tuned) != 0;
+  if (!adapt && !tune) return false;
+  selection_registry& r = selection_state();
+  const int cls = size_class(size);
+  target where = target::nvidia;
+  launch_choice shape{};
+  bool timed = false;
+  selected_site* s = nullptr;
+  tune_search* search = nullptr;
+  std::string key;
+  {
+    std::lock_guard lock(r.mutex);
+    // By the construct's entry too (one per body type): a parallel_reduce whose only clauses are
+    // adaptive and tuned knows no line (acc/clauses.hpp), and is then kept out of the cache file.
+    const std::string& name = selection_impl::device_name(r, device);
+    char entry[2 + 2 * sizeof(void*) + 1];
+    std::snprintf(entry, sizeof entry, "%p", static_cast<const void*>(&e));
+    s = &r.sites[name + '\t' + describe(site) + '\t' + entry];
+    if (s->name.empty()) s->name = describe(site);
+    if (adapt) {
+      where = s->policy.choose(size);
+      timed = spec.queue == queue_sync || s->policy.warming(size);
+    }
+    if (tune && where == target::nvidia) {
+      auto& t = s->tuning[cls];
+      if (site.where.line() != 0) key = tune_key(name, site, cls);
+      if (!t) {
+        selection_impl::load_cache(r);
+        auto hit = key.empty() ? r.cache.end() : r.cache.find(key);
+        t = std::make_unique<tune_search>(hit != r.cache.end()
+                                              ? tune_search::restored(hit->second.choice, hit->second.seconds)
+                                              : tune_search(spec.vector_length == 0, spec.num_gangs == 0));
+      }
+      search = t.get();
+      shape = t->next();
+      timed = timed || !t->done();
+    }
+  }
+  using clock = std::chrono::steady_clock;
+  const clock::time_point start = clock::now();
+  if (where == target::nvidia) {
+    run_on_nvidia(e, task, search ? apply_choice(spec, shape, size) : spec, device, body, copy, result, site);
+    if (timed && spec.queue != queue_sync) cuda_ops().wait(device, spec.queue, site);
+  } else {
+    capture_scope scope;
+    const body_copy captured_body(e, scope, body, copy);
+    host_coherence coherent(scope, captured_body.get(), e.body_size, device, spec, site);
+    e.run_host(task, body, launch_context{spec, 0, site}, result);
+    coherent.finish();
+  }
+  if (!timed) return true;
+  const double seconds = std::chrono::duration<double>(clock::now() - start).count();
+  std::lock_guard lock(r.mutex);
+  if (adapt) s->policy.record(where, size, seconds);
+  if (search && !search->done()) {
+    search->record(shape, seconds);
+    if (search->done() && !key.empty()) {
+      r.cache[key] = tune_entry{search->best(), search->best_time()};
+      selection_impl::save_cache(r);
+    }
+  }
+  return true;
+}
+
 }  // namespace dispatch_impl
 
 ACC_DETAIL_RUNTIME_FN void run_construct(const construct_entry& e, const void* task, bool empty,
-                                         const launch_spec& spec, const void* body, void* copy, void* result,
+                                         std::uint64_t size, const launch_spec& spec, const void* body, void* copy, void* result,
                                          const call_site& site) {
   check_spec(spec, site);
   const dispatch_impl::placement p = dispatch_impl::place(spec, site);
   if (p.where == target::nvidia && e.run_nvidia) {
+    if (p.select && !empty) [[unlikely]]
+      if (dispatch_impl::run_selected(e, task, size, spec, p.device, body, copy, result, site)) return;
     // The construct's own copy of the body, with the arrays it captured on the device
     // (implicit data, default_present: detail/capture.hpp), copied out by finish().
     capture_scope scope;

@@ -61,7 +61,7 @@ void run_task_on_nvidia(const void* task, const void* body, const launch_context
 
 template <class Task, class Body>
 inline constexpr construct_entry entry_of{
-    sizeof(Body), !std::is_empty_v<Body>, &copy_body<Body>, &destroy_body<Body>, &run_task_on_host<Task, Body>,
+    sizeof(Body), !std::is_empty_v<Body>, task_selectable<Task>(), &copy_body<Body>, &destroy_body<Body>, &run_task_on_host<Task, Body>,
 #if defined(ACC_DETAIL_CUDA)
     &run_task_on_nvidia<Task, Body>,
 #else
@@ -76,10 +76,10 @@ auto dispatch(const Task& task, const launch_spec& spec, const Body& body, const
   alignas(Body) unsigned char copy[sizeof(Body)];
   using result = typename Task::result_type;
   if constexpr (std::is_void_v<result>) {
-    run_construct(entry_of<Task, Body>, &task, task.empty(), spec, &body, copy, nullptr, site);
+    run_construct(entry_of<Task, Body>, &task, task.empty(), task_size(task), spec, &body, copy, nullptr, site);
   } else {
     result r = task.empty_result();
-    run_construct(entry_of<Task, Body>, &task, task.empty(), spec, &body, copy, &r, site);
+    run_construct(entry_of<Task, Body>, &task, task.empty(), task_size(task), spec, &body, copy, &r, site);
     return r;
   }
 }

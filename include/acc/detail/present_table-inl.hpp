@@ -338,11 +338,16 @@ ACC_DETAIL_RUNTIME_FN void record_capture(const captured& c) {
   s->more->items.push_back(c);
 }
 
-ACC_DETAIL_RUNTIME_FN implicit_data::implicit_data(capture_scope& scope, const void* body, std::size_t body_size,
-                                                   int device, const launch_spec& spec, bool transfer,
-                                                   const call_site& site)
-    : device_(device), queue_(spec.queue), site_(site) {
-  if (scope.count == 0) return;
+/// The arrays a construct's own body copy captured, each once (sorted by address in the copy).
+struct capture_range {
+  captured* first = nullptr;
+  captured* last = nullptr;
+  captured* begin() const noexcept { return first; }
+  captured* end() const noexcept { return last; }
+};
+
+inline capture_range own_captures(capture_scope& scope, const void* body, std::size_t body_size) {
+  if (scope.count == 0) return {};
   captured* begin = scope.first;
   captured* end = scope.first + scope.count;
   if (scope.more) {
@@ -360,6 +365,16 @@ ACC_DETAIL_RUNTIME_FN implicit_data::implicit_data(capture_scope& scope, const v
   });
   std::sort(begin, end, [](const captured& a, const captured& b) { return a.image < b.image; });
   end = std::unique(begin, end, [](const captured& a, const captured& b) { return a.image == b.image; });
+  return {begin, end};
+}
+
+ACC_DETAIL_RUNTIME_FN implicit_data::implicit_data(capture_scope& scope, const void* body, std::size_t body_size,
+                                                   int device, const launch_spec& spec, bool transfer,
+                                                   const call_site& site)
+    : device_(device), queue_(spec.queue), site_(site) {
+  const capture_range own = own_captures(scope, body, body_size);
+  captured* const begin = own.first;
+  captured* const end = own.last;
   if (begin == end) return;
 
   std::vector<captured*> absent;

@@ -10,6 +10,7 @@
 #include <acc/detail/nvtx.hpp>
 #include <acc/detail/present_table.hpp>
 #include <acc/detail/runtime_state.hpp>
+#include <acc/detail/selection.hpp>
 #include <acc/error.hpp>
 
 #include <algorithm>
@@ -73,6 +74,7 @@ struct runtime_state {
   std::atomic<const device_ops*> cuda{nullptr};
   std::atomic<int> nvidia_count{-1};  // probed once, on first need
   target env_type = target::unset;    // ACC_DEVICE_TYPE
+  bool env_auto = false;              // ACC_DEVICE_TYPE=auto: acc::adaptive everywhere (GPU if any)
   int env_num = 0;                    // ACC_DEVICE_NUM
   std::string env_error;              // reported by the first construct, not at static init
   std::once_flag fallback_warning;
@@ -91,14 +93,18 @@ struct runtime_state {
   // need another (a kernel's limits need the device's memory pool).
   std::recursive_mutex once_mutex;
 
+  // acc::adaptive and acc::tuned: call sites measured so far, the tune cache (detail/selection.hpp).
+  selection_registry selection;
+
   runtime_state() {
     if (const char* v = std::getenv("ACC_DEVICE_TYPE"); v && *v) {
       std::string s(v);
       for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
       if (s == "host") env_type = target::host;
       else if (s == "nvidia" || s == "gpu" || s == "not_host") env_type = target::nvidia;
+      else if (s == "auto") env_auto = true;
       else if (s != "default")
-        env_error = "acc: ACC_DEVICE_TYPE=" + std::string(v) + " is not a device type; use host or nvidia";
+        env_error = "acc: ACC_DEVICE_TYPE=" + std::string(v) + " is not a device type; use host, nvidia or auto";
     }
     if (const char* v = std::getenv("ACC_DEVICE_NUM"); v && *v) {
       char* end = nullptr;
@@ -115,6 +121,9 @@ inline runtime_state& state() {
   static runtime_state s;
   return s;
 }
+
+ACC_DETAIL_RUNTIME_FN selection_registry& selection_state() noexcept { return state().selection; }
+ACC_DETAIL_RUNTIME_FN bool selection_registry_env_auto() noexcept { return state().env_auto; }
 
 ACC_DETAIL_RUNTIME_FN thread_state& this_thread() noexcept {
   static thread_local thread_state t;
@@ -288,5 +297,7 @@ ACC_DETAIL_RUNTIME_FN void nvtx_pop() noexcept {}
 
 // The present table and the implicit data of constructs.
 #include <acc/detail/present_table-inl.hpp>
+// acc::adaptive, acc::tuned and the tune cache.
+#include <acc/detail/selection-inl.hpp>
 // The dispatch path of compute constructs.
 #include <acc/detail/dispatch-inl.hpp>

@@ -93,6 +93,9 @@ struct reduce_task {
 template <bool Exclusive, class T, class V, class Op>
 struct scan_task : no_result {
   static constexpr bool exclusive = Exclusive;
+  // Its data are not a body's captures, which is what a host run under acc::adaptive keeps
+  // coherent: ACC_DEVICE_TYPE=auto leaves scans where the device type puts them.
+  static constexpr bool selectable = false;
   const T* in;
   std::uint64_t n;
   V* out;
@@ -126,6 +129,23 @@ struct tile_task : no_result {
   std::size_t cache_bytes;
   bool empty() const noexcept { return geometry.total == 0; }
 };
+
+/// The size a construct is measured by (acc::adaptive, acc::tuned): its iteration count, the
+/// elements of a scan, the tiles of a tile_loop; 0 for regions and serial (one size class).
+template <class Task>
+constexpr std::uint64_t task_size(const Task& t) noexcept {
+  if constexpr (requires { t.total; }) return t.total;
+  else if constexpr (requires { t.n; }) return t.n;
+  else if constexpr (requires { t.geometry.total; }) return t.geometry.total;
+  else return 0;
+}
+
+/// Whether acc::adaptive / ACC_DEVICE_TYPE=auto may move a task to the host (scans may not).
+template <class Task>
+constexpr bool task_selectable() noexcept {
+  if constexpr (requires { Task::selectable; }) return Task::selectable;
+  else return true;
+}
 
 /// The iteration space of `extent` and its number of iterations (bad_clause past 2^64).
 template <class Extent>

@@ -1,0 +1,177 @@
+// acc::adaptive against the two fixed choices (always the host, always the GPU) on a stream
+// triad, a 2-D 5-point stencil and a sum, for sizes 2^10 .. 2^28, in two data settings:
+//   host-resident: no data region; the GPU pays implicit copies in and out, the host nothing;
+//   device-resident: the arrays are in a data region; the host pays update_self before and
+//   update_device after (what acc::adaptive does when it chooses the host).
+// Per size: adaptive's warm-up runs first (its own timed runs), then the three take turns for
+// `runs` calls each; the median of each is printed with adaptive / better fixed. At the end acc's
+// report of every call site: per size class the choice, the times, the predictions and their
+// errors, the switches.
+//   bench_adaptive [--from 10] [--to 28] [--step 2] [--runs N]
+// Exits 1 on a wrong result or when adaptive is more than 5% slower than the better fixed
+// choice at some size; 0 without a GPU (nothing to measure).
+#include <acc/parallel.hpp>
+#include <acc/detail/selection.hpp>
+
+#include "check.cuh"
+#include "timing.cuh"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdint>
+#include <vector>
+
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+template <class F>
+double seconds_of(F&& f) {
+  const auto t0 = clock_type::now();
+  f();
+  return std::chrono::duration<double>(clock_type::now() - t0).count();
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+enum mode { fixed_host, fixed_gpu, adaptive_choice };
+
+// STREAM's triad: a = b + s c (BabelStream's scalar 0.4).
+struct triad {
+  static constexpr const char* name = "triad";
+  acc::array<double> a, b, c;
+  explicit triad(std::int64_t n) : a(n), b(n), c(n) {
+    for (std::int64_t i = 0; i < n; ++i) a[i] = 0, b[i] = 0.2 + 1e-9 * double(i % 1000), c[i] = 0.1;
+  }
+  void run(mode m) {
+    auto a = this->a;
+    acc::view<const double> b = this->b, c = this->c;
+    const std::int64_t n = a.size();
+    if (m == adaptive_choice)
+      acc::parallel_loop(n, acc::adaptive, ACC_LAMBDA(std::int64_t i) { a[i] = b[i] + 0.4 * c[i]; });
+    else
+      acc::parallel_loop(n, acc::if_(m == fixed_gpu), ACC_LAMBDA(std::int64_t i) { a[i] = b[i] + 0.4 * c[i]; });
+  }
+  template <class F> void each(F f) { f(a); f(b); f(c); }
+  bool check() const {
+    for (std::int64_t i = 0; i < a.size(); ++i)
+      if (std::abs(a[i] - (b[i] + 0.4 * c[i])) > 1e-12) return false;
+    return true;
+  }
+};
+
+// A Jacobi sweep of a square grid of n points: out = mean of the four neighbours.
+struct stencil {
+  static constexpr const char* name = "stencil";
+  int side;
+  acc::array<double, 2> in, out;
+  explicit stencil(std::int64_t n)
+      : side(int(std::sqrt(double(n)))), in(side, side), out(side, side) {
+    for (int i = 0; i < side; ++i)
+      for (int j = 0; j < side; ++j) in(i, j) = double((i * 7 + j * 3) % 11), out(i, j) = 0;
+  }
+  void run(mode m) {
+    acc::view<const double, 2> in = this->in;
+    auto out = this->out;
+    const auto space = acc::collapse(acc::range(1, side - 1), acc::range(1, side - 1));
+    if (m == adaptive_choice)
+      acc::parallel_loop(space, acc::adaptive, ACC_LAMBDA(int i, int j) {
+        out(i, j) = 0.25 * (in(i - 1, j) + in(i + 1, j) + in(i, j - 1) + in(i, j + 1));
+      });
+    else
+      acc::parallel_loop(space, acc::if_(m == fixed_gpu), ACC_LAMBDA(int i, int j) {
+        out(i, j) = 0.25 * (in(i - 1, j) + in(i + 1, j) + in(i, j - 1) + in(i, j + 1));
+      });
+  }
+  template <class F> void each(F f) { f(in); f(out); }
+  bool check() const {
+    for (int i = 1; i < side - 1; ++i)
+      for (int j = 1; j < side - 1; ++j)
+        if (out(i, j) != 0.25 * (in(i - 1, j) + in(i + 1, j) + in(i, j - 1) + in(i, j + 1))) return false;
+    return true;
+  }
+};
+
+// A sum of n values whose total is exact (check.cuh's i % 17 - 8).
+struct sum {
+  static constexpr const char* name = "reduction";
+  acc::array<double> x;
+  double result = 0;
+  explicit sum(std::int64_t n) : x(n) {
+    for (std::int64_t i = 0; i < n; ++i) x[i] = double(i % 17) - 8;
+  }
+  void run(mode m) {
+    acc::view<const double> x = this->x;
+    const std::int64_t n = x.size();
+    if (m == adaptive_choice)
+      result = acc::parallel_reduce(n, acc::adaptive, acc::plus, ACC_LAMBDA(std::int64_t i) { return x[i]; });
+    else
+      result = acc::parallel_reduce(n, acc::if_(m == fixed_gpu), acc::plus, ACC_LAMBDA(std::int64_t i) { return x[i]; });
+  }
+  template <class F> void each(F f) { f(x); }
+  bool check() const { return result == double(bench::sum_mod17(x.size())); }
+};
+
+struct outcome {
+  bool correct = true, within = true;
+};
+
+/// One kernel at one size in one data setting; prints a row.
+template <class K>
+outcome measure(std::int64_t n, bool resident, int runs) {
+  K k(n);
+  outcome o;
+  std::vector<double> t[3];
+  const auto one = [&](mode m) {
+    if (!resident) return seconds_of([&] { k.run(m); });
+    if (m != fixed_host) return seconds_of([&] { k.run(m); });
+    // The host run of device-resident data: the same coherence adaptive keeps.
+    return seconds_of([&] {
+      k.each([](auto& a) { acc::update_self(a); });
+      k.run(m);
+      k.each([](auto& a) { acc::update_device(a); });
+    });
+  };
+  const auto body = [&] {
+    for (int i = 0; i < 8; ++i) one(adaptive_choice);  // adaptive's warm-up: its own timed runs
+    for (int m = 0; m < 3; ++m) one(mode(m));             // every path once, untimed
+    for (int r = 0; r < runs; ++r)
+      for (int m = 0; m < 3; ++m) t[m].push_back(one(mode(m)));
+  };
+  if (resident) k.each([](auto& a) { acc::enter_data(acc::copyin(a)); });
+  body();
+  if (resident) k.each([](auto& a) { acc::exit_data(acc::copyout(a)); });
+  o.correct = k.check();
+  const double h = median(t[0]), g = median(t[1]), a = median(t[2]), best = std::min(h, g);
+  o.within = a <= 1.05 * best;
+  std::printf("%-9s %-15s 2^%-3d %12.1f %12.1f %12.1f %8.3f %s%s\n", K::name,
+              resident ? "device-resident" : "host-resident", int(std::log2(double(n)) + 0.5), h * 1e6, g * 1e6,
+              a * 1e6, a / best, o.within ? "" : " OVER 5%", o.correct ? "" : " WRONG");
+  return o;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (!bench::have_gpu()) return 0;
+  const int from = bench::int_arg(argc, argv, "--from", 10), to = bench::int_arg(argc, argv, "--to", 28),
+            step = bench::int_arg(argc, argv, "--step", 2), runs_arg = bench::int_arg(argc, argv, "--runs", 0);
+  std::printf("# median microseconds per call; ratio = adaptive / better fixed choice\n");
+  std::printf("%-9s %-15s %-5s %12s %12s %12s %8s\n", "kernel", "data", "size", "host", "gpu", "adaptive", "ratio");
+  bool ok = true;
+  for (int resident = 0; resident < 2; ++resident)
+    for (int e = from; e <= to; e += step) {
+      const std::int64_t n = std::int64_t(1) << e;
+      const int runs = runs_arg > 0 ? runs_arg : int(std::clamp<std::int64_t>((std::int64_t(1) << 26) / n, 5, 51));
+      for (outcome o : {measure<triad>(n, resident, runs), measure<stencil>(n, resident, runs),
+                        measure<sum>(n, resident, runs)})
+        ok = ok && o.correct && o.within;
+    }
+  std::printf("\n# acc's selection report\n%s", acc::detail::selection_report().c_str());
+  return ok ? 0 : 1;
+}

@@ -1,0 +1,237 @@
+// acc::tuned against an exhaustive sweep of fixed launch shapes and against the default shape,
+// on six kernels shaped after the examples (data resident on the GPU, so only the kernel is
+// timed): saxpy (examples/saxpy), a hotspot step (examples/hotspot), a matrix product
+// (examples/matmul), an n-body force sum (examples/nbody), a CG sparse matrix-vector product
+// (examples/npb_cg) and a dot product (npb_cg's norms, parallel_reduce).
+// The sweep: vector_length in {32 .. 1024} x {default gangs, 1 .. 64 iterations per thread}.
+// tuned: called until its search is done (its trials and their cost are in acc's report at the
+// end), then timed as the others. Prints per kernel: default, best fixed (and its shape),
+// tuned, tuned / best fixed and default / tuned.
+//   bench_tuned [--runs N]
+// Exits 1 on a wrong result; 0 without a GPU (nothing to measure).
+#include <acc/parallel.hpp>
+#include <acc/detail/selection.hpp>
+
+#include "check.cuh"
+#include "timing.cuh"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr int vector_lengths[] = {32, 64, 128, 256, 512, 1024};
+constexpr int gang_factors[] = {0, 1, 2, 4, 8, 16, 32, 64};
+
+/// A kernel's three ways of being launched: default shape, a fixed one, tuned. Each kernel's
+/// launch(v, g) writes `acc::parallel_loop(space, shape..., body)` once per way, so that the
+/// shapes compare the same body.
+struct shape {
+  int vector_length = 0, num_gangs = 0;  // 0: not given
+  bool tuned = false;
+};
+
+template <class Space, class Body>
+void loop(const Space& space, shape s, const Body& body) {
+  if (s.tuned) acc::parallel_loop(space, acc::tuned, body);
+  else if (s.vector_length && s.num_gangs)
+    acc::parallel_loop(space, acc::vector_length(s.vector_length), acc::num_gangs(s.num_gangs), body);
+  else if (s.vector_length) acc::parallel_loop(space, acc::vector_length(s.vector_length), body);
+  else acc::parallel_loop(space, body);
+}
+
+template <class Body>
+double reduce(std::int64_t n, shape s, const Body& body) {
+  if (s.tuned) return acc::parallel_reduce(n, acc::tuned, acc::plus, body);
+  if (s.vector_length && s.num_gangs)
+    return acc::parallel_reduce(n, acc::vector_length(s.vector_length), acc::num_gangs(s.num_gangs), acc::plus, body);
+  if (s.vector_length) return acc::parallel_reduce(n, acc::vector_length(s.vector_length), acc::plus, body);
+  return acc::parallel_reduce(n, acc::plus, body);
+}
+
+struct saxpy {
+  static constexpr const char* name = "saxpy";
+  std::int64_t n = 1 << 24;
+  acc::array<float> x{n}, y{n};
+  saxpy() {
+    for (std::int64_t i = 0; i < n; ++i) x[i] = float(i % 7), y[i] = 1;
+  }
+  std::int64_t size() const { return n; }
+  void run(shape s) {
+    acc::view<const float> x = this->x;
+    auto y = this->y;
+    loop(n, s, ACC_LAMBDA(std::int64_t i) { y[i] = 2.0f * x[i] + y[i] * 0.5f; });
+  }
+  template <class F> void each(F f) { f(x); f(y); }
+  bool check() const { return std::isfinite(y[n - 1]); }
+};
+
+struct hotspot {
+  static constexpr const char* name = "hotspot";
+  static constexpr int side = 4096;
+  acc::array<float, 2> temp{side, side}, power{side, side}, out{side, side};
+  hotspot() {
+    for (int i = 0; i < side; ++i)
+      for (int j = 0; j < side; ++j) temp(i, j) = 300 + float((i + j) % 13), power(i, j) = float((i * j) % 5) * 0.01f;
+  }
+  std::int64_t size() const { return std::int64_t(side - 2) * (side - 2); }
+  void run(shape s) {
+    acc::view<const float, 2> t = temp, p = power;
+    auto o = out;
+    loop(acc::collapse(acc::range(1, side - 1), acc::range(1, side - 1)), s, ACC_LAMBDA(int i, int j) {
+      o(i, j) = t(i, j) + 0.1f * (p(i, j) + (t(i - 1, j) + t(i + 1, j) - 2 * t(i, j)) +
+                                  (t(i, j - 1) + t(i, j + 1) - 2 * t(i, j)) + 0.01f * (80 - t(i, j)));
+    });
+  }
+  template <class F> void each(F f) { f(temp); f(power); f(out); }
+  bool check() const { return std::isfinite(out(side / 2, side / 2)); }
+};
+
+struct matmul {
+  static constexpr const char* name = "matmul";
+  static constexpr int n = 1024;
+  acc::array<float, 2> a{n, n}, b{n, n}, c{n, n};
+  matmul() {
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) a(i, j) = float((i + j) % 3), b(i, j) = float((i * j) % 4);
+  }
+  std::int64_t size() const { return std::int64_t(n) * n; }
+  void run(shape s) {
+    acc::view<const float, 2> a = this->a, b = this->b;
+    auto c = this->c;
+    loop(acc::collapse(n, n), s, ACC_LAMBDA(int i, int j) {
+      float sum = 0;
+      for (int k = 0; k < n; ++k) sum += a(i, k) * b(k, j);
+      c(i, j) = sum;
+    });
+  }
+  template <class F> void each(F f) { f(a); f(b); f(c); }
+  bool check() const {
+    float sum = 0;
+    for (int k = 0; k < n; ++k) sum += a(3, k) * b(k, 5);
+    return c(3, 5) == sum;
+  }
+};
+
+struct nbody {
+  static constexpr const char* name = "nbody";
+  static constexpr int n = 16384;
+  acc::array<float> px{n}, py{n}, pz{n}, ax{n};
+  nbody() {
+    std::mt19937 rng(1);
+    std::uniform_real_distribution<float> d(-1, 1);
+    for (int i = 0; i < n; ++i) px[i] = d(rng), py[i] = d(rng), pz[i] = d(rng);
+  }
+  std::int64_t size() const { return n; }
+  void run(shape s) {
+    acc::view<const float> x = px, y = py, z = pz;
+    auto a = ax;
+    loop(n, s, ACC_LAMBDA(int i) {
+      float f = 0;
+      for (int j = 0; j < n; ++j) {
+        const float dx = x[j] - x[i], dy = y[j] - y[i], dz = z[j] - z[i];
+        const float r2 = dx * dx + dy * dy + dz * dz + 1e-3f;
+        f += dx / (r2 * sqrtf(r2));
+      }
+      a[i] = f;
+    });
+  }
+  template <class F> void each(F f) { f(px); f(py); f(pz); f(ax); }
+  bool check() const { return std::isfinite(ax[7]); }
+};
+
+struct spmv {
+  static constexpr const char* name = "cg spmv";
+  static constexpr int rows = 1 << 20, per_row = 16;
+  acc::array<int> cols{std::int64_t(rows) * per_row};
+  acc::array<double> vals{std::int64_t(rows) * per_row}, x{rows}, y{rows};
+  spmv() {
+    std::mt19937 rng(2);
+    for (std::int64_t k = 0; k < std::int64_t(rows) * per_row; ++k) cols[k] = int(rng() % rows), vals[k] = 1.0 / (1 + k % 9);
+    for (int i = 0; i < rows; ++i) x[i] = 1.0 + i % 3;
+  }
+  std::int64_t size() const { return rows; }
+  void run(shape s) {
+    acc::view<const int> c = cols;
+    acc::view<const double> v = vals, xv = x;
+    auto yv = y;
+    loop(rows, s, ACC_LAMBDA(int i) {
+      double sum = 0;
+      for (int k = 0; k < per_row; ++k) sum += v[std::int64_t(i) * per_row + k] * xv[c[std::int64_t(i) * per_row + k]];
+      yv[i] = sum;
+    });
+  }
+  template <class F> void each(F f) { f(cols); f(vals); f(x); f(y); }
+  bool check() const {
+    double sum = 0;
+    for (int k = 0; k < per_row; ++k) sum += vals[9 * per_row + k] * x[cols[9 * per_row + k]];
+    return y[9] == sum;
+  }
+};
+
+struct dot {
+  static constexpr const char* name = "dot";
+  std::int64_t n = 1 << 24;
+  acc::array<double> x{n};
+  double result = 0;
+  dot() {
+    for (std::int64_t i = 0; i < n; ++i) x[i] = double(i % 17) - 8;
+  }
+  std::int64_t size() const { return n; }
+  void run(shape s) {
+    acc::view<const double> x = this->x;
+    result = reduce(n, s, ACC_LAMBDA(std::int64_t i) { return x[i] * 2; });
+  }
+  template <class F> void each(F f) { f(x); }
+  bool check() const { return result == 2.0 * double(bench::sum_mod17(n)); }
+};
+
+template <class K>
+bool measure(int runs) {
+  K k;
+  k.each([](auto& a) { acc::enter_data(acc::copyin(a)); });
+  const auto time = [&](shape s) { return bench::time_ms(runs, [&] { k.run(s); }); };
+  const double base = time({});
+  double best = base;
+  shape best_shape{};
+  for (int v : vector_lengths)
+    for (int f : gang_factors) {
+      shape s{v, 0};
+      if (f) s.num_gangs = int(std::min<std::int64_t>((k.size() + std::int64_t(v) * f - 1) / (std::int64_t(v) * f), 0x7fffffff));
+      const double t = time(s);
+      if (t < best) best = t, best_shape = s;
+    }
+  for (int i = 0; i < 64; ++i) k.run({0, 0, true});  // the search (at most 2 x 12 trials)
+  const double tuned = time({0, 0, true});
+  k.each([](auto& a) { acc::exit_data(acc::copyout(a)); });
+  const bool ok = k.check();
+  std::printf("%-8s %10.1f %10.1f  vl %4d gangs %8d %10.1f %9.3f %9.2f%s\n", K::name, base * 1e3, best * 1e3,
+              best_shape.vector_length, best_shape.num_gangs, tuned * 1e3, tuned / best, base / tuned,
+              ok ? "" : " WRONG");
+  return ok;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (!bench::have_gpu()) return 0;
+  const int runs = bench::int_arg(argc, argv, "--runs", 20);
+  std::printf("# median microseconds per call; best fixed: exhaustive sweep (gangs 0: default)\n");
+  std::printf("%-8s %10s %10s  %-19s %10s %9s %9s\n", "kernel", "default", "best fixed", "best shape", "tuned",
+              "tuned/best", "default/tuned");
+  bool ok = true;
+  ok = measure<saxpy>(runs) && ok;
+  ok = measure<hotspot>(runs) && ok;
+  ok = measure<matmul>(runs) && ok;
+  ok = measure<nbody>(runs) && ok;
+  ok = measure<spmv>(runs) && ok;
+  ok = measure<dot>(runs) && ok;
+  std::printf("\n# acc's selection report (tuned: shape, time, default's time, trials and their cost)\n%s",
+              acc::detail::selection_report().c_str());
+  return ok ? 0 : 1;
+}

@@ -1,0 +1,378 @@
+//! @file The runtime's definitions of detail/selection.hpp (acc::adaptive, acc::tuned, the
+//! tune cache). Compiled with detail/runtime-inl.hpp, which includes this file.
+#pragma once
+
+#include <acc/detail/selection.hpp>
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+#include <string>
+
+namespace acc::detail {
+
+// ---- time_model -------------------------------------------------------------------------------
+
+ACC_DETAIL_RUNTIME_FN void time_model::set(int cls, double n, double seconds) noexcept {
+  n_[cls] = n;
+  t_[cls] = seconds;
+}
+
+ACC_DETAIL_RUNTIME_FN bool time_model::ready(int excluding) const noexcept {
+  int k = 0;
+  for (int c = 0; c < size_classes; ++c) k += c != excluding && t_[c] > 0;
+  return k >= 2;
+}
+
+ACC_DETAIL_RUNTIME_FN double time_model::predict(double n, int excluding) const noexcept {
+  if (!ready(excluding)) return 0;
+  // The measured classes nearest to n's.
+  const int cls = size_class(n < 0 ? 0 : std::uint64_t(n));
+  std::array<int, size_classes> order{};
+  int k = 0;
+  for (int c = 0; c < size_classes; ++c)
+    if (c != excluding && t_[c] > 0) order[k++] = c;
+  std::stable_sort(order.begin(), order.begin() + k,
+                   [&](int a, int b) { return std::abs(a - cls) < std::abs(b - cls); });
+  if (k > neighbours) k = neighbours;
+  double s = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (int i = 0; i < k; ++i) {
+    const double x = n_[order[i]], y = t_[order[i]], w = 1 / (y * y);
+    s += w, sx += w * x, sy += w * y, sxx += w * x * x, sxy += w * x * y;
+  }
+  double b = (s * sxy - sx * sy) / (s * sxx - sx * sx), a = (sy - b * sx) / s;
+  // Time neither falls with size nor starts below zero: clamp to the nearest such line.
+  if (!(b >= 0) || !std::isfinite(b)) b = 0, a = sy / s;
+  else if (a < 0) a = 0, b = sxy / sxx;
+  const double t = a + b * n;
+  return t > 0 ? t : t_[order[0]];
+}
+
+// ---- adaptive_policy ----------------------------------------------------------------------------
+
+ACC_DETAIL_RUNTIME_FN target adaptive_policy::choose(std::uint64_t n) {
+  const int cls = size_class(n);
+  adaptive_class& c = classes_[cls];
+  if (c.settled) return c.choice;
+  if (c.n == 0 && c.runs[0] + c.runs[1] == 0) {
+    c.n = n ? n : 1;
+    for (int s = 0; s < 2; ++s) c.predicted[s] = models_[s].predict(double(c.n), cls);
+    if (c.predicted[0] > 0 && c.predicted[1] > 0) {
+      c.choice = c.predicted[1] < c.predicted[0] ? target::nvidia : target::host;
+      c.settled = c.by_model = true;
+      return c.choice;
+    }
+  }
+  return c.runs[0] < o_.trials ? target::host : target::nvidia;
+}
+
+ACC_DETAIL_RUNTIME_FN bool adaptive_policy::warming(std::uint64_t n) const noexcept {
+  const adaptive_class& c = classes_[size_class(n)];
+  return !c.settled || c.runs[side(c.choice)] < o_.trials;
+}
+
+double adaptive_policy::other_estimate(const adaptive_class& c, int cls, int other) const noexcept {
+  if (c.runs[other] >= o_.trials) return c.best[other];
+  return models_[other].predict(double(c.n), cls);
+}
+
+ACC_DETAIL_RUNTIME_FN void adaptive_policy::record(target where, std::uint64_t n, double seconds) {
+  const int cls = size_class(n), s = side(where);
+  adaptive_class& c = classes_[cls];
+  if (c.n == 0) c.n = n ? n : 1;
+  if (seconds <= 0) seconds = 1e-9;  // a clock tick too coarse to see the run
+  c.best[s] = c.runs[s] == 0 ? seconds : std::min(c.best[s], seconds);
+  ++c.runs[s];
+  if (c.predicted[s] > 0 && c.runs[s] <= o_.trials) c.error[s] = std::abs(c.predicted[s] - c.best[s]) / c.best[s];
+  models_[s].set(cls, double(c.n), c.best[s]);
+  if (!c.settled) {
+    if (c.runs[0] >= o_.trials && c.runs[1] >= o_.trials) {
+      c.choice = c.best[1] < c.best[0] ? target::nvidia : target::host;
+      c.settled = true;
+      c.recent = c.best[side(c.choice)];
+      c.recent_runs = o_.trials;
+    }
+    return;
+  }
+  if (where != c.choice) return;
+  // The first runs of a newly chosen side pay its warm-up: the fastest of them starts the average.
+  if (c.recent_runs < o_.trials) {
+    c.recent = c.recent_runs == 0 ? seconds : std::min(c.recent, seconds);
+    if (++c.recent_runs < o_.trials) return;
+  } else {
+    c.recent = 0.75 * c.recent + 0.25 * seconds;
+  }
+  const double other = other_estimate(c, cls, 1 - s);
+  if (other > 0 && other < c.recent * (1 - o_.margin) && c.switches < o_.max_switches) {
+    c.choice = s ? target::host : target::nvidia;
+    ++c.switches;
+    c.recent = 0;
+    c.recent_runs = 0;
+  }
+}
+
+// ---- tune_search --------------------------------------------------------------------------------
+
+ACC_DETAIL_RUNTIME_FN tune_search::tune_search(bool vector_open, bool gangs_open)
+    : vector_open_(vector_open), gangs_open_(gangs_open), queue_{launch_choice{}} {
+  done_ = !vector_open && !gangs_open;
+}
+
+ACC_DETAIL_RUNTIME_FN tune_search tune_search::restored(launch_choice best, double seconds) {
+  tune_search t;
+  t.best_ = best;
+  t.best_time_ = seconds;
+  t.done_ = t.from_cache_ = true;
+  return t;
+}
+
+ACC_DETAIL_RUNTIME_FN void tune_search::record(launch_choice c, double seconds) {
+  if (done_ || !(c == queue_[at_])) return;
+  ++trials_;
+  cost_ += seconds;
+  current_ = runs_ == 0 ? seconds : std::min(current_, seconds);
+  if (++runs_ < reps) return;
+  runs_ = 0;
+  if (phase_ == 0) default_time_ = current_;
+  if (best_time_ == 0 || current_ < best_time_) best_time_ = current_, best_ = c;
+  advance();
+}
+
+void tune_search::advance() {
+  const double t = current_;
+  if (phase_ == 2) {
+    // More iterations per thread pay until they do not: stop at the first factor 10% slower
+    // than the one before.
+    if (t > last_ * 1.1 || ++at_ == queue_.size()) done_ = true;
+    last_ = t;
+    return;
+  }
+  if (phase_ == 1) {
+    if (phase_best_ == 0 || t < phase_best_) phase_best_ = t, phase_choice_ = queue_[at_];
+    if (++at_ < queue_.size()) return;
+  }
+  if (phase_ == 0 && vector_open_) {
+    phase_ = 1;
+    queue_.clear();
+    for (int v : vector_lengths) queue_.push_back({v, 0});
+    at_ = 0;
+    return;
+  }
+  if (gangs_open_) {
+    // With the fastest explicit vector length (the default block is the kernel's own choice,
+    // unknown here, so iterations per thread could not be turned into gangs), else the clauses'.
+    phase_ = 2;
+    last_ = phase_best_ > 0 ? phase_best_ : t;
+    queue_.clear();
+    for (int f : gang_factors) queue_.push_back({phase_choice_.vector_length, f});
+    at_ = 0;
+    return;
+  }
+  done_ = true;
+}
+
+ACC_DETAIL_RUNTIME_FN launch_spec apply_choice(const launch_spec& s, launch_choice c, std::uint64_t size) noexcept {
+  launch_spec r = s;
+  if (c.vector_length) r.vector_length = c.vector_length;
+  if (c.gang_factor) {
+    const std::uint64_t threads = std::uint64_t(r.vector_length ? r.vector_length : 256) *
+                                  std::uint64_t(r.num_workers ? r.num_workers : 1) * std::uint64_t(c.gang_factor);
+    const std::uint64_t gangs = (size + threads - 1) / threads;
+    r.num_gangs = gangs < 1 ? 1 : gangs > INT_MAX ? INT_MAX : int(gangs);
+  }
+  return r;
+}
+
+// ---- the tune cache file ------------------------------------------------------------------------
+
+ACC_DETAIL_RUNTIME_FN std::string tune_key(const std::string& device, const call_site& site, int cls) {
+  std::string key = device + '\t' + site.construct + '\t' + site.where.file_name() + '\t' +
+                    std::to_string(site.where.line()) + '\t' + std::to_string(site.where.column()) + '\t' +
+                    std::to_string(cls);
+  if (std::count(key.begin(), key.end(), '\t') != 5 || key.find_first_of("\r\n") != std::string::npos) return {};
+  return key;
+}
+
+ACC_DETAIL_RUNTIME_FN std::string format_tune_cache(const tune_table& table) {
+  std::string out = std::string(tune_cache_header) + "\n";
+  out += "# device\tconstruct\tfile\tline\tcolumn\tsize class (log2)\tvector_length\titerations per thread\tseconds\n";
+  char buf[96];
+  for (const auto& [key, e] : table) {
+    std::snprintf(buf, sizeof buf, "\t%d\t%d\t%.6g\n", e.choice.vector_length, e.choice.gang_factor, e.seconds);
+    out += key + buf;
+  }
+  return out;
+}
+
+namespace selection_impl {
+/// The fields of one tab-separated line.
+inline std::vector<std::string> split_tabs(const std::string& line) {
+  std::vector<std::string> f;
+  std::size_t from = 0;
+  for (;;) {
+    const std::size_t tab = line.find('\t', from);
+    f.push_back(line.substr(from, tab - from));
+    if (tab == std::string::npos) return f;
+    from = tab + 1;
+  }
+}
+/// A whole field as an integer in [lo, hi].
+inline bool to_int(const std::string& s, long lo, long hi, long& v) {
+  if (s.empty()) return false;
+  char* end = nullptr;
+  v = std::strtol(s.c_str(), &end, 10);
+  return *end == '\0' && v >= lo && v <= hi;
+}
+}  // namespace selection_impl
+
+ACC_DETAIL_RUNTIME_FN bool parse_tune_cache(const std::string& text, tune_table& table, std::string& why) {
+  using namespace selection_impl;
+  std::istringstream in(text);
+  std::string line;
+  if (!std::getline(in, line) || line != tune_cache_header) {
+    why = "it does not start with \"" + std::string(tune_cache_header) + "\" (another version, or not a tune cache)";
+    return false;
+  }
+  tune_table read;
+  for (int number = 2; std::getline(in, line); ++number) {
+    if (line.empty() || line[0] == '#') continue;
+    const auto f = split_tabs(line);
+    long v = 0;
+    bool ok = f.size() == 9 && !f[0].empty() && !f[1].empty() && !f[2].empty();
+    for (int i : {3, 4}) ok = ok && to_int(f[i], 0, LONG_MAX, v);
+    ok = ok && to_int(f[5], 0, size_classes - 1, v);
+    long vector = 0, factor = 0;
+    ok = ok && to_int(f[6], 0, 1 << 16, vector) && to_int(f[7], 0, 1 << 20, factor);
+    double seconds = 0;
+    if (ok) {
+      char* end = nullptr;
+      seconds = std::strtod(f[8].c_str(), &end);
+      ok = !f[8].empty() && *end == '\0' && std::isfinite(seconds) && seconds >= 0;
+    }
+    if (!ok) {
+      why = "line " + std::to_string(number) + " is not an entry";
+      return false;
+    }
+    std::string key = f[0];
+    for (int i = 1; i < 6; ++i) key += '\t' + f[i];
+    read[key] = tune_entry{launch_choice{int(vector), int(factor)}, seconds};
+  }
+  table.swap(read);
+  return true;
+}
+
+}  // namespace acc::detail
+
+// ---- the runtime's record -----------------------------------------------------------------------
+
+namespace acc::detail {
+
+namespace selection_impl {
+
+/// "nvidia0:81559MiB": a GPU by number and memory size, so that a cache written on another
+/// kind of GPU is not applied (its entries are keyed by a name no device here has).
+inline const std::string& device_name(selection_registry& r, int device) {
+  auto it = r.device_names.find(device);
+  if (it != r.device_names.end()) return it->second;
+  std::size_t free = 0, total = 0;
+  cuda_ops().mem_info(device, &free, &total);
+  return r.device_names[device] = "nvidia" + std::to_string(device) + ":" + std::to_string(total >> 20) + "MiB";
+}
+
+/// Reads ACC_TUNE_CACHE once. No file yet is the first run; a file that does not parse is
+/// ignored with a warning (and overwritten by the next finished search).
+inline void load_cache(selection_registry& r) {
+  if (r.cache_loaded) return;
+  r.cache_loaded = true;
+  const char* path = std::getenv("ACC_TUNE_CACHE");
+  if (!path || !*path) return;
+  r.cache_path = path;
+  std::FILE* f = std::fopen(path, "rb");
+  if (!f) return;
+  std::string text;
+  char buf[4096];
+  for (std::size_t k; (k = std::fread(buf, 1, sizeof buf, f)) > 0;) text.append(buf, k);
+  std::fclose(f);
+  std::string why;
+  if (!parse_tune_cache(text, r.cache, why))
+    std::fprintf(stderr, "acc: ACC_TUNE_CACHE=%s: %s; ignoring it and tuning afresh\n", path, why.c_str());
+}
+
+/// Writes the cache whole, through a temporary file renamed over it, so that a crash leaves
+/// the old file or the new one. A failure is reported once and otherwise ignored.
+inline void save_cache(selection_registry& r) {
+  if (r.cache_path.empty()) return;
+  const std::string text = format_tune_cache(r.cache), tmp = r.cache_path + ".tmp";
+  std::FILE* f = std::fopen(tmp.c_str(), "wb");
+  bool ok = f && std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  if (f) ok = std::fclose(f) == 0 && ok;
+  ok = ok && std::rename(tmp.c_str(), r.cache_path.c_str()) == 0;
+  if (!ok && !r.save_failed) {
+    r.save_failed = true;
+    std::fprintf(stderr, "acc: ACC_TUNE_CACHE=%s: cannot write it; tuned shapes are kept for this run only\n",
+                 r.cache_path.c_str());
+  }
+}
+
+inline std::string microseconds(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f us", s * 1e6);
+  return buf;
+}
+
+}  // namespace selection_impl
+
+ACC_DETAIL_RUNTIME_FN std::string selection_report() {
+  using selection_impl::microseconds;
+  selection_registry& r = selection_state();
+  std::lock_guard lock(r.mutex);
+  std::string out;
+  for (const auto& [key, s] : r.sites) {
+    out += s.name + " on " + key.substr(0, key.find('\t')) + "\n";
+    for (int cls = 0; cls < size_classes; ++cls) {
+      const adaptive_class& c = s.policy.at(cls);
+      if (c.runs[0] + c.runs[1] > 0 || c.settled) {
+        out += "  adaptive 2^" + std::to_string(cls) + ": " +
+               (c.choice == target::nvidia ? "gpu" : c.choice == target::host ? "host" : "undecided") +
+               (c.by_model ? " (predicted)" : "");
+        const char* side_name[2] = {"host", "gpu"};
+        for (int k = 0; k < 2; ++k) {
+          out += std::string(", ") + side_name[k] + " ";
+          out += c.runs[k] ? microseconds(c.best[k]) : std::string("unmeasured");
+          if (c.predicted[k] > 0) out += " (predicted " + microseconds(c.predicted[k]);
+          if (c.predicted[k] > 0 && c.error[k] >= 0) out += ", error " + std::to_string(int(c.error[k] * 100 + 0.5)) + "%";
+          if (c.predicted[k] > 0) out += ")";
+        }
+        out += ", switches " + std::to_string(c.switches) + "\n";
+      }
+      if (const tune_search* t = s.tuning[cls].get()) {
+        const launch_choice b = t->best();
+        out += "  tuned 2^" + std::to_string(cls) + ": vector_length " +
+               (b.vector_length ? std::to_string(b.vector_length) : std::string("default")) + ", " +
+               (b.gang_factor ? std::to_string(b.gang_factor) + " iterations per thread" : std::string("default gangs"));
+        if (t->from_cache()) out += ", from the tune cache (" + microseconds(t->best_time()) + ")\n";
+        else if (!t->done()) out += ", searching (" + std::to_string(t->trials()) + " trials so far)\n";
+        else
+          out += ": " + microseconds(t->best_time()) + ", default " + microseconds(t->default_time()) + " (" +
+                 std::to_string(t->default_time() / (t->best_time() > 0 ? t->best_time() : 1)).substr(0, 4) +
+                 "x); search: " + std::to_string(t->trials()) + " trials, " + microseconds(t->cost()) + "\n";
+      }
+    }
+  }
+  return out;
+}
+
+ACC_DETAIL_RUNTIME_FN void reset_selection() {
+  selection_registry& r = selection_state();
+  std::lock_guard lock(r.mutex);
+  r.sites.clear();
+}
+
+ACC_DETAIL_RUNTIME_FN bool adaptive_everywhere() noexcept {
+  return this_thread().type == target::unset && selection_registry_env_auto();
+}
+
+}  // namespace acc::detail

@@ -1,0 +1,207 @@
+//! @file acc::adaptive and acc::tuned as plain logic fed with timings: the choice of host or
+//! GPU per call site and size class (Sato et al. 2012, SPRAT: measured and predicted times,
+//! hysteresis), the search of a launch shape, and the tune cache file. The runtime feeds them
+//! the clock (detail/dispatch-inl.hpp); tests feed them injected timings. Included by the
+//! runtime and by tests and benchmarks only, never by a public header.
+#pragma once
+
+#include <acc/detail/clauses.hpp>
+#include <acc/detail/config.hpp>
+#include <acc/detail/runtime_state.hpp>
+#include <acc/error.hpp>
+
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace acc::detail {
+
+/// Sizes are measured in classes: the size rounded down to a power of two (0 and 1: class 0).
+inline constexpr int size_classes = 64;
+constexpr int size_class(std::uint64_t n) noexcept { return n < 2 ? 0 : int(std::bit_width(n)) - 1; }
+
+/// Time against size, t = a + b n, one point per size class; a prediction fits the points of
+/// the nearest measured classes by least squares weighted by 1/t^2 (relative errors), so that a
+/// cache-sized class far away does not bend the line near the one asked about.
+class time_model {
+public:
+  static constexpr int neighbours = 4;
+  ACC_DETAIL_RUNTIME_FN void set(int cls, double n, double seconds) noexcept;
+  /// Whether there are points in two classes other than `excluding`.
+  ACC_DETAIL_RUNTIME_FN bool ready(int excluding = -1) const noexcept;
+  /// Predicted seconds at size n from the classes other than `excluding`; 0 when not ready.
+  ACC_DETAIL_RUNTIME_FN double predict(double n, int excluding = -1) const noexcept;
+
+private:
+  std::array<double, size_classes> n_{}, t_{};  // t_ 0: no point in that class
+};
+
+/// SPRAT's knobs: ΔT as a fraction of the current side's time, timed runs per side in a class's
+/// warm-up (the fastest counts: the first run pays allocation and first touch), switches
+/// allowed per class after it settled.
+struct adaptive_options {
+  double margin = 0.10;
+  int trials = 2;
+  int max_switches = 1;
+};
+
+/// Per size class of one call site on one GPU.
+struct adaptive_class {
+  std::uint64_t n = 0;                 // the first size seen: the class's point in the models
+  std::array<int, 2> runs{};           // timed runs, [0] host, [1] GPU
+  std::array<double, 2> best{};        // fastest timed run (0: none)
+  std::array<double, 2> predicted{};   // the model's time at first sight (0: no model then)
+  std::array<double, 2> error{-1, -1}; // |predicted - best| / best (-1: nothing to compare)
+  double recent = 0;                   // moving average of the chosen side since it was chosen
+  int recent_runs = 0;
+  target choice = target::unset;
+  int switches = 0;
+  bool settled = false;  // warm-up over: runs go to `choice`
+  bool by_model = false; // settled at first sight from the models' predictions
+};
+
+/// Host or GPU for one call site on one GPU. A new size class is predicted from the models of
+/// both sides when each has two other classes measured, else timed on both (`trials` runs
+/// each); from then on it runs on the faster, and switches only when the other side's time
+/// (measured, else predicted) beats the moving average of the current one by `margin`.
+class adaptive_policy {
+public:
+  explicit adaptive_policy(adaptive_options o = {}) noexcept : o_(o) {}
+  /// Where the next run of size n goes.
+  ACC_DETAIL_RUNTIME_FN target choose(std::uint64_t n);
+  /// Whether runs of size n are still being compared (an async construct then waits to be timed).
+  ACC_DETAIL_RUNTIME_FN bool warming(std::uint64_t n) const noexcept;
+  /// A timed run of size n on `where`, data movement included.
+  ACC_DETAIL_RUNTIME_FN void record(target where, std::uint64_t n, double seconds);
+  const adaptive_class& at(int cls) const noexcept { return classes_[cls]; }
+
+private:
+  static int side(target t) noexcept { return t == target::nvidia ? 1 : 0; }
+  double other_estimate(const adaptive_class& c, int cls, int other) const noexcept;
+
+  adaptive_options o_;
+  std::array<adaptive_class, size_classes> classes_{};
+  std::array<time_model, 2> models_{};
+};
+
+/// A launch shape relative to the size: vector_length (0: the default) and iterations per
+/// thread, from which gangs follow (0: as many gangs as the default plan gives).
+struct launch_choice {
+  int vector_length = 0;
+  int gang_factor = 0;
+  friend bool operator==(const launch_choice&, const launch_choice&) = default;
+};
+
+/// The search of one size class: the default shape, then each vector length, then, with the
+/// fastest of those, growing iterations per thread until that stops paying; every shape is
+/// run `reps` times and its fastest run counts. The result is never slower than the default.
+class tune_search {
+public:
+  static constexpr int reps = 2;
+  static constexpr std::array<int, 5> vector_lengths{64, 128, 256, 512, 1024};
+  static constexpr std::array<int, 6> gang_factors{2, 4, 8, 16, 32, 64};
+
+  /// `vector_open` / `gangs_open`: the clauses leave vector_length / num_gangs to acc.
+  ACC_DETAIL_RUNTIME_FN tune_search(bool vector_open, bool gangs_open);
+  /// A finished search from the tune cache.
+  ACC_DETAIL_RUNTIME_FN static tune_search restored(launch_choice best, double seconds);
+
+  bool done() const noexcept { return done_; }
+  /// The shape to run now: the one being tried, or the best once done.
+  launch_choice next() const noexcept { return done_ ? best_ : queue_[at_]; }
+  /// A timed run with shape c (the one next() gave).
+  ACC_DETAIL_RUNTIME_FN void record(launch_choice c, double seconds);
+
+  launch_choice best() const noexcept { return best_; }
+  double best_time() const noexcept { return best_time_; }
+  double default_time() const noexcept { return default_time_; }
+  int trials() const noexcept { return trials_; }
+  double cost() const noexcept { return cost_; }  // seconds spent in timed runs of the search
+  bool from_cache() const noexcept { return from_cache_; }
+
+private:
+  tune_search() = default;
+  void advance();
+
+  bool vector_open_ = false, gangs_open_ = false;
+  int phase_ = 0;  // 0 default, 1 vector lengths, 2 gang factors
+  std::vector<launch_choice> queue_;
+  std::size_t at_ = 0;
+  int runs_ = 0;        // runs of queue_[at_] so far
+  double current_ = 0;  // fastest of them
+  double phase_best_ = 0, last_ = 0;  // fastest vector length's time; previous factor's time
+  launch_choice phase_choice_{};       // fastest vector length
+  launch_choice best_{};
+  double best_time_ = 0, default_time_ = 0, cost_ = 0;
+  int trials_ = 0;
+  bool done_ = false, from_cache_ = false;
+};
+
+/// The launch clauses of a run with shape c, for `size` iterations.
+ACC_DETAIL_RUNTIME_FN launch_spec apply_choice(const launch_spec& s, launch_choice c, std::uint64_t size) noexcept;
+
+// ---- the tune cache file (ACC_TUNE_CACHE) ------------------------------------------------------
+
+/// One tuned shape, keyed by "device \t construct \t file \t line \t column \t class".
+struct tune_entry {
+  launch_choice choice;
+  double seconds = 0;
+};
+using tune_table = std::map<std::string, tune_entry>;
+
+inline constexpr const char* tune_cache_header = "acc-tune-cache 1";
+
+/// The key of a call site's size class on a device; empty when a field holds a tab or a line
+/// break (such a site is tuned, but not kept in the file).
+ACC_DETAIL_RUNTIME_FN std::string tune_key(const std::string& device, const call_site& site, int cls);
+
+/// The file's text for `table`: the header line, then one tab-separated line per entry.
+ACC_DETAIL_RUNTIME_FN std::string format_tune_cache(const tune_table& table);
+
+/// Parses a file's text into `table`. False, with `why` set and `table` untouched, when the
+/// header is not this version's or any line is not an entry.
+ACC_DETAIL_RUNTIME_FN bool parse_tune_cache(const std::string& text, tune_table& table, std::string& why);
+
+// ---- the runtime's record of selected call sites -------------------------------------------------
+
+/// What acc::adaptive and acc::tuned keep per call site and GPU.
+struct selected_site {
+  std::string name;  // "acc::parallel_loop at file.cpp:42"
+  adaptive_policy policy;
+  std::array<std::unique_ptr<tune_search>, size_classes> tuning;
+};
+
+/// Every selected call site, the tune cache and its file; one per process (runtime_state).
+struct selection_registry {
+  std::mutex mutex;
+  std::map<std::string, selected_site> sites;  // key: tune_key without the class
+  std::map<int, std::string> device_names;
+  bool cache_loaded = false;
+  std::string cache_path;  // ACC_TUNE_CACHE; empty: none
+  tune_table cache;
+  bool save_failed = false;
+};
+
+/// The process's registry (runtime_state) and whether ACC_DEVICE_TYPE=auto was set.
+ACC_DETAIL_RUNTIME_FN selection_registry& selection_state() noexcept;
+ACC_DETAIL_RUNTIME_FN bool selection_registry_env_auto() noexcept;
+
+/// A report of every selected call site: per size class the choice, the measured and predicted
+/// times, the prediction error and the switches (adaptive); the shape, its time against the
+/// default's and the search's trials and cost (tuned). Benchmarks print it.
+ACC_DETAIL_RUNTIME_FN std::string selection_report();
+
+/// Whether ACC_DEVICE_TYPE=auto applies acc::adaptive to this thread's constructs (not once
+/// the thread chose a device type itself).
+ACC_DETAIL_RUNTIME_FN bool adaptive_everywhere() noexcept;
+
+/// Forgets every selected call site (not the tune cache file); for benchmarks that compare
+/// runs from a cold start.
+ACC_DETAIL_RUNTIME_FN void reset_selection();
+
+}  // namespace acc::detail

@@ -1,0 +1,320 @@
+// acc::adaptive and acc::tuned: the selection logic driven by injected timings (host or GPU,
+// hysteresis, predictions), the launch shape search, the tune cache file; and the clauses'
+// results on whatever device runs them.
+#include <acc/parallel.hpp>
+#include <acc/detail/selection.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+using acc::detail::adaptive_options;
+using acc::detail::adaptive_policy;
+using acc::detail::launch_choice;
+using acc::detail::target;
+using acc::detail::tune_search;
+
+namespace {
+
+/// Runs `policy` for `runs` calls of size n, with times from host_time / gpu_time.
+template <class H, class G>
+void drive(adaptive_policy& policy, std::uint64_t n, int runs, H host_time, G gpu_time) {
+  for (int i = 0; i < runs; ++i) {
+    const target t = policy.choose(n);
+    policy.record(t, n, t == target::host ? host_time(n) : gpu_time(n));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("size classes are powers of two", "[16][selection]") {
+  using acc::detail::size_class;
+  CHECK(size_class(0) == 0);
+  CHECK(size_class(1) == 0);
+  CHECK(size_class(2) == 1);
+  CHECK(size_class(1023) == 9);
+  CHECK(size_class(1024) == 10);
+  CHECK(size_class(UINT64_MAX) == 63);
+}
+
+TEST_CASE("adaptive times both sides, then runs on the faster", "[16][selection]") {
+  adaptive_policy policy;
+  const std::uint64_t n = 1 << 20;
+  std::vector<target> order;
+  for (int i = 0; i < 6; ++i) {
+    const target t = policy.choose(n);
+    order.push_back(t);
+    policy.record(t, n, t == target::host ? 3e-3 : 1e-3);
+  }
+  CHECK(order[0] == target::host);
+  CHECK(order[1] == target::host);
+  CHECK(order[2] == target::nvidia);
+  CHECK(order[3] == target::nvidia);
+  CHECK(order[4] == target::nvidia);
+  CHECK(order[5] == target::nvidia);
+  const auto& c = policy.at(20);
+  CHECK(c.settled);
+  CHECK(c.best[0] == Approx(3e-3));
+  CHECK(c.best[1] == Approx(1e-3));
+  CHECK(c.switches == 0);
+
+  SECTION("a slower first run (warm-up) does not decide") {
+    adaptive_policy p;
+    // The GPU's first run pays allocation; its second shows its speed.
+    const double gpu[] = {9e-3, 1e-3};
+    int g = 0;
+    for (int i = 0; i < 4; ++i) {
+      const target t = p.choose(n);
+      p.record(t, n, t == target::host ? 2e-3 : gpu[g++]);
+    }
+    CHECK(p.choose(n) == target::nvidia);
+  }
+}
+
+TEST_CASE("adaptive switches only past the margin, and at most once", "[16][selection]") {
+  adaptive_policy policy(adaptive_options{0.10, 2, 1});
+  const std::uint64_t n = 4096;
+  drive(policy, n, 4, [](auto) { return 1.05e-3; }, [](auto) { return 1.0e-3; });
+  REQUIRE(policy.choose(n) == target::nvidia);
+
+  // Within the margin: the GPU at 1.1 ms against the host's 1.05 ms stays.
+  drive(policy, n, 20, [](auto) { return 1.05e-3; }, [](auto) { return 1.1e-3; });
+  CHECK(policy.choose(n) == target::nvidia);
+  CHECK(policy.at(12).switches == 0);
+
+  // The GPU slows to twice the host's time: one switch.
+  drive(policy, n, 20, [](auto) { return 1.05e-3; }, [](auto) { return 2.1e-3; });
+  CHECK(policy.choose(n) == target::host);
+  CHECK(policy.at(12).switches == 1);
+
+  // The host slows too: no second switch, whatever happens.
+  drive(policy, n, 50, [](auto) { return 9e-3; }, [](auto) { return 1e-3; });
+  CHECK(policy.choose(n) == target::host);
+  CHECK(policy.at(12).switches == 1);
+}
+
+TEST_CASE("adaptive predicts new size classes from the measured ones", "[16][selection]") {
+  // Host: 2 us + 1 ns per element; GPU: 20 us + 0.1 ns per element. They cross at 20000.
+  const auto host = [](std::uint64_t n) { return 2e-6 + 1e-9 * double(n); };
+  const auto gpu = [](std::uint64_t n) { return 20e-6 + 1e-10 * double(n); };
+  adaptive_policy policy;
+  drive(policy, 1 << 10, 6, host, gpu);
+  drive(policy, 1 << 12, 6, host, gpu);
+  CHECK(policy.choose(1 << 10) == target::host);
+  CHECK(policy.choose(1 << 12) == target::host);
+
+  // Measured classes fit exactly, so a larger class is predicted without timing both.
+  const std::uint64_t big = 1 << 22;
+  CHECK(policy.choose(big) == target::nvidia);
+  const auto& c = policy.at(22);
+  CHECK(c.by_model);
+  CHECK(c.predicted[0] == Approx(host(big)).epsilon(1e-6));
+  CHECK(c.predicted[1] == Approx(gpu(big)).epsilon(1e-6));
+  CHECK(policy.warming(big));  // its first runs are still timed
+  drive(policy, big, 4, host, gpu);
+  CHECK(!policy.warming(big));
+  CHECK(policy.at(22).error[1] == Approx(0).margin(1e-6));
+  CHECK(policy.at(22).runs[0] == 0);  // the host was never run at that size
+  CHECK(policy.choose(1 << 14) == target::host);
+
+  SECTION("a wrong prediction is corrected by one switch") {
+    // The GPU at 2^24 is far slower than predicted (it ran out of something).
+    const std::uint64_t n = 1 << 24;
+    REQUIRE(policy.choose(n) == target::nvidia);
+    drive(policy, n, 6, host, [&](std::uint64_t m) { return 100 * gpu(m); });
+    CHECK(policy.choose(n) == target::host);
+    CHECK(policy.at(24).switches == 1);
+    CHECK(policy.at(24).error[1] > 0.9);  // relative to the measured time
+  }
+}
+
+TEST_CASE("the time model recovers a line and never predicts a negative time", "[16][selection]") {
+  acc::detail::time_model m;
+  CHECK(!m.ready());
+  CHECK(m.predict(100) == 0);
+  m.set(10, 1024, 5e-6 + 1024 * 1e-9);
+  CHECK(!m.ready());
+  m.set(16, 65536, 5e-6 + 65536 * 1e-9);
+  CHECK(m.ready());
+  CHECK(!m.ready(16));
+  CHECK(m.predict(1 << 20) == Approx(5e-6 + (1 << 20) * 1e-9).epsilon(1e-6));
+  // Falling times (noise) give a flat line, not a negative one.
+  acc::detail::time_model f;
+  f.set(10, 1024, 9e-6);
+  f.set(20, 1 << 20, 1e-6);
+  CHECK(f.predict(double(1ull << 40)) > 0);
+}
+
+namespace {
+
+/// A made-up kernel: fastest at vector_length 512 and 8 iterations per thread.
+double shape_time(launch_choice c) {
+  const double v = c.vector_length ? c.vector_length : 128;
+  const double f = c.gang_factor ? c.gang_factor : 1;
+  return 1e-3 * (1 + 0.1 * std::abs(std::log2(v / 512)) + 0.05 * std::abs(std::log2(f / 8)));
+}
+
+tune_search run_search(bool vector_open, bool gangs_open) {
+  tune_search s(vector_open, gangs_open);
+  for (int i = 0; i < 200 && !s.done(); ++i) {
+    const launch_choice c = s.next();
+    s.record(c, shape_time(c) * (i % 2 ? 1.0 : 1.3));  // every shape's first run is slower
+  }
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("tuned finds the fastest shape in few trials", "[16][tuned]") {
+  const tune_search s = run_search(true, true);
+  REQUIRE(s.done());
+  CHECK(s.best() == launch_choice{512, 8});
+  CHECK(s.best_time() == Approx(shape_time({512, 8})));
+  CHECK(s.default_time() == Approx(shape_time({})));
+  CHECK(s.trials() <= tune_search::reps * int(1 + tune_search::vector_lengths.size() + tune_search::gang_factors.size()));
+  CHECK(s.cost() > 0);
+  CHECK(s.next() == s.best());
+
+  SECTION("only what the clauses leave open is searched") {
+    const tune_search gangs = run_search(false, true);
+    CHECK(gangs.best().vector_length == 0);
+    CHECK(gangs.best().gang_factor == 8);
+    const tune_search vector = run_search(true, false);
+    CHECK(vector.best() == launch_choice{512, 0});
+    const tune_search none(false, false);
+    CHECK(none.done());
+    CHECK(none.next() == launch_choice{});
+  }
+  SECTION("never slower than the default") {
+    tune_search t(true, true);
+    while (!t.done()) {
+      const launch_choice c = t.next();
+      t.record(c, c == launch_choice{} ? 1e-3 : 2e-3);
+    }
+    CHECK(t.best() == launch_choice{});
+  }
+  SECTION("a run with another shape than the one asked for is not counted") {
+    tune_search t(true, true);
+    t.record({999, 3}, 1e-9);
+    CHECK(t.trials() == 0);
+  }
+}
+
+TEST_CASE("a tuned shape becomes launch clauses", "[16][tuned]") {
+  acc::detail::launch_spec s;
+  auto r = acc::detail::apply_choice(s, {256, 4}, 1 << 20);
+  CHECK(r.vector_length == 256);
+  CHECK(r.num_gangs == (1 << 20) / (256 * 4));
+  r = acc::detail::apply_choice(s, {128, 0}, 1000);
+  CHECK(r.vector_length == 128);
+  CHECK(r.num_gangs == 0);
+  r = acc::detail::apply_choice(s, {64, 64}, 3);
+  CHECK(r.num_gangs == 1);
+  s.num_workers = 4;
+  s.vector_length = 32;
+  r = acc::detail::apply_choice(s, {0, 2}, 1000);
+  CHECK(r.vector_length == 32);
+  CHECK(r.num_gangs == 4);  // ceil(1000 / (32 * 4 * 2))
+}
+
+TEST_CASE("the tune cache file round-trips and refuses what it cannot read", "[16][tuned]") {
+  using namespace acc::detail;
+  const call_site here{"parallel_loop"};
+  tune_table t;
+  t[tune_key("nvidia0:81559MiB", here, 20)] = {{512, 8}, 1.25e-5};
+  t[tune_key("nvidia0:81559MiB", here, 21)] = {{0, 4}, 2.5e-5};
+  t[tune_key("nvidia1:143771MiB", call_site{"parallel_reduce"}, 0)] = {{1024, 0}, 3e-6};
+  const std::string text = format_tune_cache(t);
+  tune_table back;
+  std::string why;
+  REQUIRE(parse_tune_cache(text, back, why));
+  REQUIRE(back.size() == t.size());
+  for (const auto& [key, e] : t) {
+    REQUIRE(back.count(key) == 1);
+    CHECK(back[key].choice == e.choice);
+    CHECK(back[key].seconds == Approx(e.seconds));
+  }
+
+  SECTION("another version is stale") {
+    std::string old = text;
+    old.replace(old.find(" 1\n"), 3, " 0\n");
+    tune_table keep = back;
+    CHECK(!parse_tune_cache(old, keep, why));
+    CHECK(why.find("another version") != std::string::npos);
+    CHECK(keep.size() == back.size());  // untouched
+  }
+  SECTION("a damaged line names itself") {
+    std::string bad = text + "nvidia0:1MiB\tparallel_loop\tx.cpp\t12\tseven\t3\t256\t2\t1e-5\n";
+    tune_table none;
+    CHECK(!parse_tune_cache(bad, none, why));
+    CHECK(why == "line " + std::to_string(std::count(text.begin(), text.end(), '\n') + 1) + " is not an entry");
+    CHECK(none.empty());
+    std::string cut = text.substr(0, text.size() - 7);
+    CHECK(!parse_tune_cache(cut + "\n", none, why));
+    CHECK(!parse_tune_cache(text + "a\tb\n", none, why));
+    CHECK(!parse_tune_cache(text + "a\tb\tc\t1\t2\t99\t256\t2\t1e-5\n", none, why));  // class 99
+    CHECK(!parse_tune_cache(text + "a\tb\tc\t1\t2\t3\t256\t2\tnan\n", none, why));
+  }
+  SECTION("random bytes never crash the parser") {
+    std::mt19937 rng(16);
+    for (int i = 0; i < 200; ++i) {
+      std::string junk = i % 2 ? std::string(tune_cache_header) + "\n" : std::string();
+      const int len = int(rng() % 300);
+      for (int k = 0; k < len; ++k) junk += char(rng() % 4 == 0 ? "\t\n0123"[rng() % 6] : char(rng() % 256));
+      tune_table none;
+      if (parse_tune_cache(junk, none, why)) {
+        CHECK(parse_tune_cache(format_tune_cache(none), none, why));
+      }
+    }
+  }
+  SECTION("a site whose file name has a tab or line break is not kept") {
+    CHECK(tune_key("d", call_site{"parallel\tloop"}, 1).empty());
+    CHECK(!tune_key("d", here, 1).empty());
+  }
+}
+
+TEST_CASE("constructs with adaptive and tuned compute what they would without", "[16][selection]") {
+  const int n = GENERATE(0, 1, 255, 256, 257, 100003);
+  std::vector<double> x(n), y(n), want(n);
+  std::mt19937 rng(n);
+  std::uniform_real_distribution<double> d(-1, 1);
+  for (int i = 0; i < n; ++i) x[i] = d(rng), y[i] = d(rng), want[i] = 2 * x[i] + y[i];
+  acc::view<const double> xv(x.data(), n);
+  acc::view<double> yv(y.data(), n);
+  // Several calls, so that a GPU times both sides and tries shapes.
+  for (int rep = 0; rep < 12; ++rep) {
+    std::vector<double> y0 = y;
+    acc::view<double> out(y0.data(), n);
+    acc::parallel_loop(n, acc::adaptive, acc::tuned, ACC_LAMBDA(int i) { out[i] = 2 * xv[i] + out[i]; });
+    for (int i = 0; i < n; ++i) REQUIRE(y0[i] == want[i]);
+    double sum = 0;
+    for (int i = 0; i < n; ++i) sum += x[i];
+    const double got = acc::parallel_reduce(n, acc::tuned, acc::adaptive, acc::plus, ACC_LAMBDA(int i) { return xv[i]; });
+    REQUIRE(got == Approx(sum).margin(1e-9));
+    double red = 0;
+    acc::parallel_loop(n, acc::reduction(acc::plus, red), acc::adaptive, ACC_LAMBDA(int i, double& s) { s += xv[i]; });
+    REQUIRE(red == Approx(sum).margin(1e-9));
+  }
+  (void)yv;
+}
+
+TEST_CASE("adaptive keeps present data coherent wherever it runs", "[16][selection]") {
+  const int n = GENERATE(1, 1000, 1 << 16);
+  acc::array<double> a(n);
+  for (int i = 0; i < n; ++i) a[i] = i;
+  {
+    acc::data region{acc::copy(a)};
+    for (int rep = 0; rep < 10; ++rep)
+      acc::parallel_loop(n, acc::adaptive, ACC_LAMBDA(int i) { a[i] += 1; });
+    acc::parallel(acc::num_gangs(2), acc::adaptive, ACC_LAMBDA(const acc::gang_t& g) {
+      acc::loop(g, acc::gang_vector, n, [&](int i) { a[i] *= 2; });
+    });
+    acc::serial(acc::adaptive, ACC_LAMBDA() { a[0] = -1; });
+  }
+  CHECK(a[0] == -1);
+  for (int i = 1; i < n; ++i) REQUIRE(a[i] == 2.0 * (i + 10));
+}
