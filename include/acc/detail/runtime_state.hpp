@@ -39,6 +39,11 @@ struct device_ops {
   void (*mem_info)(int device, std::size_t* free, std::size_t* total) noexcept;
   // The device address on `device` of the __device__ variable whose host shadow is `symbol`.
   void* (*symbol_address)(int device, const void* symbol, const call_site&);
+  // acc::graph (acc/graph.hpp): capture a queue's work into a CUDA graph, run it, free it.
+  void (*begin_capture)(int device, int queue, const call_site&);
+  void* (*end_capture)(int device, int queue, bool keep, const call_site&);
+  void (*launch_graph)(int device, int queue, void* graph, const call_site&);
+  void (*destroy_graph)(int device, void* graph) noexcept;
 };
 
 struct capture_scope;  // detail/capture.hpp
