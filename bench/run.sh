@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.." || exit 1
 
 cmake -S . -B build-bench -DACC_BUILD_BENCH=ON -DACC_BUILD_TESTS=OFF -DACC_BUILD_EXAMPLES=OFF \
       -DCMAKE_BUILD_TYPE=Release || exit 1
-cmake --build build-bench -j16 --target bench_stream bench_launch bench_transfer bench_reduce bench_scan bench_tiles bench_team_accumulate bench_adaptive bench_tuned || exit 1
+cmake --build build-bench -j16 --target bench_stream bench_launch bench_transfer bench_reduce bench_scan bench_tiles bench_team_accumulate bench_adaptive bench_tuned bench_graph || exit 1
 
 status=0
 run() {
@@ -28,4 +28,5 @@ run tiles build-bench/bench/bench_tiles
 run team_accumulate build-bench/bench/bench_team_accumulate
 run adaptive build-bench/bench/bench_adaptive
 run tuned build-bench/bench/bench_tuned
+run graph build-bench/bench/bench_graph
 exit $status

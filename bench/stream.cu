@@ -1,6 +1,7 @@
 // STREAM-style memory bandwidth: acc::parallel_loop against a hand-written CUDA kernel and
-// Thrust, on the kernels of BabelStream (https://github.com/UoB-HPC/BabelStream), and its dot:
-// the reduction clause and acc::parallel_reduce against BabelStream's CUDA dot.
+// Thrust, on the kernels of BabelStream (https://github.com/UoB-HPC/BabelStream); the same
+// kernels with BabelStream's OpenACC model's intptr_t index against CUDA twins (best and median);
+// and its dot: the reduction clause and acc::parallel_reduce against BabelStream's CUDA dot.
 //   bench_stream [--log2 25,28] [--runs N] [--warmup N]
 // Exits 1 if any implementation computes a wrong result, 0 without a GPU (nothing to measure).
 #include <acc/loop.hpp>
@@ -216,6 +217,114 @@ bool bench_size(int log2n, int warmup, int runs) {
   return ok;
 }
 
+// ---- BabelStream's OpenACC model ------------------------------------------------------------
+// copy, mul, add and triad as BabelStream's OpenACC version writes them: `parallel loop` over an
+// intptr_t index (64-bit arithmetic in every address), against their CUDA twins with the same
+// index type: BabelStream's CUDA shape (one element per thread, blocks of 1024, no bounds test,
+// so n must be a multiple of 1024) and the 256-thread blocks of the table above. BabelStream
+// reports the best run; both the best and the median of `runs` are printed.
+constexpr int babel_block = 1024;
+enum babel_impl { babel_acc, babel_cuda1024, babel_cuda256, babel_impl_count };
+constexpr const char* babel_name[] = {"acc", "cuda 1024", "cuda 256"};
+
+__global__ void babel_copy_k(const double* a, double* c) {
+  const intptr_t i = intptr_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  c[i] = a[i];
+}
+__global__ void babel_mul_k(double* b, const double* c, double s) {
+  const intptr_t i = intptr_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  b[i] = s * c[i];
+}
+__global__ void babel_add_k(const double* a, const double* b, double* c) {
+  const intptr_t i = intptr_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  c[i] = a[i] + b[i];
+}
+__global__ void babel_triad_k(double* a, const double* b, const double* c, double s) {
+  const intptr_t i = intptr_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  a[i] = b[i] + s * c[i];
+}
+
+void run_babel(babel_impl m, kernel k, double* a, double* b, double* c, intptr_t n) {
+  const double s = scalar;
+  if (m == babel_acc) {
+    switch (k) {
+      case copy: acc::parallel_loop(n, ACC_LAMBDA(intptr_t i) { c[i] = a[i]; }); break;
+      case mul: acc::parallel_loop(n, ACC_LAMBDA(intptr_t i) { b[i] = s * c[i]; }); break;
+      case add: acc::parallel_loop(n, ACC_LAMBDA(intptr_t i) { c[i] = a[i] + b[i]; }); break;
+      default: acc::parallel_loop(n, ACC_LAMBDA(intptr_t i) { a[i] = b[i] + s * c[i]; }); break;
+    }
+    return;
+  }
+  const int block = m == babel_cuda1024 ? babel_block : cuda_block;
+  const unsigned grid = unsigned(n / block);
+  switch (k) {
+    case copy: babel_copy_k<<<grid, block, 0, stream>>>(a, c); break;
+    case mul: babel_mul_k<<<grid, block, 0, stream>>>(b, c, s); break;
+    case add: babel_add_k<<<grid, block, 0, stream>>>(a, b, c); break;
+    default: babel_triad_k<<<grid, block, 0, stream>>>(a, b, c, s); break;
+  }
+  CHECK(cudaGetLastError());
+  CHECK(cudaStreamSynchronize(stream));
+}
+
+bool bench_babel(int log2n, int warmup, int runs) {
+  const intptr_t n = intptr_t(1) << log2n;  // a multiple of both blocks
+  double *a = nullptr, *b = nullptr, *c = nullptr;
+  for (double** p : {&a, &b, &c}) CHECK(cudaMalloc(p, sizeof(double) * n));
+  cudaEvent_t start, stop;
+  CHECK(cudaEventCreate(&start));
+  CHECK(cudaEventCreate(&stop));
+  constexpr int kernels = triad + 1;
+  std::vector<float> times[babel_impl_count][kernels];
+  bool ok = true;
+  for (int m = 0; m < babel_impl_count; ++m) {
+    init_k<<<int((n + cuda_block - 1) / cuda_block), cuda_block, 0, stream>>>(a, b, c, int(n));
+    CHECK(cudaGetLastError());
+    gold g;
+    // The kernels take turns within an iteration, as in BabelStream's main loop.
+    for (int it = 0; it < warmup + runs; ++it)
+      for (int k = 0; k < kernels; ++k) {
+        CHECK(cudaEventRecord(start, stream));
+        run_babel(babel_impl(m), kernel(k), a, b, c, n);
+        CHECK(cudaEventRecord(stop, stream));
+        CHECK(cudaEventSynchronize(stop));
+        float t = 0;
+        CHECK(cudaEventElapsedTime(&t, start, stop));
+        if (it >= warmup) times[m][k].push_back(t);
+        g.apply(kernel(k));
+      }
+    const struct { const char* name; const double* p; double expected; } checks[] = {
+        {"a", a, g.a}, {"b", b, g.b}, {"c", c, g.c}};
+    for (const auto& [name, p, expected] : checks)
+      if (long long bad = wrong(p, int(n), expected)) {
+        std::fprintf(stderr, "BabelStream %s, n=2^%d: %lld elements of %s differ from %.17g by more than %g relative\n",
+                     babel_name[m], log2n, bad, name, expected, tolerance);
+        ok = false;
+      }
+  }
+  CHECK(cudaEventDestroy(start));
+  CHECK(cudaEventDestroy(stop));
+  for (double* p : {a, b, c}) CHECK(cudaFree(p));
+
+  for (int k = 0; k < kernels; ++k) {
+    const double bytes = arrays_moved[k] * sizeof(double) * double(n);
+    double best[babel_impl_count], med[babel_impl_count];
+    for (int m = 0; m < babel_impl_count; ++m) {
+      best[m] = *std::min_element(times[m][k].begin(), times[m][k].end());
+      med[m] = median(times[m][k]);
+    }
+    const auto gbs = [&](double ms) { return bytes / (ms * 1e6); };
+    std::printf("%-6s 2^%-4d best %8.1f %8.1f %8.1f  median %8.1f %8.1f %8.1f  acc/1024 best %6.3f median %6.3f"
+                "  acc/256 best %6.3f median %6.3f\n",
+                kernel_name[k], log2n, gbs(best[babel_acc]), gbs(best[babel_cuda1024]), gbs(best[babel_cuda256]),
+                gbs(med[babel_acc]), gbs(med[babel_cuda1024]), gbs(med[babel_cuda256]),
+                best[babel_cuda1024] / best[babel_acc], med[babel_cuda1024] / med[babel_acc],
+                best[babel_cuda256] / best[babel_acc], med[babel_cuda256] / med[babel_acc]);
+  }
+  std::fflush(stdout);
+  return ok;
+}
+
 // ---- dot ------------------------------------------------------------------------------------
 // As BabelStream 5.0's CUDA version runs it: a 64-bit (intptr_t) index, a fixed grid of 4 blocks
 // of 1024 threads per SM ("Reduction kernel config: 528 groups of (fixed) size 1024" on a
@@ -355,6 +464,11 @@ int main(int argc, char** argv) try {
 
   bool ok = true;
   for (int log2n : sizes) ok &= bench_size(log2n, warmup, runs ? runs : log2n <= 25 ? 100 : 50);
+  std::printf("\nBabelStream's OpenACC model (intptr_t index) against CUDA twins with the same index, GB/s "
+              "(acc, cuda blocks of 1024 as BabelStream's CUDA, cuda blocks of 256), %d timed runs\n",
+              runs ? runs : 100);
+  for (int log2n : sizes) ok &= bench_babel(log2n, warmup, runs ? runs : 100);
+  std::printf("\n");
   for (int log2n : sizes) ok &= bench_dot(log2n, warmup, runs ? runs : 100, prop.multiProcessorCount);
   if (!ok) std::fprintf(stderr, "FAILED: wrong results (see above)\n");
   return ok ? 0 : 1;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <random>
 
@@ -70,6 +71,48 @@ TEST_CASE("reductions over collapsed loops", "[09][reduction]") {
   collapse_sum(ni, nj, s, bits);
   REQUIRE(s == es);
   REQUIRE(bits == ebits);
+}
+
+namespace {
+// One reduction clause: on a GPU it runs parallel_reduce's kernels (the private copy starts at
+// the identity for every iteration), so the body may update it in any of the usual ways.
+template <class... Clauses>
+void dot_max(std::intptr_t n, const double* a, const double* b, double& dot, double& mx, Clauses... clauses) {
+  acc::parallel_loop(n, clauses..., acc::reduction(acc::plus, dot),
+                     ACC_LAMBDA(std::intptr_t i, double& s) { s += a[i] * b[i]; });
+  acc::parallel_loop(n, clauses..., acc::reduction(acc::maximum, mx), ACC_LAMBDA(std::intptr_t i, double& m) {
+    if (a[i] - b[i] > m) m = a[i] - b[i];
+  });
+}
+
+void collapse_count(int ni, int nj, int nk, long& count) {
+  acc::parallel_loop(acc::collapse(ni, nj, nk), acc::reduction(acc::plus, count),
+                     ACC_LAMBDA(int i, int j, int k, long& c) { c += (i * 7 + j * 3 + k) % 5 == 0 ? 1 : 0; });
+}
+}  // namespace
+
+TEST_CASE("a single reduction clause over a 64-bit index folds into the variable", "[09][reduction]") {
+  const std::intptr_t n = GENERATE(1, 255, 256, 257, 100003, (1 << 20) + 3);
+  buffer<double> a(n), b(n);
+  acc_test::fill_random(a, 5u, -1.0, 1.0);
+  acc_test::fill_random(b, 6u, -1.0, 1.0);
+  double edot = 1.5, emx = -0.25;
+  for (std::intptr_t i = 0; i < n; ++i) edot += a[i] * b[i], emx = std::max(emx, a[i] - b[i]);
+  double dot = 1.5, mx = -0.25;
+  SECTION("default configuration") { dot_max(n, a.data(), b.data(), dot, mx); }
+  SECTION("few gangs and odd vectors") { dot_max(n, a.data(), b.data(), dot, mx, acc::num_gangs(5), acc::vector_length(40)); }
+  REQUIRE(dot == Approx(edot).epsilon(1e-10).margin(1e-9));
+  REQUIRE(mx == emx);
+}
+
+TEST_CASE("a single reduction clause over a collapsed nest counts every point", "[09][reduction]") {
+  const auto [ni, nj, nk] = GENERATE(table<int, int, int>({{1, 1, 1}, {3, 5, 7}, {33, 17, 129}}));
+  long count = 11, ecount = 11;
+  for (int i = 0; i < ni; ++i)
+    for (int j = 0; j < nj; ++j)
+      for (int k = 0; k < nk; ++k) ecount += (i * 7 + j * 3 + k) % 5 == 0 ? 1 : 0;
+  collapse_count(ni, nj, nk, count);
+  REQUIRE(count == ecount);
 }
 
 TEST_CASE("a serial host reduction is the sequential loop to the bit", "[09][reduction]") {

@@ -11,6 +11,7 @@
 #include <acc/error.hpp>
 #include <acc/extent.hpp>
 #include <acc/gang.hpp>
+#include <acc/graph.hpp>
 #include <acc/loop.hpp>
 #include <acc/reduce.hpp>
 #include <acc/region.hpp>

@@ -42,6 +42,11 @@ struct device_ops {
   // Device -> device, on `queue` of the destination after what `queue` of the source holds.
   void (*peer_copy)(int to_device, void* dst, int from_device, const void* src, std::size_t bytes, int queue,
                     const call_site&);
+  // acc::graph (acc/graph.hpp): capture a queue's work into a CUDA graph, run it, free it.
+  void (*begin_capture)(int device, int queue, const call_site&);
+  void* (*end_capture)(int device, int queue, bool keep, const call_site&);
+  void (*launch_graph)(int device, int queue, void* graph, const call_site&);
+  void (*destroy_graph)(int device, void* graph) noexcept;
 };
 
 struct capture_scope;  // detail/capture.hpp

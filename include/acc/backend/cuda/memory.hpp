@@ -77,6 +77,7 @@ inline void* pool_alloc(int device, std::size_t bytes, cudaStream_t stream, cons
 
 /// pool_alloc on `queue`'s stream of the current `device`.
 inline void* alloc(int device, std::size_t bytes, int queue, const std::string& what, const call_site& site) {
+  if (capturing.active) fail_in_capture(site, "allocating device memory for " + what);
   use_device(device, site);
   cudaStream_t stream = queue_stream(device, queue, site);
   void* p = pool_alloc(device, bytes, stream, what, site);
@@ -130,6 +131,7 @@ inline void release(int device, void* p, int queue) noexcept {
 
 inline void copy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, int device, int queue,
                  const call_site& site) {
+  if (capturing.active) fail_in_capture(site, "a transfer of " + std::to_string(bytes) + " bytes");
   use_device(device, site);
   cudaStream_t stream = queue_stream(device, queue, site);
   ACC_DETAIL_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, kind, stream), site);

@@ -2,15 +2,17 @@
 //! g++ compiled, and the data environment, reach the GPU.
 #pragma once
 
+#include <acc/backend/cuda/graph.hpp>
 #include <acc/backend/cuda/memory.hpp>
 #include <acc/backend/cuda/runtime.hpp>
 #include <acc/detail/runtime_state.hpp>
 
 namespace acc::detail::cuda {
 
-inline constexpr device_ops ops{&device_count, &wait,    &wait_all, &test,     &wait_async,    &alloc, &release,
-                                &to_device,    &to_host, &pin,      &unpin,    &mem_info,      &symbol_address,
-                                &peer_copy};
+inline constexpr device_ops ops{&device_count,  &wait,        &wait_all,       &test,          &wait_async,
+                                &alloc,         &release,     &to_device,      &to_host,       &pin,
+                                &unpin,         &mem_info,    &symbol_address, &peer_copy,     &begin_capture,
+                                &end_capture,   &launch_graph, &destroy_graph};
 
 /// Registers the table before main() in any program with an nvcc-compiled acc TU;
 /// register_ops() is also called on every CUDA path in case another TU's static

@@ -11,6 +11,22 @@
 
 namespace acc::detail::cuda {
 
+/// The queue this host thread is recording into an acc::graph (stream capture), if any. While
+/// it is set, work may only be queued on that queue, and only kernels: a transfer or an
+/// allocation would be recorded too (and replayed), or would run at once outside the graph.
+struct capture_state {
+  bool active = false;
+  int device = -1, queue = 0;
+};
+inline thread_local capture_state capturing;
+
+/// Fails with a message naming the graph rule a construct broke while its thread records.
+[[noreturn]] inline void fail_in_capture(const call_site& site, const std::string& what) {
+  fail<bad_clause>(site, what + " while acc::graph::record records queue " + std::to_string(capturing.queue) +
+                             "; inside a recording, constructs must be async on that queue and their data "
+                             "present (enter it with acc::data or acc::enter_data before recording)");
+}
+
 /// Any failure to count devices (no driver: error 35, no device: error 100, a broken
 /// install) means "no GPU": the program then runs on the host, as OpenACC's host fallback.
 inline int device_count() noexcept {
