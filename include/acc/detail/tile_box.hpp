@@ -169,6 +169,15 @@ ACC_DETAIL_HD cached_view<T, R> view_on(T* storage, const cache_box<R>& b, const
   return cached_view<T, R>(storage, b.origin, stride, b.lo, b.hi, label);
 }
 
+/// The view of an acc::scratch clause: its storage, row-major, indexed from 0 to its extents.
+template <class T, std::size_t R>
+ACC_DETAIL_HD cached_view<T, R> scratch_view(T* storage, const std::int64_t* extents) {
+  std::int64_t origin[R] = {}, stride[R] = {};
+  stride[R - 1] = 1;
+  for (std::size_t d = R - 1; d-- > 0;) stride[d] = stride[d + 1] * extents[d + 1];
+  return cached_view<T, R>(storage, origin, stride, origin, extents, "scratch");
+}
+
 /// A view aliasing the array's own host memory (the host backend, fetch-only ranges).
 template <class T, std::size_t R, class A>
 cached_view<T, R> view_alias(const A& a, const cache_box<R>& b, const char* label) {
