@@ -1,8 +1,12 @@
-// Level 12d: team memory without an array. acc::scratch<T>(n0[, n1[, n2]]) clauses of rank
-// 1-3 in tiles of rank 1-2, alone and between cached clauses (the views come in clause
-// order), filled by one tile_for and read mirrored by the next (so every element is written
-// by one iteration and read by another); empty and negative extents. All against sequential
-// references, at sizes that leave partial tiles.
+// Level 12d: team memory without an array, and acc::cache of arrays of lower rank than the
+// tile. acc::scratch<T>(n0[, n1[, n2]]) clauses of rank 1-3 in tiles of rank 1-2, alone and
+// between cached clauses (the views come in clause order), filled by one tile_for and read
+// mirrored by the next (so every element is written by one iteration and read by another);
+// a negative extent. acc::cache of a 1D array in a 2D tile (halo following the trailing
+// dimension, or the one acc::tile_dims names; fixed ranges), of a 2D array in a 3D tile
+// (trailing and named dimensions), and the list form mixing a tile-shaped block with 1D
+// sections (a blocked matrix-vector product). All against sequential references, at sizes
+// that leave partial tiles.
 #include <acc/parallel.hpp>
 #include <catch2/catch.hpp>
 
@@ -94,6 +98,71 @@ void scratch_empty(acc::array<long long> out, int n) {
                  });
 }
 
+// ---- acc::cache of lower rank ----
+
+/// 2D tiles (i, j); x (length nj) cached with halo(1, 1) following j (the trailing dimension),
+/// y (length ni) with halo(2, 1) following i (acc::tile_dims<0>), w fixed [0, 3):
+/// out(i, j) = x[j-1] + x[j] + x[j+1] + 10 * (y[i-2] + ... + y[i+1]) + 100 * w[(i + j) % 3],
+/// each term present only inside its array.
+void cache_1d_in_2d(acc::array<long long> x, acc::array<long long> y, acc::array<long long> w,
+                    acc::array<long long, 2> out, int ni, int nj, int ti, int tj) {
+  acc::tile_loop(acc::collapse(ni, nj), acc::tile_size(ti, tj), acc::cache_bytes(3 * 16 + 8 * (tj + ti + 5 + 3)),
+                 ACC_LAMBDA(const acc::tile_t<2>& t) {
+                   const auto xc = acc::cache(t, x, acc::halo(1, 1));
+                   const auto yc = acc::cache(t, acc::tile_dims<0>, y, acc::halo(2, 1));
+                   const auto wc = acc::cache(t, w, acc::fixed(0, 3));
+                   acc::tile_for(t, [&](int i, int j) {
+                     long long v = 0;
+                     for (int d = -1; d <= 1; ++d)
+                       if (xc.contains(j + d)) v += xc(j + d);
+                     for (int d = -2; d <= 1; ++d)
+                       if (yc.contains(i + d)) v += 10 * yc(i + d);
+                     out(i, j) = v + 100 * wc((i + j) % 3);
+                   });
+                 });
+}
+
+/// 3D tiles (i, j, k); p (nj x nk) cached following (j, k) (trailing), q (ni x nk) following
+/// (i, k) (acc::tile_dims<0, 2>), both with halo(1, 1) in their last dimension:
+/// out(i, j, k) = p(j, k-1) + p(j, k) + p(j, k+1) + 1000 * (q(i, k-1) + q(i, k) + q(i, k+1)).
+void cache_2d_in_3d(acc::array<long long, 2> p, acc::array<long long, 2> q, acc::array<long long, 3> out, int ni,
+                    int nj, int nk) {
+  acc::tile_loop(acc::collapse(ni, nj, nk), acc::tile_size(2, 4, 8), acc::cache_bytes(8 * (4 * 10 + 2 * 10) + 32),
+                 ACC_LAMBDA(const acc::tile_t<3>& t) {
+                   const auto pc = acc::cache(t, p, acc::halo(0, 0), acc::halo(1, 1));
+                   const auto qc = acc::cache(t, acc::tile_dims<0, 2>, q, acc::halo(0, 0), acc::halo(1, 1));
+                   acc::tile_for(t, [&](int i, int j, int k) {
+                     long long v = 0;
+                     for (int d = -1; d <= 1; ++d) {
+                       if (pc.contains(j, k + d)) v += pc(j, k + d);
+                       if (qc.contains(i, k + d)) v += 1000 * qc(i, k + d);
+                     }
+                     out(i, j, k) = v;
+                   });
+                 });
+}
+
+/// The list form with mixed ranks: 16 x 16 tiles (i, j) over an n x m output; per k block
+/// the tile-shaped block of a, the 1D block of v and the tile's range of c (1D, following j):
+/// out(i, j) = sum_k a(i, k) * v(k) + c(j).
+void cache_list_mixed(acc::array<long long, 2> a, acc::array<long long> v, acc::array<long long> c,
+                      acc::array<long long, 2> out, int n, int m, int kk) {
+  acc::tile_loop(acc::collapse(n, m), acc::tile_size(16, 16), acc::cache_bytes(8 * (256 + 16 + 16)),
+                 ACC_LAMBDA(const acc::tile_t<2>& t) {
+                   acc::per_iteration<long long> sum(t, 0);
+                   for (int k0 = 0; k0 < kk; k0 += 16) {
+                     const auto [ab, vb, cb] = acc::cache(t, acc::section(a, acc::fixed(t.origin(0), 16), acc::fixed(k0, 16)),
+                                                          acc::section(v, acc::fixed(k0, 16)),
+                                                          acc::section(c, acc::halo(0, 0)));
+                     acc::tile_for(t, [&](int i, int j) {
+                       for (int k = k0; k < k0 + 16 && k < kk; ++k) sum(i, j) += ab(i, k) * vb(k);
+                       if (k0 == 0) sum(i, j) += cb(j);
+                     });
+                   }
+                   acc::tile_for(t, [&](int i, int j) { out(i, j) = sum(i, j); });
+                 });
+}
+
 }  // namespace
 
 TEST_CASE("acc::scratch: 1D team memory in 1D tiles, partial tiles", "[12][tile][scratch]") {
@@ -157,4 +226,71 @@ TEST_CASE("acc::scratch: empty and negative extents", "[12][tile][scratch][error
   for (int i = 0; i < 40; ++i) REQUIRE(out[i] == -1);  // nothing ran
   scratch_empty(out, 40);
   for (int i = 0; i < 40; ++i) REQUIRE(out[i] == 7);
+}
+
+TEST_CASE("acc::cache of a 1D array in a 2D tile: trailing, named and fixed dimensions", "[12][tile][cache]") {
+  struct shape {
+    int ni, nj, ti, tj;
+  };
+  for (const shape s : {shape{16, 16, 8, 16}, shape{37, 23, 8, 16}, shape{5, 70, 4, 32}, shape{1, 1, 16, 16},
+                        shape{50, 3, 16, 4}}) {
+    INFO("ni = " << s.ni << ", nj = " << s.nj << ", tile " << s.ti << " x " << s.tj);
+    const auto vx = random_values(static_cast<std::size_t>(s.nj), 70 + s.nj);
+    const auto vy = random_values(static_cast<std::size_t>(s.ni), 80 + s.ni);
+    const auto vw = random_values(3, 90);
+    acc::array<long long> x = array_of("x", vx), y = array_of("y", vy), w = array_of("w", vw);
+    acc::array<long long, 2> out("out", s.ni, s.nj);
+    cache_1d_in_2d(x, y, w, out, s.ni, s.nj, s.ti, s.tj);
+    for (int i = 0; i < s.ni; ++i)
+      for (int j = 0; j < s.nj; ++j) {
+        long long e = 100 * vw[static_cast<std::size_t>((i + j) % 3)];
+        for (int d = -1; d <= 1; ++d)
+          if (j + d >= 0 && j + d < s.nj) e += vx[static_cast<std::size_t>(j + d)];
+        for (int d = -2; d <= 1; ++d)
+          if (i + d >= 0 && i + d < s.ni) e += 10 * vy[static_cast<std::size_t>(i + d)];
+        REQUIRE(out(i, j) == e);
+      }
+  }
+}
+
+TEST_CASE("acc::cache of a 2D array in a 3D tile: trailing and named dimensions", "[12][tile][cache]") {
+  for (const auto& n : {std::array<int, 3>{2, 4, 8}, std::array<int, 3>{5, 7, 19}, std::array<int, 3>{3, 1, 9}}) {
+    const int ni = n[0], nj = n[1], nk = n[2];
+    INFO("ni = " << ni << ", nj = " << nj << ", nk = " << nk);
+    const auto vp = random_values(static_cast<std::size_t>(nj * nk), 100 + nk);
+    const auto vq = random_values(static_cast<std::size_t>(ni * nk), 110 + nk);
+    acc::array<long long, 2> p("p", nj, nk), q("q", ni, nk);
+    for (int k = 0; k < nj * nk; ++k) p.data()[k] = vp[static_cast<std::size_t>(k)];
+    for (int k = 0; k < ni * nk; ++k) q.data()[k] = vq[static_cast<std::size_t>(k)];
+    acc::array<long long, 3> out("out", ni, nj, nk);
+    cache_2d_in_3d(p, q, out, ni, nj, nk);
+    for (int i = 0; i < ni; ++i)
+      for (int j = 0; j < nj; ++j)
+        for (int k = 0; k < nk; ++k) {
+          long long e = 0;
+          for (int d = -1; d <= 1; ++d)
+            if (k + d >= 0 && k + d < nk)
+              e += vp[static_cast<std::size_t>(j * nk + k + d)] + 1000 * vq[static_cast<std::size_t>(i * nk + k + d)];
+          REQUIRE(out(i, j, k) == e);
+        }
+  }
+}
+
+TEST_CASE("acc::cache list form mixing a tile-shaped block with 1D sections", "[12][tile][cache][list]") {
+  for (const auto& [n, m, kk] : {std::tuple{16, 16, 16}, std::tuple{37, 21, 45}, std::tuple{5, 40, 3}}) {
+    INFO("n = " << n << ", m = " << m << ", k = " << kk);
+    const auto va = random_values(static_cast<std::size_t>(n * kk), 120 + n);
+    const auto vv = random_values(static_cast<std::size_t>(kk), 130 + kk);
+    const auto vc = random_values(static_cast<std::size_t>(m), 140 + m);
+    acc::array<long long, 2> a("a", n, kk), out("out", n, m);
+    for (int k = 0; k < n * kk; ++k) a.data()[k] = va[static_cast<std::size_t>(k)];
+    acc::array<long long> v = array_of("v", vv), c = array_of("c", vc);
+    cache_list_mixed(a, v, c, out, n, m, kk);
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < m; ++j) {
+        long long e = vc[static_cast<std::size_t>(j)];
+        for (int k = 0; k < kk; ++k) e += va[static_cast<std::size_t>(i * kk + k)] * vv[static_cast<std::size_t>(k)];
+        REQUIRE(out(i, j) == e);
+      }
+  }
 }
