@@ -4,7 +4,7 @@
 // §2.7.2): a section inside a present range shares its entry and its two reference counts;
 // one that overlaps a present range without lying inside it is an error that changes
 // nothing; exit_data gives back a dynamic reference (all of them with finalize) and the data
-// leaves when both counts are 0; a region's clauses take structured references, given back at
+// leaves when both counts are 0, and exit_data of absent data does nothing (§2.7.1); a region's clauses take structured references, given back at
 // its end, and a region that fails on entry leaves nothing behind. After every step each
 // array's presence is compared with the model's, section by section. Fixed seed: a failure
 // names its case, which replays alone.
@@ -79,10 +79,13 @@ public:
     return false;
   }
 
-  /// exit_data of p: false where it must fail.
+  /// exit_data of p: false where it must fail (p overlaps present data without lying inside
+  /// it); absent data is no action.
   bool exit_dynamic(const piece& p, bool finalize) {
     std::size_t k = 0;
-    if (find(p, &k) != found::inside) return false;
+    const found where = find(p, &k);
+    if (where == found::absent) return true;
+    if (where == found::overlaps) return false;
     entry& e = entries_[k];
     if (e.dynamic == 0) return true;
     e.dynamic = finalize ? 0 : e.dynamic - 1;

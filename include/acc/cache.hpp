@@ -18,6 +18,35 @@
 
 namespace acc {
 
+/// The tile dimensions that the ranges of a lower-rank array follow in acc::cache:
+/// acc::tile_dims<0> for a 1D array indexed by the first of a 2D tile's indices, <0, 2> for a
+/// 2D array indexed (i, k) in an (i, j, k) tile. Without it an array of rank Ra follows the
+/// tile's last Ra dimensions. Only halo ranges depend on it (fixed ranges are absolute).
+template <int... D>
+struct tile_dims_t {};
+template <int... D>
+inline constexpr tile_dims_t<D...> tile_dims{};
+
+namespace detail {
+/// tile_dims_t of the last Ra of R dimensions.
+template <std::size_t R, std::size_t Ra>
+ACC_DETAIL_HD constexpr auto trailing_tile_dims() noexcept {
+  return []<std::size_t... K>(std::index_sequence<K...>) { return tile_dims_t<static_cast<int>(R - Ra + K)...>{}; }(
+      std::make_index_sequence<Ra>{});
+}
+/// Whether D... are distinct dimensions of a rank-R tile.
+template <std::size_t R, int... D>
+constexpr bool distinct_tile_dims() noexcept {
+  const int d[] = {D..., 0};
+  for (std::size_t a = 0; a < sizeof...(D); ++a) {
+    if (d[a] < 0 || d[a] >= static_cast<int>(R)) return false;
+    for (std::size_t b = 0; b < a; ++b)
+      if (d[a] == d[b]) return false;
+  }
+  return true;
+}
+}  // namespace detail
+
 /// OpenACC's `cache` directive (OpenACC 3.3 §2.10) in tile-level code: the gang loads the
 /// range of `a` given by one range per dimension (acc::fixed(lo, count), or acc::halo relative
 /// to the tile's iterations) into the tile's acc::cache area and returns a fetch-only view
@@ -33,6 +62,11 @@ namespace acc {
 ///   tile_barrier or the end of the body, before any read of the view.
 /// - On a GPU a range of the tile's shape (e.g. fixed(t.origin(0), 16) x fixed(k0, 16) for
 ///   16 x 16 tiles) is loaded with one element per thread, as a hand-written kernel does.
+/// - The array may have a lower rank than the tile, as in OpenACC, where `cache(x[j-1:3])` sits
+///   in a loop nest over (i, j): its ranges are in the array's own dimensions, a halo range
+///   following the tile's matching trailing dimension (x's halo(1, 1) follows j, the tile's
+///   last), or the dimensions named by acc::tile_dims (acc::cache(t, acc::tile_dims<0>, y,
+///   acc::halo(1, 1)) follows i). A lower-rank range is loaded by all the gang's threads.
 /// - Write nothing through the view.
 /// - Several arrays at once: the list form below, acc::cache(t, acc::section(a, ranges...), ...).
 /// e.g. for (int jt = 0; jt < n; jt += 256) { auto p = acc::cache(t, pos, acc::fixed(jt, 256)); acc::tile_for(t, ...); }
@@ -40,13 +74,33 @@ template <std::size_t R, class I, class A, class... Ranges>
 ACC_DETAIL_HD auto cache(const tile_t<R, I>& t, const A& a, Ranges... ranges) {
   static_assert(detail::cacheable<std::remove_cvref_t<A>>::value,
                 "acc::cache: the array must be an acc::array or acc::view captured by the body");
-  static_assert(detail::cacheable<std::remove_cvref_t<A>>::rank == R,
-                "acc::cache: the array's rank must be the tile's rank; give one range per dimension");
-  static_assert(sizeof...(Ranges) == R && (detail::is_range_v<Ranges> && ...),
-                "acc::cache: give one range per dimension of the array: acc::fixed(lo, count) or acc::halo(before, after)");
-  using T = typename detail::cacheable<std::remove_cvref_t<A>>::element_type;
-  const detail::dim_range range[] = {detail::to_dim_range(ranges)...};
-  return detail::tile_ops::cache_one<T>(t, a, range);
+  if constexpr (detail::cacheable<std::remove_cvref_t<A>>::value) {
+    constexpr std::size_t rank = detail::cacheable<std::remove_cvref_t<A>>::rank;
+    static_assert(rank <= R, "acc::cache: the array's rank exceeds the tile's; cache a section of at most the tile's rank");
+    if constexpr (rank <= R) return cache(t, detail::trailing_tile_dims<R, rank>(), a, ranges...);
+  }
+}
+
+/// acc::cache with the tile dimensions the array's halo ranges follow named:
+/// acc::cache(t, acc::tile_dims<0>, y, acc::halo(1, 1)) in a 2D tile caches y[i - 1 .. i + 1]
+/// for the tile's i. One distinct tile dimension per dimension of the array.
+template <std::size_t R, class I, int... D, class A, class... Ranges>
+ACC_DETAIL_HD auto cache(const tile_t<R, I>& t, tile_dims_t<D...>, const A& a, Ranges... ranges) {
+  static_assert(detail::cacheable<std::remove_cvref_t<A>>::value,
+                "acc::cache: the array must be an acc::array or acc::view captured by the body");
+  if constexpr (detail::cacheable<std::remove_cvref_t<A>>::value) {
+    constexpr std::size_t rank = detail::cacheable<std::remove_cvref_t<A>>::rank;
+    static_assert(rank <= R, "acc::cache: the array's rank exceeds the tile's; cache a section of at most the tile's rank");
+    static_assert(sizeof...(Ranges) == rank && (detail::is_range_v<Ranges> && ...),
+                  "acc::cache: give one range per dimension of the array: acc::fixed(lo, count) or acc::halo(before, after)");
+    static_assert(sizeof...(D) == rank, "acc::cache: acc::tile_dims names one tile dimension per dimension of the array");
+    static_assert(detail::distinct_tile_dims<R, D...>(),
+                  "acc::cache: acc::tile_dims<...> must name distinct dimensions of the tile, each below its rank");
+    using T = typename detail::cacheable<std::remove_cvref_t<A>>::element_type;
+    const detail::dim_range range[] = {detail::to_dim_range(ranges)...};
+    const int tile_dim[] = {D...};
+    return detail::tile_ops::cache_one<T, rank>(t, a, range, tile_dim);
+  }
 }
 
 /// One array section of acc::cache's list form, as `a[i0:16][k0:16]` in OpenACC's
@@ -94,8 +148,9 @@ ACC_DETAIL_HD auto section(const A& a, Ranges... ranges) {
 
 /// OpenACC's `cache` directive with a list of array sections, `#pragma acc cache(a[i0:16][k0:16],
 /// b[k0:16][j0:16])` (OpenACC 3.3 §2.10): acc::cache(t, acc::section(a, ranges...), ...) with
-/// N >= 1 sections, each one range per dimension of its array (of the tile's rank; element
-/// types may differ). Returns the N fetch-only views in order, an acc::cached_views_t for
+/// N >= 1 sections, each one range per dimension of its array (of at most the tile's rank, a
+/// lower-rank section's halo ranges following the tile's trailing dimensions as in the single
+/// call; element types may differ). Returns the N fetch-only views in order, an acc::cached_views_t for
 /// structured bindings.
 /// - The same as N single calls acc::cache(t, a, ranges...) in a row: the same consecutive
 ///   16-byte-aligned pieces of the area, the same overflow report (acc::bad_clause from the
@@ -115,9 +170,10 @@ ACC_DETAIL_HD auto cache(const tile_t<R, I>& t, const cache_section_t<A, N>& fir
                 "acc::cache: in the list form every argument after the tile is an acc::section(a, ranges...); write "
                 "acc::cache(t, acc::section(a, ...), acc::section(b, ...)), or acc::cache(t, a, ranges...) for one array");
   if constexpr ((detail::is_cache_section_v<S> && ...)) {
-    constexpr bool ranks = detail::section_rank<cache_section_t<A, N>>::value == R &&
-                           ((detail::section_rank<std::remove_cvref_t<S>>::value == R) && ...);
-    static_assert(ranks, "acc::cache: every section's array must have the tile's rank; give one range per dimension");
+    constexpr bool ranks = detail::section_rank<cache_section_t<A, N>>::value <= R &&
+                           ((detail::section_rank<std::remove_cvref_t<S>>::value <= R) && ...);
+    static_assert(ranks, "acc::cache: a section's array has a higher rank than the tile; cache sections of at most "
+                         "the tile's rank");
     if constexpr (ranks)
       return detail::tile_ops::cache_sections(t, std::make_index_sequence<1 + sizeof...(S)>{}, first, rest...);
   }

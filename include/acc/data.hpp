@@ -463,7 +463,8 @@ enter_data(Clauses...) -> enter_data<Clauses...>;
 
 /// Unstructured exit (OpenACC 3.3 §2.14.7 `exit data`): copyout / delete_ give back one dynamic
 /// reference (all of them with acc::finalize); data is copied out and freed when no reference
-/// is left. Data never entered: acc::not_present_error. Optional acc::async(q), acc::if_.
+/// is left. Data that is not present is no action (§2.7.1); a range overlapping present data
+/// without lying inside it is acc::not_present_error. Optional acc::async(q), acc::if_.
 /// e.g. acc::exit_data(acc::copyout(a), acc::delete_(b));
 template <class... Clauses>
 struct exit_data {

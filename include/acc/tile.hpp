@@ -70,17 +70,19 @@ namespace acc {
 /// - `extent`: a count, acc::range(lo, hi) or acc::collapse(n0, n1[, n2]); tile_size has as
 ///   many extents (default 256, 16 x 16, 4 x 8 x 8; in 1D vector_length(n) also gives it).
 /// - Clauses: acc::tile_size, acc::cached / dist_private / dist_firstprivate / dist_lastprivate
-///   (any number, each array of the tile's rank), acc::cache_bytes (room for acc::cache),
+///   (any number, each array of the tile's rank), acc::scratch<T>(n0[, n1[, n2]]) (any number:
+///   gang-private team memory of that shape, no array, indexed from 0), acc::cache_bytes (room
+///   for acc::cache),
 ///   num_gangs (caps the gangs; they then take several tiles each), async, if_, device_num,
 ///   default_present. num_workers, shared_bytes and reduction are rejected at compile time.
 /// - Body form 1, per iteration: body(i[, j[, k]], views...), one const cached_view<T, R>& per
-///   cached clause in clause order; no barriers inside (reads of other iterations' channel
+///   cached or scratch clause in clause order; no barriers inside (reads of other iterations' channel
 ///   writes are not ordered). Form 2, tile level: body(const tile_t<R, Index>& t, views...),
 ///   run by every thread of the gang, calling acc::tile_for, tile_barrier, per_iteration and
 ///   acc::cache. Arrays captured by the body and those in cached clauses get implicit data as
 ///   in parallel_loop.
 /// - Shared memory: per clause the product over dimensions of (tile size + before + after),
-///   or the fixed count, times sizeof(T), each rounded up to 16 bytes, plus cache_bytes. A
+///   or the fixed count (a scratch clause: its extents), times sizeof(T), each rounded up to 16 bytes, plus cache_bytes. A
 ///   fixed range in the last dimension is widened to 16-byte boundaries in storage (rows of
 ///   4-byte elements can then be read four at a time); its valid range stays lo .. lo + count.
 ///   Above the device's opt-in limit: acc::bad_clause naming the bytes asked and allowed.

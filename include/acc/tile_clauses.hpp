@@ -174,6 +174,37 @@ auto cached(const A& a, cache_mode_t modes, Ranges... ranges) {
     return detail::make_cached(static_cast<view<typename C::element_type, C::rank>>(a), modes, ranges...);
   }
 }
+/// Gang-private team memory of a fixed shape with no array behind it, for acc::tile_loop
+/// (made by acc::scratch<T>(n0[, n1[, n2]])): the body receives an acc::cached_view<T, R>
+/// over it, indexed (i[, j[, k]]) from 0 to the extents, in clause order among the cached
+/// clauses. Its elements start uninitialised for every tile and are never stored anywhere.
+/// Trivially copyable.
+template <class T, std::size_t Rank>
+struct scratch_t {
+  using element_type = T;
+  static constexpr std::size_t rank = Rank;
+  std::int64_t extents[Rank];
+};
+
+/// Team memory for a tile's iterations to share, as g.shared<T>(n0, n1) in acc::parallel:
+/// an n0 (x n1 (x n2)) row-major block per gang, indexed from 0, with no backing array (the
+/// rank need not be the tile's). Writes are visible to the tile's other iterations after the
+/// next acc::tile_barrier or at the end of an acc::tile_for. Extents must be >= 0 (else
+/// acc::bad_clause when the construct runs); its bytes count towards the tile's shared memory.
+/// e.g. acc::tile_loop(n, acc::tile_size(256), acc::scratch<float>(256),
+///        ACC_LAMBDA(const acc::tile_t<1>& t, const acc::cached_view<float, 1>& s) { ... });
+template <class T, class... N>
+constexpr scratch_t<T, sizeof...(N)> scratch(N... n) noexcept {
+  static_assert(sizeof...(N) >= 1 && sizeof...(N) <= 3,
+                "acc::scratch: give one to three extents, e.g. acc::scratch<float>(16, 17)");
+  static_assert(((std::is_integral_v<N> && !std::is_same_v<N, bool>) && ...), "acc::scratch: extents must be integers");
+  static_assert(!std::is_const_v<T> && !std::is_reference_v<T>,
+                "acc::scratch: the element type must be a non-const object type; scratch memory is written by the body");
+  static_assert(std::is_trivially_destructible_v<T> && std::is_trivially_default_constructible_v<T>,
+                "acc::scratch: T must be trivially default constructible and destructible (team memory is raw storage)");
+  return {{static_cast<std::int64_t>(n)...}};
+}
+
 /// MACC's dist_private: uninitialised gang-private team memory shaped like a's tile range
 /// (cached(a, acc::none, ranges...)).
 template <class A, class... Ranges>

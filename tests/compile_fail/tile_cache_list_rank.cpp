@@ -1,4 +1,4 @@
-// expect: acc::cache: every section's array must have the tile's rank
+// expect: acc::cache: a section.s array has a higher rank than the tile
 #include <acc/parallel.hpp>
 
 void f(acc::array<float, 2> a, acc::array<float> x, acc::array<float> y) {

@@ -1,4 +1,4 @@
-// expect: acc::cache: the array's rank must be the tile's rank
+// expect: acc::cache: the array.s rank exceeds the tile.s
 #include <acc/parallel.hpp>
 
 void f(acc::array<float, 2> a, acc::array<float> y) {

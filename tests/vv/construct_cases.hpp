@@ -7,10 +7,7 @@
 
 #include "vv.hpp"
 
-#if __has_include(<acc/serial.hpp>)
-#  include <acc/serial.hpp>
-#  define ACC_VV_HAVE_SERIAL 1
-#endif
+#include <acc/serial.hpp>
 
 namespace vv {
 namespace {
@@ -36,7 +33,6 @@ struct loop_run {
   }
 };
 
-#if ACC_VV_HAVE_SERIAL
 /// `serial` with a loop inside: one thread runs every iteration in order.
 struct serial_run {
   template <class F, class... C>
@@ -46,7 +42,6 @@ struct serial_run {
     });
   }
 };
-#endif
 
 /// copy(a): the construct doubles a, and the host sees it.
 template <class Run>

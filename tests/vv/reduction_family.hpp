@@ -8,10 +8,7 @@
 
 #include "vv.hpp"
 
-#if __has_include(<acc/serial.hpp>)
-#  include <acc/serial.hpp>
-#  define ACC_VV_HAVE_SERIAL 1
-#endif
+#include <acc/serial.hpp>
 
 #include <limits>
 #include <vector>
@@ -222,7 +219,6 @@ void general_family() {
   general_slots<D>();
 }
 
-#if ACC_VV_HAVE_SERIAL
 // ---- serial: the same folds inside `serial` (one gang, one worker, one lane) ----
 
 /// `serial loop reduction(op:total)`, then `serial` with a gang loop over rows and a worker
@@ -278,7 +274,6 @@ void serial_rows(bool use) {
       for (int x = 0; x < m; ++x) REQUIRE(b[y * m + x] == b0[y * m + x] + unsigned(c[y]));
   }
 }
-#endif
 
 }  // namespace
 }  // namespace vv

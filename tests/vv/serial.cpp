@@ -1,10 +1,7 @@
 // V&V serial*: the `serial` construct (one gang, one worker, one vector lane: the body runs
-// once, its loops in order). Needs acc::serial (api.md, second milestone); without
-// <acc/serial.hpp> this file compiles to nothing.
+// once, its loops in order).
 #include "reduction_family.hpp"
 #include "construct_cases.hpp"
-
-#if ACC_VV_HAVE_SERIAL
 
 using vv::n;
 
@@ -193,5 +190,3 @@ VV_SERIAL_REDUCTION_CASES("or", vv::or_d)
 VV_SERIAL_REDUCTION_CASES("bitand", vv::bitand_d)
 VV_SERIAL_REDUCTION_CASES("bitor", vv::bitor_d)
 VV_SERIAL_REDUCTION_CASES("bitxor", vv::bitxor_d)
-
-#endif

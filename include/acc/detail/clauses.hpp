@@ -136,12 +136,12 @@ constexpr bool repeats_a_clause() {
     ACC_DETAIL_REJECT(reduction, "reduction");                                                  \
     ACC_DETAIL_REJECT(tile_size, "tile_size");                                                  \
     ACC_DETAIL_REJECT(cache_bytes, "cache_bytes");                                              \
-    ACC_DETAIL_REJECT(cached, "cached");                                                        \
+    ACC_DETAIL_REJECT(cached, "cached (or scratch)");                                           \
     ACC_DETAIL_REJECT(devices, "devices (splitting across devices is parallel_loop's)");        \
     ACC_DETAIL_REJECT(adaptive, "adaptive");                                                    \
     ACC_DETAIL_REJECT(tuned, "tuned (the launch shape must not change results)");               \
     static_assert(!Repeats, "acc::" ACC_DETAIL_NAME ": a clause is given twice; give each once " \
-                            "(only reduction and cached may repeat)");                          \
+                            "(only reduction, cached and scratch may repeat)");               \
     static constexpr bool ok = Rejected == 0 && !Repeats;                                       \
   }
 
@@ -185,8 +185,8 @@ ACC_DETAIL_CLAUSE_ROW(parallel_scan);
 #undef ACC_DETAIL_ACCEPTED
 #define ACC_DETAIL_NAME "tile_loop"
 #define ACC_DETAIL_ACCEPTED \
-  "tile_size, cached (and dist_*), cache_bytes, num_gangs, vector_length, async, if_, device_num, default_present, " \
-  "adaptive"
+  "tile_size, cached (and dist_*), scratch, cache_bytes, num_gangs, vector_length, async, if_, device_num, "      \
+  "default_present, adaptive"
 ACC_DETAIL_CLAUSE_ROW(tile_loop);
 #undef ACC_DETAIL_NAME
 #undef ACC_DETAIL_ACCEPTED

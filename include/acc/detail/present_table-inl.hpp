@@ -181,8 +181,9 @@ ACC_DETAIL_RUNTIME_FN bool enter_action(int device, data_kind kind, const host_s
 }
 
 /// The exit part: gives back one reference (all dynamic ones with finalize); when none is left,
-/// copies out (copy, copyout) and frees. Exiting data that is not present is an error for
-/// exit_data; data present only through regions (dynamic count 0) is left alone, as OpenACC says.
+/// copies out (copy, copyout) and frees. Data that is not present is no action, and data
+/// present only through regions (dynamic count 0) is left alone (OpenACC 3.3 §2.7.1, §2.14.7);
+/// a range that overlaps present data without lying inside it is still an error (find_present).
 ACC_DETAIL_RUNTIME_FN void exit_action(int device, data_kind kind, const host_span& s, ref_counter counter, bool finalize, int queue,
                         const call_site& site) {
   if (s.bytes == 0) return;
@@ -190,13 +191,9 @@ ACC_DETAIL_RUNTIME_FN void exit_action(int device, data_kind kind, const host_sp
   std::lock_guard lock(st.present_mutex);
   present_map& m = st.present[device];
   auto it = find_present_or_declared(m, s, device, site);
-  if (it == m.end()) {
-    // A region's data can be gone only if its host memory was freed inside the region
-    // (forget_host_range): nothing is left to give back.
-    if (counter == ref_counter::structured) return;
-    fail_absent(s, device, "acc::exit_data needs data entered by acc::enter_data (or present in an acc::data region)",
-                site);
-  }
+  // exit_data of absent data does nothing; a region's data can be gone only if its host memory
+  // was freed inside the region (forget_host_range): nothing is left to give back either way.
+  if (it == m.end()) return;
   present_entry& e = it->second;
   if (counter == ref_counter::dynamic) {
     if (e.dynamic == 0) return;

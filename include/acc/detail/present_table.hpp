@@ -48,8 +48,8 @@ ACC_DETAIL_RUNTIME_FN bool enter_action(int device, data_kind kind, const host_s
                                         int queue, const call_site& site);
 
 /// The exit part: gives back one reference (all dynamic ones with finalize); when none is left,
-/// copies out (copy, copyout) and frees. Exiting data that is not present is an error for
-/// exit_data; data present only through regions (dynamic count 0) is left alone, as OpenACC says.
+/// copies out (copy, copyout) and frees. Data that is not present is no action, and data
+/// present only through regions (dynamic count 0) is left alone (OpenACC 3.3 §2.7.1, §2.14.7).
 ACC_DETAIL_RUNTIME_FN void exit_action(int device, data_kind kind, const host_span& s, ref_counter counter,
                                        bool finalize, int queue, const call_site& site);
 

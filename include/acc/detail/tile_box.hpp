@@ -83,30 +83,40 @@ ACC_DETAIL_HD constexpr std::int64_t widened_ext(std::int64_t lo, std::int64_t c
   return (lo + count - widened_origin(lo, align) + align - 1) & -align;
 }
 
-/// The box of one range set for a tile: halo dimensions follow the tile, fixed ones do not;
-/// extents of the array clip lo/hi. With align_last > 1 a fixed last dimension is widened
-/// (last_dim_align_v).
-template <std::size_t R, class Index, class A>
-ACC_DETAIL_HD cache_box<R> box_of(const tile_t<R, Index>& t, const dim_range* range, const A& a,
-                                  std::int64_t align_last = 1) {
-  cache_box<R> b{};
-  for (std::size_t d = 0; d < R; ++d) {
+/// The box of a section of rank Ra for a tile of rank R >= Ra: halo dimensions follow the
+/// tile's dimension tile_dim[d] (d itself when tile_dim is null), fixed ones do not; extents
+/// of the array clip lo/hi.
+template <std::size_t Ra, std::size_t R, class Index, class A>
+ACC_DETAIL_HD cache_box<Ra> section_box(const tile_t<R, Index>& t, const dim_range* range, const A& a,
+                                        const int* tile_dim) {
+  cache_box<Ra> b{};
+  for (std::size_t d = 0; d < Ra; ++d) {
     if (range[d].is_fixed()) {
       b.origin[d] = range[d].lo();
       b.ext[d] = range[d].count();
     } else {
-      b.origin[d] = static_cast<std::int64_t>(t.origin(d)) - range[d].before();
-      b.ext[d] = t.size(d) + range[d].before() + range[d].after();
+      const std::size_t td = tile_dim ? static_cast<std::size_t>(tile_dim[d]) : d;
+      b.origin[d] = static_cast<std::int64_t>(t.origin(td)) - range[d].before();
+      b.ext[d] = t.size(td) + range[d].before() + range[d].after();
     }
     const std::int64_t n = static_cast<std::int64_t>(a.extent(d));
     b.lo[d] = b.origin[d] < 0 ? 0 : b.origin[d];
     const std::int64_t end = b.origin[d] + b.ext[d];
     b.hi[d] = end < n ? end : n;
     if (b.hi[d] < b.lo[d]) b.hi[d] = b.lo[d];
-    if (d == R - 1 && range[d].is_fixed() && align_last > 1) {
-      b.ext[d] = widened_ext(range[d].lo(), range[d].count(), align_last);
-      b.origin[d] = widened_origin(range[d].lo(), align_last);
-    }
+  }
+  return b;
+}
+
+/// The box of one range set for a tile (of the tile's rank, dimension d following tile
+/// dimension d). With align_last > 1 a fixed last dimension is widened (last_dim_align_v).
+template <std::size_t R, class Index, class A>
+ACC_DETAIL_HD cache_box<R> box_of(const tile_t<R, Index>& t, const dim_range* range, const A& a,
+                                  std::int64_t align_last = 1) {
+  cache_box<R> b = section_box<R>(t, range, a, nullptr);
+  if (range[R - 1].is_fixed() && align_last > 1) {
+    b.ext[R - 1] = widened_ext(range[R - 1].lo(), range[R - 1].count(), align_last);
+    b.origin[R - 1] = widened_origin(range[R - 1].lo(), align_last);
   }
   return b;
 }
@@ -142,19 +152,21 @@ ACC_DETAIL_HD std::size_t box_volume(const cache_box<R>& b) {
   return v;
 }
 
-/// The part of acc::cache before the load: checks the ranges, computes the box and takes the
-/// view's piece of the tile's area. Ops (the backend's tile_ops) reports a negative range, and
-/// a piece that does not fit here if Ops::overflow_at_call (the host, with acc::bad_clause).
-template <class Ops, std::size_t R, class I, class A>
-ACC_DETAIL_HD cache_piece<R> place_in_cache(const tile_t<R, I>& t, const A& a, const dim_range* range) {
+/// The part of acc::cache before the load: checks the ranges, computes the box (of the array's
+/// rank Ra; halo dimension d follows tile dimension tile_dim[d]) and takes the view's piece of
+/// the tile's area. Ops (the backend's tile_ops) reports a negative range, and a piece that
+/// does not fit here if Ops::overflow_at_call (the host, with acc::bad_clause).
+template <class Ops, std::size_t Ra, std::size_t R, class I, class A>
+ACC_DETAIL_HD cache_piece<Ra> place_in_cache(const tile_t<R, I>& t, const A& a, const dim_range* range,
+                                             const int* tile_dim) {
   using U = std::remove_cv_t<typename cacheable<std::remove_cvref_t<A>>::element_type>;
-  for (std::size_t d = 0; d < R; ++d) {
+  for (std::size_t d = 0; d < Ra; ++d) {
     // Of before(), after() and count() none may be negative (lo() may).
     const dim_range& r = range[d];
     if ((r.is_fixed() ? r.count() : r.after()) < 0 || (!r.is_fixed() && r.before() < 0))
       Ops::cache_bad_range(r.is_fixed() ? r.lo() : r.before(), r.is_fixed() ? r.count() : r.after());
   }
-  cache_piece<R> piece{box_of(t, range, a), 0, false};
+  cache_piece<Ra> piece{section_box<Ra>(t, range, a, tile_dim), 0, false};
   const std::size_t bytes = box_volume(piece.box) * sizeof(U);
   piece.room = tile_access::take_cache<Ops>(t, bytes, piece.at);
   if constexpr (Ops::overflow_at_call)
@@ -162,11 +174,34 @@ ACC_DETAIL_HD cache_piece<R> place_in_cache(const tile_t<R, I>& t, const A& a, c
   return piece;
 }
 
+/// The tile dimensions a section of rank Ra follows in a tile of rank R when none are named:
+/// the trailing ones (a 1D section in a 2D tile follows dimension 1, as OpenACC's
+/// `cache(b[j-1:3])` inside `for i { for j {...} }` follows the inner loop).
+template <std::size_t Ra>
+struct dim_map {
+  int d[Ra];
+};
+template <std::size_t R, std::size_t Ra>
+ACC_DETAIL_HD constexpr dim_map<Ra> trailing_dims() noexcept {
+  dim_map<Ra> m{};
+  for (std::size_t k = 0; k < Ra; ++k) m.d[k] = static_cast<int>(R - Ra + k);
+  return m;
+}
+
 template <class T, std::size_t R>
 ACC_DETAIL_HD cached_view<T, R> view_on(T* storage, const cache_box<R>& b, const char* label) {
   std::int64_t stride[R] = {};
   box_strides(b, stride);
   return cached_view<T, R>(storage, b.origin, stride, b.lo, b.hi, label);
+}
+
+/// The view of an acc::scratch clause: its storage, row-major, indexed from 0 to its extents.
+template <class T, std::size_t R>
+ACC_DETAIL_HD cached_view<T, R> scratch_view(T* storage, const std::int64_t* extents) {
+  std::int64_t origin[R] = {}, stride[R] = {};
+  stride[R - 1] = 1;
+  for (std::size_t d = R - 1; d-- > 0;) stride[d] = stride[d + 1] * extents[d + 1];
+  return cached_view<T, R>(storage, origin, stride, origin, extents, "scratch");
 }
 
 /// A view aliasing the array's own host memory (the host backend, fetch-only ranges).
@@ -188,6 +223,29 @@ ACC_DETAIL_HD void load_box(const A& a, U* storage, const cache_box<R>& b) {
 template <class A, class G, std::size_t... D>
 ACC_DETAIL_HD decltype(auto) element_at(const A& a, const G* g, std::index_sequence<D...>) {
   return a(g[D]...);
+}
+
+/// Loads the box's valid range of a into storage laid out as the box, its elements numbered
+/// in row-major order and taken by `threads` positions from `first` (a box of lower rank than
+/// the gang: every thread of the gang takes a share, none loads an element twice).
+template <std::size_t R, class A, class U>
+ACC_DETAIL_HD void load_box_spread(const A& a, U* storage, const cache_box<R>& b, std::int64_t first,
+                                   std::int64_t threads) {
+  std::int64_t n[R], stride[R], total = 1;
+  box_strides(b, stride);
+  for (std::size_t d = 0; d < R; ++d) {
+    n[d] = b.hi[d] - b.lo[d];
+    total *= n[d];
+  }
+  for (std::int64_t k = first; k < total; k += threads) {
+    std::int64_t rest = k, off = 0, g[R];
+    for (std::size_t d = R; d-- > 0;) {
+      g[d] = b.lo[d] + rest % n[d];
+      rest /= n[d];
+      off += (g[d] - b.origin[d]) * stride[d];
+    }
+    storage[off] = element_at(a, g, std::make_index_sequence<R>{});
+  }
 }
 
 /// Stores [lo, hi) of the box's storage to a (collective on a GPU).

@@ -5,6 +5,7 @@
 
 #include <acc/clauses.hpp>
 #include <acc/detail/clauses.hpp>
+#include <acc/detail/config.hpp>
 #include <acc/tile_clauses.hpp>
 
 #include <cstddef>
@@ -19,6 +20,9 @@ struct clause_kind<tile_size_t<R>> : std::integral_constant<unsigned, clause_bit
 template <> struct clause_kind<cache_bytes_t> : std::integral_constant<unsigned, clause_bit::cache_bytes> {};
 template <class T, std::size_t R, unsigned F>
 struct clause_kind<cached_t<T, R, F>> : std::integral_constant<unsigned, clause_bit::cached> {};
+// acc::scratch is a cached clause without an array: it may repeat, and only tile_loop takes it.
+template <class T, std::size_t R>
+struct clause_kind<scratch_t<T, R>> : std::integral_constant<unsigned, clause_bit::cached> {};
 
 template <class C> struct is_tile_size : std::false_type {
   static constexpr std::size_t rank = 0;
@@ -33,6 +37,19 @@ template <class C>
 inline constexpr bool is_tile_size_v = is_tile_size<std::remove_cvref_t<C>>::value;
 template <class C>
 inline constexpr bool is_cached_v = is_cached<std::remove_cvref_t<C>>::value;
+template <class C> struct is_scratch : std::false_type {};
+template <class T, std::size_t R> struct is_scratch<scratch_t<T, R>> : std::true_type {};
+template <class C>
+inline constexpr bool is_scratch_v = is_scratch<std::remove_cvref_t<C>>::value;
+/// A clause whose body receives a view: acc::cached (and dist_*) or acc::scratch.
+template <class C>
+inline constexpr bool is_view_clause_v = is_cached_v<C> || is_scratch_v<C>;
+
+/// The modes of a view clause (acc::scratch: none, it is neither loaded nor stored).
+template <class T, std::size_t R, unsigned F>
+ACC_DETAIL_HD constexpr cache_mode_t mode_of(const cached_t<T, R, F>& c) noexcept { return c.mode; }
+template <class T, std::size_t R>
+ACC_DETAIL_HD constexpr cache_mode_t mode_of(const scratch_t<T, R>&) noexcept { return none; }
 template <class C>
 inline constexpr bool is_cache_bytes_v = std::is_same_v<std::remove_cvref_t<C>, cache_bytes_t>;
 
@@ -61,9 +78,11 @@ template <std::size_t Rank>
 constexpr void apply_tile_arg(tile_spec<Rank>& s, const cache_bytes_t& c) { s.cache_bytes = c.value; }
 template <std::size_t Rank, class T, std::size_t R, unsigned F>
 constexpr void apply_tile_arg(tile_spec<Rank>&, const cached_t<T, R, F>&) {}
+template <std::size_t Rank, class T, std::size_t R>
+constexpr void apply_tile_arg(tile_spec<Rank>&, const scratch_t<T, R>&) {}
 /// The clauses every construct shares go to the launch_spec, as everywhere.
 template <std::size_t Rank, class C>
-  requires(!is_tile_size_v<C> && !is_cached_v<C> && !is_cache_bytes_v<C> && !std::is_same_v<C, vector_length_t>)
+  requires(!is_tile_size_v<C> && !is_view_clause_v<C> && !is_cache_bytes_v<C> && !std::is_same_v<C, vector_length_t>)
 constexpr void apply_tile_arg(tile_spec<Rank>& s, const C& c) {
   apply_clause(s.launch, c);
 }
@@ -79,11 +98,11 @@ constexpr tile_spec<Rank> fold_tile_args(const auto&... args) {
   return s;
 }
 
-/// The cached() clauses among a construct's arguments, in order, as a tuple.
+/// The view clauses (cached() and scratch()) among a construct's arguments, in order, as a tuple.
 template <class... C>
 auto cached_of(const C&... c) {
   return std::tuple_cat([](const auto& x) {
-    if constexpr (is_cached_v<decltype(x)>) return std::tuple(x);
+    if constexpr (is_view_clause_v<decltype(x)>) return std::tuple(x);
     else return std::tuple<>();
   }(c)...);
 }

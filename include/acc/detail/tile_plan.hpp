@@ -26,6 +26,9 @@ template <class C> struct view_of_spec;
 template <class T, std::size_t R, unsigned F> struct view_of_spec<cached_t<T, R, F>> {
   using type = cached_view<T, R>;
 };
+template <class T, std::size_t R> struct view_of_spec<scratch_t<T, R>> {
+  using type = cached_view<T, R>;
+};
 template <class C>
 using view_of_spec_t = typename view_of_spec<std::remove_cvref_t<C>>::type;
 
@@ -55,11 +58,15 @@ tile_layout<std::tuple_size_v<Specs>> layout_of(const int* shape, const Specs& s
        using C = std::remove_cvref_t<decltype(c)>;
        using U = std::remove_cv_t<typename C::element_type>;
        std::size_t n = 1;
-       for (std::size_t d = 0; d < Rank; ++d) {
-         const dim_range& r = c.range[d];
-         n *= static_cast<std::size_t>(!r.is_fixed()      ? shape[d] + r.before() + r.after()
-                                       : d == Rank - 1 ? widened_ext(r.lo(), r.count(), last_dim_align_v<C>)
-                                                       : r.count());
+       if constexpr (is_scratch_v<C>) {
+         for (std::size_t d = 0; d < C::rank; ++d) n *= static_cast<std::size_t>(c.extents[d]);
+       } else {
+         for (std::size_t d = 0; d < Rank; ++d) {
+           const dim_range& r = c.range[d];
+           n *= static_cast<std::size_t>(!r.is_fixed()      ? shape[d] + r.before() + r.after()
+                                         : d == Rank - 1 ? widened_ext(r.lo(), r.count(), last_dim_align_v<C>)
+                                                         : r.count());
+         }
        }
        l.offset[K] = at;
        at += (n * sizeof(U) + 15) / 16 * 16;
@@ -76,11 +83,13 @@ tile_layout<std::tuple_size_v<Specs>> layout_of(const int* shape, const Specs& s
 /// tile plus twice the array whatever the clause says (halo(INT_MAX, INT_MAX) on 100 elements).
 template <class Spec>
 void clip_halos(Spec& spec) {
-  for (std::size_t d = 0; d < Spec::rank; ++d) {
-    const dim_range r = spec.range[d];
-    if (r.is_fixed()) continue;
-    const std::int64_t n = static_cast<std::int64_t>(spec.source.extent(d));
-    spec.range[d] = dim_range::halo(r.before() < n ? r.before() : n, r.after() < n ? r.after() : n);
+  if constexpr (!is_scratch_v<Spec>) {
+    for (std::size_t d = 0; d < Spec::rank; ++d) {
+      const dim_range r = spec.range[d];
+      if (r.is_fixed()) continue;
+      const std::int64_t n = static_cast<std::int64_t>(spec.source.extent(d));
+      spec.range[d] = dim_range::halo(r.before() < n ? r.before() : n, r.after() < n ? r.after() : n);
+    }
   }
 }
 template <class... S>
@@ -103,20 +112,35 @@ void check_tile_spec(const tile_spec<Rank>& s, const Specs& specs, const call_si
   [&]<std::size_t... K>(std::index_sequence<K...>) {
     (([&] {
        const auto& c = std::get<K>(specs);
-       using T = typename std::remove_cvref_t<decltype(c)>::element_type;
-       const std::string name = "cached() clause " + std::to_string(K + 1) +
-                                (c.label[0] ? " ('" + std::string(c.label) + "')" : std::string());
-       for (std::size_t d = 0; d < Rank; ++d) {
-         const dim_range& r = c.range[d];
-         if (r.is_fixed() && r.count() < 0)
-           fail<bad_clause>(site, name + ": fixed(" + std::to_string(r.lo()) + ", " + std::to_string(r.count()) +
-                                      ") has a negative count");
-         if (!r.is_fixed() && (r.before() < 0 || r.after() < 0))
-           fail<bad_clause>(site, name + ": halo(" + std::to_string(r.before()) + ", " + std::to_string(r.after()) +
-                                      ") is negative");
+       using C = std::remove_cvref_t<decltype(c)>;
+       using T = typename C::element_type;
+       if constexpr (is_scratch_v<C>) {
+         std::size_t bytes = sizeof(T);
+         for (std::size_t d = 0; d < C::rank; ++d) {
+           if (c.extents[d] < 0)
+             fail<bad_clause>(site, "scratch() clause " + std::to_string(K + 1) + ": extent " +
+                                        std::to_string(c.extents[d]) + " of dimension " + std::to_string(d) +
+                                        " is negative");
+           // Team memory is small (kilobytes); a product past 2^40 bytes is a mistake, not a shape.
+           if (c.extents[d] > 0 && bytes > (std::size_t(1) << 40) / static_cast<std::size_t>(c.extents[d]))
+             fail<bad_clause>(site, "scratch() clause " + std::to_string(K + 1) + " asks more than 2^40 bytes per gang");
+           bytes *= static_cast<std::size_t>(c.extents[d]);
+         }
+       } else {
+         const std::string name = "cached() clause " + std::to_string(K + 1) +
+                                  (c.label[0] ? " ('" + std::string(c.label) + "')" : std::string());
+         for (std::size_t d = 0; d < Rank; ++d) {
+           const dim_range& r = c.range[d];
+           if (r.is_fixed() && r.count() < 0)
+             fail<bad_clause>(site, name + ": fixed(" + std::to_string(r.lo()) + ", " + std::to_string(r.count()) +
+                                        ") has a negative count");
+           if (!r.is_fixed() && (r.before() < 0 || r.after() < 0))
+             fail<bad_clause>(site, name + ": halo(" + std::to_string(r.before()) + ", " + std::to_string(r.after()) +
+                                        ") is negative");
+         }
+         if (std::is_const_v<T> && c.mode.has(write_back))
+           fail<bad_clause>(site, name + " has write_back but its elements are const");
        }
-       if (std::is_const_v<T> && c.mode.has(write_back))
-         fail<bad_clause>(site, name + " has write_back but its elements are const");
      }()),
      ...);
   }(std::make_index_sequence<std::tuple_size_v<Specs>>{});

@@ -38,22 +38,27 @@ struct tile_policy {
 };
 
 /// Stages a cached clause for tile t in shared memory (loaded cooperatively if it has fetch;
-/// the caller synchronises).
+/// the caller synchronises); a scratch clause is its view of shared memory, from 0.
 template <std::size_t Rank, class Index, class Spec>
-__device__ auto stage(const Spec& s, const tile_t<Rank, Index>& t, unsigned char* shared, std::size_t offset) {
+__device__ auto stage(const Spec& s, [[maybe_unused]] const tile_t<Rank, Index>& t, unsigned char* shared,
+                      std::size_t offset) {
   using T = typename Spec::element_type;
   using U = std::remove_cv_t<T>;
-  const cache_box<Rank> b = box_of(t, s.range, s.source, last_dim_align_v<Spec>);
   U* storage = static_cast<U*>(__builtin_assume_aligned(shared + offset, 16));
-  if (s.mode.has(fetch)) load_box<Rank, cuda::tile_ops>(s.source, storage, b);
-  return view_on<T, Rank>(storage, b, s.label);
+  if constexpr (is_scratch_v<Spec>) {
+    return scratch_view<T, Spec::rank>(storage, s.extents);
+  } else {
+    const cache_box<Rank> b = box_of(t, s.range, s.source, last_dim_align_v<Spec>);
+    if (s.mode.has(fetch)) load_box<Rank, cuda::tile_ops>(s.source, storage, b);
+    return view_on<T, Rank>(storage, b, s.label);
+  }
 }
 
 /// Stores the tile's own range of a write_back clause (collective; after a barrier).
 template <std::size_t Rank, class Index, class Spec>
 __device__ void unstage(const Spec& s, const tile_t<Rank, Index>& t, unsigned char* shared, std::size_t offset) {
   using T = typename Spec::element_type;
-  if constexpr (!std::is_const_v<T>) {
+  if constexpr (!std::is_const_v<T> && !is_scratch_v<Spec>) {
     if (!s.mode.has(write_back)) return;
     const cache_box<Rank> b = box_of(t, s.range, s.source, last_dim_align_v<Spec>);
     std::int64_t lo[Rank] = {}, hi[Rank] = {};
@@ -68,10 +73,10 @@ __device__ void run_tile(const tile_geometry<Index, Rank>& g, std::uint64_t num,
                          std::index_sequence<K...>) {
   const tile_t<Rank, Index> t(g, num, shared + (N == 0 ? 0 : layout.cache_offset), cache_bytes, nullptr);
   const std::tuple<view_of_spec_t<S>...> views{cuda::stage(std::get<K>(c.specs), t, shared, layout.offset[K])...};
-  if ((std::get<K>(c.specs).mode.has(fetch) || ... || false)) __syncthreads();
+  if ((mode_of(std::get<K>(c.specs)).has(fetch) || ... || false)) __syncthreads();
   call_tile_body<cuda::tile_ops>(c.body, t, std::get<K>(views)...);
   cuda::tile_ops::check_cache_room(t);
-  if ((std::get<K>(c.specs).mode.has(write_back) || ... || false)) {
+  if ((mode_of(std::get<K>(c.specs)).has(write_back) || ... || false)) {
     __syncthreads();
     (cuda::unstage(std::get<K>(c.specs), t, shared, layout.offset[K]), ...);
   }
@@ -189,24 +194,28 @@ __device__ auto stage_grid(const Spec& s, const tile_t<Rank, Index>& t, const ti
                            unsigned char* shared, std::size_t offset) {
   using T = typename Spec::element_type;
   using U = std::remove_cv_t<T>;
-  constexpr unsigned align = static_cast<unsigned>(last_dim_align_v<Spec>);
-  const narrow_box<Rank> b = narrow_box_of(t, s, plan.ext[K]);
-  // Clause offsets are multiples of 16 bytes (layout_of), as the dynamic shared memory.
-  U* storage = static_cast<U*>(__builtin_assume_aligned(shared + offset, 16));
-  if (s.mode.has(fetch))
-    for_each_in_box_flat<Rank>(plan, K, b.origin, b.lo, b.hi,
-                               [&](unsigned off, auto... g) { storage[off] = s.source(g...); });
-  std::int64_t origin[Rank], stride[Rank], lo[Rank], hi[Rank];
-  unsigned st = 1;
-  for (std::size_t d = Rank; d-- > 0;) {
-    stride[d] = st;
-    // A widened last extent is a multiple of align already; the mask tells the compiler.
-    st *= d == Rank - 1 ? plan.ext[K][d] & ~(align - 1) : plan.ext[K][d];
-    origin[d] = b.origin[d];
-    lo[d] = b.lo[d];
-    hi[d] = b.hi[d];
+  if constexpr (is_scratch_v<Spec>) {
+    return cuda::stage(s, t, shared, offset);
+  } else {
+    constexpr unsigned align = static_cast<unsigned>(last_dim_align_v<Spec>);
+    const narrow_box<Rank> b = narrow_box_of(t, s, plan.ext[K]);
+    // Clause offsets are multiples of 16 bytes (layout_of), as the dynamic shared memory.
+    U* storage = static_cast<U*>(__builtin_assume_aligned(shared + offset, 16));
+    if (s.mode.has(fetch))
+      for_each_in_box_flat<Rank>(plan, K, b.origin, b.lo, b.hi,
+                                 [&](unsigned off, auto... g) { storage[off] = s.source(g...); });
+    std::int64_t origin[Rank], stride[Rank], lo[Rank], hi[Rank];
+    unsigned st = 1;
+    for (std::size_t d = Rank; d-- > 0;) {
+      stride[d] = st;
+      // A widened last extent is a multiple of align already; the mask tells the compiler.
+      st *= d == Rank - 1 ? plan.ext[K][d] & ~(align - 1) : plan.ext[K][d];
+      origin[d] = b.origin[d];
+      lo[d] = b.lo[d];
+      hi[d] = b.hi[d];
+    }
+    return cached_view<T, Rank>(storage, origin, stride, lo, hi, s.label);
   }
-  return cached_view<T, Rank>(storage, origin, stride, lo, hi, s.label);
 }
 
 /// unstage() for the grid kernel: the tile's own range of a write_back clause.
@@ -214,7 +223,7 @@ template <std::size_t K, std::size_t Rank, class Index, class Spec, std::size_t 
 __device__ void unstage_grid(const Spec& s, const tile_t<Rank, Index>& t, const tile_grid_plan<Rank, N>& plan,
                              unsigned char* shared, std::size_t offset) {
   using T = typename Spec::element_type;
-  if constexpr (!std::is_const_v<T>) {
+  if constexpr (!std::is_const_v<T> && !is_scratch_v<Spec>) {
     if (!s.mode.has(write_back)) return;
     const narrow_box<Rank> b = narrow_box_of(t, s, plan.ext[K]);
     int lo[Rank], hi[Rank];
@@ -248,10 +257,10 @@ __device__ void run_grid_tile(const tile_geometry<Index, Rank>& g, const tile_gr
   const tile_t<Rank, Index> t(g, coord, shared + (N == 0 ? 0 : layout.cache_offset), cache_bytes);
   const std::tuple<view_of_spec_t<S>...> views{
       cuda::stage_grid<K>(std::get<K>(c.specs), t, plan, shared, layout.offset[K])...};
-  if ((std::get<K>(c.specs).mode.has(fetch) || ... || false)) __syncthreads();
+  if ((mode_of(std::get<K>(c.specs)).has(fetch) || ... || false)) __syncthreads();
   call_tile_body<cuda::tile_ops>(c.body, t, std::get<K>(views)...);
   cuda::tile_ops::check_cache_room(t);
-  if ((std::get<K>(c.specs).mode.has(write_back) || ... || false)) {
+  if ((mode_of(std::get<K>(c.specs)).has(write_back) || ... || false)) {
     __syncthreads();
     (cuda::unstage_grid<K>(std::get<K>(c.specs), t, plan, shared, layout.offset[K]), ...);
   }
@@ -297,40 +306,44 @@ bool plan_grid(const tile_geometry<Index, Rank>& g, int num_gangs, unsigned thre
   [&]<std::size_t... K>(std::index_sequence<K...>) {
     (([&] {
        const auto& s = std::get<K>(c.specs);
-       for (std::size_t d = 0; d < Rank; ++d) {
-         const dim_range& r = s.range[d];
-         const long long n = s.source.extent(d) > std::size_t(imax) ? -1 : static_cast<long long>(s.source.extent(d));
-         long long ext = 0;
-         if (n < 0) ok = false;
-         if (d > 0 && ext_limit_exceeded(r, g.shape[d])) ok = false;
-         if (r.is_fixed()) {
-           if (r.lo() < imin / 2 || r.lo() > imax / 2 || r.count() < 0 || r.count() > imax / 4) ok = false;
+       // A scratch clause is neither loaded nor stored: the flat loops never see it.
+       if constexpr (is_scratch_v<decltype(s)>) return;
+       else {
+         for (std::size_t d = 0; d < Rank; ++d) {
+           const dim_range& r = s.range[d];
+           const long long n = s.source.extent(d) > std::size_t(imax) ? -1 : static_cast<long long>(s.source.extent(d));
+           long long ext = 0;
+           if (n < 0) ok = false;
+           if (d > 0 && ext_limit_exceeded(r, g.shape[d])) ok = false;
+           if (r.is_fixed()) {
+             if (r.lo() < imin / 2 || r.lo() > imax / 2 || r.count() < 0 || r.count() > imax / 4) ok = false;
+             if (!ok) return;
+             ext = d == Rank - 1 ? widened_ext(r.lo(), r.count(), last_dim_align_v<std::remove_cvref_t<decltype(s)>>) : r.count();
+           } else {
+             ext = static_cast<long long>(g.shape[d]) + r.before() + r.after();
+             if (r.before() < 0 || r.after() < 0 || r.before() > imax / 8 || r.after() > imax / 8) ok = false;
+           }
            if (!ok) return;
-           ext = d == Rank - 1 ? widened_ext(r.lo(), r.count(), last_dim_align_v<std::remove_cvref_t<decltype(s)>>) : r.count();
-         } else {
-           ext = static_cast<long long>(g.shape[d]) + r.before() + r.after();
-           if (r.before() < 0 || r.after() < 0 || r.before() > imax / 8 || r.after() > imax / 8) ok = false;
+           plan.ext[K][d] = static_cast<unsigned>(ext);
+         }
+         std::uint64_t volume = 1;  // each factor < 2^31: no overflow before the check
+         for (std::size_t d = 0; d < Rank && ok; ++d) {
+           volume *= plan.ext[K][d];
+           if (volume > 0x3fffffffu) ok = false;
          }
          if (!ok) return;
-         plan.ext[K][d] = static_cast<unsigned>(ext);
+         for (std::size_t d = 0; d < Rank; ++d) {
+           const std::uint64_t e = plan.ext[K][d], m = e ? (std::uint64_t(1) << 32) / e + 1 : 0;
+           plan.magic_lo[K][d] = static_cast<unsigned>(m);
+           plan.magic_hi[K][d] = static_cast<unsigned>(m >> 32);
+         }
+         unsigned rest = threads;
+         for (std::size_t d = Rank; d-- > 1;) {
+           plan.step[K][d] = plan.ext[K][d] ? rest % plan.ext[K][d] : 0;
+           rest = plan.ext[K][d] ? rest / plan.ext[K][d] : 0;
+         }
+         plan.step[K][0] = rest;
        }
-       std::uint64_t volume = 1;  // each factor < 2^31: no overflow before the check
-       for (std::size_t d = 0; d < Rank && ok; ++d) {
-         volume *= plan.ext[K][d];
-         if (volume > 0x3fffffffu) ok = false;
-       }
-       if (!ok) return;
-       for (std::size_t d = 0; d < Rank; ++d) {
-         const std::uint64_t e = plan.ext[K][d], m = e ? (std::uint64_t(1) << 32) / e + 1 : 0;
-         plan.magic_lo[K][d] = static_cast<unsigned>(m);
-         plan.magic_hi[K][d] = static_cast<unsigned>(m >> 32);
-       }
-       unsigned rest = threads;
-       for (std::size_t d = Rank; d-- > 1;) {
-         plan.step[K][d] = plan.ext[K][d] ? rest % plan.ext[K][d] : 0;
-         rest = plan.ext[K][d] ? rest / plan.ext[K][d] : 0;
-       }
-       plan.step[K][0] = rest;
      }()),
      ...);
   }(std::index_sequence_for<S...>{});

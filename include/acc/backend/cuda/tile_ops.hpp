@@ -128,45 +128,63 @@ struct tile_ops {
   /// the gang's shape (acc::cache of a tile-sized block, the usual case) is loaded as
   /// hand-written kernels do: the thread at position p of the gang loads element origin + p if
   /// it lies in the array, a predicated load and store with no loop (gang_shaped,
-  /// thread_element). Other boxes take the general loop. Nothing is loaded without room.
-  template <class T, std::size_t R, class I, class A>
-  __device__ static cached_view<T, R> cache_one(const tile_t<R, I>& t, const A& a, const dim_range* range) {
-    const cache_piece<R> piece = place_in_cache<tile_ops>(t, a, range);
+  /// thread_element). Other boxes take the general loop; a box of lower rank than the tile
+  /// (tile_dim names the tile dimension each halo range follows) is spread over all the gang's
+  /// threads. Nothing is loaded without room.
+  template <class T, std::size_t Ra, std::size_t R, class I, class A>
+  __device__ static cached_view<T, Ra> cache_one(const tile_t<R, I>& t, const A& a, const dim_range* range,
+                                                 const int* tile_dim) {
+    const cache_piece<Ra> piece = place_in_cache<tile_ops, Ra>(t, a, range, tile_dim);
     using U = std::remove_cv_t<T>;
     // No barrier before: the area is reused only after a tile_for, whose barrier ended the reads
     // of the earlier views. None after: the next tile_for or tile_barrier waits for the loads
     // (and reports a view that did not fit). The area is 16-byte aligned, as the views' pieces.
     U* storage = cache_storage<U>(t, piece.at);
-    int gang[R];
-    for (std::size_t d = 0; d < R; ++d) gang[d] = t.size(d);
-    cache_load<R>(a, storage, piece.box, gang, piece.room);
+    load_piece<Ra>(t, a, storage, piece);
     tile_access::set_load_pending(t);
-    return view_on<T, R>(storage, piece.box, nullptr);
+    return view_on<T, Ra>(storage, piece.box, nullptr);
   }
 
   /// acc::cache(t, acc::section(a, ...), ...): the sections' views, as N single calls; when
   /// every section has the gang's shape (and every piece fits), each thread loads all its
-  /// elements before it stores any (load_gang_shaped).
+  /// elements before it stores any (load_gang_shaped). Sections of lower rank than the tile
+  /// follow its trailing dimensions.
   template <std::size_t R, class I, class... S, std::size_t... K>
   __device__ static auto cache_sections(const tile_t<R, I>& t, std::index_sequence<K...>, const S&... s) {
-    // In order (a braced list), as N single calls: the same pieces, the same overflow report.
-    const cache_piece<R> piece[] = {place_in_cache<tile_ops>(t, *s.array, s.range)...};
     using views = cached_views_t<typename section_view<S>::type...>;
-    int gang[R];
-    for (std::size_t d = 0; d < R; ++d) gang[d] = t.size(d);
-    const bool shaped = (gang_shaped<R>(*s.array, piece[K].box, gang) & ...);
-    const bool room = (piece[K].room & ...);
-    if (shaped & room) {
-      load_gang_shaped<R, 0>(t, piece, s...);
+    if constexpr (((section_rank<S>::value == R) && ...)) {
+      // In order (a braced list), as N single calls: the same pieces, the same overflow report.
+      const cache_piece<R> piece[] = {place_in_cache<tile_ops, R>(t, *s.array, s.range, nullptr)...};
+      int gang[R];
+      for (std::size_t d = 0; d < R; ++d) gang[d] = t.size(d);
+      const bool shaped = (gang_shaped<R>(*s.array, piece[K].box, gang) & ...);
+      const bool room = (piece[K].room & ...);
+      if (shaped & room) {
+        load_gang_shaped<R, 0>(t, piece, s...);
+      } else {
+        (cache_load<R>(*s.array, cache_storage<std::remove_cv_t<typename section_view<S>::element_type>>(t, piece[K].at),
+                       piece[K].box, gang, piece[K].room),
+         ...);
+      }
+      tile_access::set_load_pending(t);
+      return views{pack_views(view_on<typename section_view<S>::element_type, R>(
+          cache_storage<std::remove_cv_t<typename section_view<S>::element_type>>(t, piece[K].at), piece[K].box,
+          nullptr)...)};
     } else {
-      (cache_load<R>(*s.array, cache_storage<std::remove_cv_t<typename section_view<S>::element_type>>(t, piece[K].at),
-                     piece[K].box, gang, piece[K].room),
+      view_pack<cache_piece<section_rank<S>::value>...> piece{};
+      // In order (a comma fold), as N single calls.
+      ((pack_get<K>(piece) = place_in_cache<tile_ops, section_rank<S>::value>(
+            t, *s.array, s.range, trailing_dims<R, section_rank<S>::value>().d)),
        ...);
+      (load_piece<section_rank<S>::value>(
+           t, *s.array, cache_storage<std::remove_cv_t<typename section_view<S>::element_type>>(t, pack_get<K>(piece).at),
+           pack_get<K>(piece)),
+       ...);
+      tile_access::set_load_pending(t);
+      return views{pack_views(view_on<typename section_view<S>::element_type, section_rank<S>::value>(
+          cache_storage<std::remove_cv_t<typename section_view<S>::element_type>>(t, pack_get<K>(piece).at),
+          pack_get<K>(piece).box, nullptr)...)};
     }
-    tile_access::set_load_pending(t);
-    return views{pack_views(view_on<typename section_view<S>::element_type, R>(
-        cache_storage<std::remove_cv_t<typename section_view<S>::element_type>>(t, piece[K].at), piece[K].box,
-        nullptr)...)};
   }
 
 private:
@@ -203,6 +221,20 @@ private:
       off = off * static_cast<int>(b.ext[d]) + p;
     }
     return mine;
+  }
+
+  /// One acc::cache piece's load: of the tile's rank, as cache_load; of lower rank, its
+  /// elements spread over every thread of the gang, in row-major order.
+  template <std::size_t Ra, std::size_t R, class I, class A, class U>
+  __device__ static void load_piece(const tile_t<R, I>& t, const A& a, U* storage, const cache_piece<Ra>& piece) {
+    if constexpr (Ra == R) {
+      int gang[R];
+      for (std::size_t d = 0; d < R; ++d) gang[d] = t.size(d);
+      cache_load<R>(a, storage, piece.box, gang, piece.room);
+    } else if (piece.room) {
+      const unsigned tid = (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+      load_box_spread<Ra>(a, storage, piece.box, tid, blockDim.x * blockDim.y * blockDim.z);
+    }
   }
 
   /// One view's load: one element per thread for a gang_shaped box, else the general loop;

@@ -28,22 +28,26 @@ inline namespace ACC_DETAIL_HOST_ABI {
 inline bool aliases(cache_mode_t m) { return m == fetch; }
 
 /// Stages cached clause K for tile t: a view of the array, or of this thread's buffer
-/// (loaded when the mode has fetch).
+/// (loaded when the mode has fetch); a scratch clause's view of the buffer, from 0.
 template <std::size_t Rank, class Index, class Spec>
-auto stage(const Spec& s, const tile_t<Rank, Index>& t, void* buffer) {
+auto stage(const Spec& s, [[maybe_unused]] const tile_t<Rank, Index>& t, void* buffer) {
   using T = typename Spec::element_type;
   using U = std::remove_cv_t<T>;
-  const cache_box<Rank> b = box_of(t, s.range, s.source, last_dim_align_v<Spec>);
-  if (aliases(s.mode)) return view_alias<T, Rank>(s.source, b, s.label);
-  U* storage = static_cast<U*>(buffer);
-  if (s.mode.has(fetch)) load_box<Rank, host::tile_ops>(s.source, storage, b);
-  return view_on<T, Rank>(storage, b, s.label);
+  if constexpr (is_scratch_v<Spec>) {
+    return scratch_view<T, Spec::rank>(static_cast<T*>(buffer), s.extents);
+  } else {
+    const cache_box<Rank> b = box_of(t, s.range, s.source, last_dim_align_v<Spec>);
+    if (aliases(s.mode)) return view_alias<T, Rank>(s.source, b, s.label);
+    U* storage = static_cast<U*>(buffer);
+    if (s.mode.has(fetch)) load_box<Rank, host::tile_ops>(s.source, storage, b);
+    return view_on<T, Rank>(storage, b, s.label);
+  }
 }
 
 template <std::size_t Rank, class Index, class Spec>
 void unstage(const Spec& s, const tile_t<Rank, Index>& t, const void* buffer) {
   using T = typename Spec::element_type;
-  if constexpr (!std::is_const_v<T>) {
+  if constexpr (!std::is_const_v<T> && !is_scratch_v<Spec>) {
     if (aliases(s.mode) || !s.mode.has(write_back)) return;
     const cache_box<Rank> b = box_of(t, s.range, s.source, last_dim_align_v<Spec>);
     std::int64_t lo[Rank] = {}, hi[Rank] = {};

@@ -138,20 +138,25 @@ struct tile_ops {
   }
 
   /// acc::cache(t, a, ranges...): a view of the array itself, valid over the range's box (a
-  /// fetch-only view has nothing to load).
-  template <class T, std::size_t R, class I, class A>
-  static cached_view<T, R> cache_one(const tile_t<R, I>& t, const A& a, const dim_range* range) {
-    const cache_piece<R> piece = place_in_cache<tile_ops>(t, a, range);
-    return view_alias<T, R>(a, piece.box, a.label());
+  /// fetch-only view has nothing to load). The array's rank Ra may be below the tile's;
+  /// tile_dim names the tile dimension each halo range follows.
+  template <class T, std::size_t Ra, std::size_t R, class I, class A>
+  static cached_view<T, Ra> cache_one(const tile_t<R, I>& t, const A& a, const dim_range* range, const int* tile_dim) {
+    const cache_piece<Ra> piece = place_in_cache<tile_ops, Ra>(t, a, range, tile_dim);
+    return view_alias<T, Ra>(a, piece.box, a.label());
   }
-  /// acc::cache(t, acc::section(a, ...), ...): as N single calls.
+  /// acc::cache(t, acc::section(a, ...), ...): as N single calls (sections of lower rank than
+  /// the tile follow its trailing dimensions).
   template <std::size_t R, class I, class... S, std::size_t... K>
   static auto cache_sections(const tile_t<R, I>& t, std::index_sequence<K...>, const S&... s) {
-    // In order (a braced list), as N single calls: the same pieces, the same overflow report.
-    const cache_piece<R> piece[] = {place_in_cache<tile_ops>(t, *s.array, s.range)...};
+    view_pack<cache_piece<section_rank<S>::value>...> piece{};
+    // In order (a comma fold), as N single calls: the same pieces, the same overflow report.
+    ((pack_get<K>(piece) = place_in_cache<tile_ops, section_rank<S>::value>(
+          t, *s.array, s.range, trailing_dims<R, section_rank<S>::value>().d)),
+     ...);
     using views = cached_views_t<typename section_view<S>::type...>;
-    return views{pack_views(
-        view_alias<typename section_view<S>::element_type, R>(*s.array, piece[K].box, s.array->label())...)};
+    return views{pack_views(view_alias<typename section_view<S>::element_type, section_rank<S>::value>(
+        *s.array, pack_get<K>(piece).box, s.array->label())...)};
   }
 };
 
