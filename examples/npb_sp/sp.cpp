@@ -845,7 +845,7 @@ void add(const sp_fields& f, const sp_constants& c) {
   });
 }
 
-/// One time step (NPB's adi) as NPB writes it: nine passes, each synchronous.
+/// One time step (NPB's adi) as NPB writes it: its nine routines, ten synchronous constructs.
 void adi_simple(const sp_fields& f, const sp_constants& c) {
   compute_rhs(f, c);
   txinvr(f, c);
