@@ -3,7 +3,7 @@
 // zero except for +1 at the ten largest and -1 at the ten smallest of a field of NPB random
 // numbers. Each iteration is one V-cycle (mg3P) and a residual; the L2 norm of the final
 // residual is checked against NPB's published value.
-//   mg [S|W|A|B|C]   (default S)
+//   mg [S|W|A|B|C] [simple]   (default S; "simple" runs comm3 as three constructs, for comparison)
 // Written for acc from the NPB 3.4 specification of MG (NAS technical reports RNR-94-007 and
 // NAS-95-020), reading GMAP/NPB-CPP's serial MG (NPB-SER/MG/mg.cpp) to follow the operators'
 // order of evaluation; class parameters, the smoother coefficients and the verification values
@@ -18,6 +18,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <functional>
 #include <vector>
@@ -60,6 +61,9 @@ constexpr stencil smoother_b{{-3.0 / 17.0, +1.0 / 33.0, -1.0 / 61.0, 0.0}};
 // add a wait for each. The host backend runs them in order anyway.
 constexpr int queue = 1;
 
+// "mg X simple" runs comm3 as NPB's three loop nests (comm3_by_axis) instead of one construct.
+bool simple_comm3 = false;
+
 using grid = acc::view<double, 3>;        // (i3, i2, i1), i1 contiguous, one ghost layer each side
 using cgrid = acc::view<const double, 3>;
 
@@ -68,8 +72,9 @@ using cgrid = acc::view<const double, 3>;
 // Loops over the interior run k = 0..n-3 and index i = k + 1.
 
 /// comm3: periodic boundaries, the ghost layers copied from the opposite interior faces, one
-/// axis after the other (the later axes carry the earlier axes' ghosts into edges and corners).
-void comm3(const grid& u) {
+/// axis after the other (the later axes carry the earlier axes' ghosts into edges and corners):
+/// NPB's three loop nests, one construct each. Kept for comparison with comm3 (MG_SIMPLE_COMM3).
+void comm3_by_axis(const grid& u) {
   const int n3 = static_cast<int>(u.extent(0)), n2 = static_cast<int>(u.extent(1)), n1 = static_cast<int>(u.extent(2));
   acc::parallel_loop(acc::collapse(n3 - 2, n2 - 2), acc::async(queue),
                      acc::default_present, ACC_LAMBDA(int k3, int k2) {
@@ -86,6 +91,42 @@ void comm3(const grid& u) {
   acc::parallel_loop(acc::collapse(n2, n1), acc::async(queue), acc::default_present, ACC_LAMBDA(int i2, int i1) {
     u(0, i2, i1) = u(n3 - 2, i2, i1);
     u(n3 - 1, i2, i1) = u(1, i2, i1);
+  });
+}
+
+/// The interior index a ghost index stands for on a periodic axis of n points (interior ones
+/// map to themselves).
+ACC_ROUTINE inline int periodic(int i, int n) { return i == 0 ? n - 2 : i == n - 1 ? 1 : i; }
+
+/// comm3 in one construct: the three passes above leave every ghost point holding the interior
+/// point it stands for on each axis at once, so each face's ghosts (edges and corners included)
+/// are read straight from the interior. Points on edges and corners belong to two or three faces
+/// and are written with the same value by each. On the coarse levels, where MG is launch-bound,
+/// this is one launch instead of three.
+void comm3(const grid& u) {
+  const int n3 = static_cast<int>(u.extent(0)), n2 = static_cast<int>(u.extent(1)), n1 = static_cast<int>(u.extent(2));
+  if (simple_comm3) {
+    comm3_by_axis(u);
+    return;
+  }
+  const int m = n3 > n2 ? (n3 > n1 ? n3 : n1) : (n2 > n1 ? n2 : n1);
+  acc::parallel_loop(acc::collapse(3, m, m), acc::async(queue), acc::default_present, ACC_LAMBDA(int face, int p, int q) {
+    if (face == 0) {  // i1 ghosts: p = i3, q = i2
+      if (p >= n3 || q >= n2) return;
+      const int s3 = periodic(p, n3), s2 = periodic(q, n2);
+      u(p, q, 0) = u(s3, s2, n1 - 2);
+      u(p, q, n1 - 1) = u(s3, s2, 1);
+    } else if (face == 1) {  // i2 ghosts: p = i3, q = i1
+      if (p >= n3 || q >= n1) return;
+      const int s3 = periodic(p, n3), s1 = periodic(q, n1);
+      u(p, 0, q) = u(s3, n2 - 2, s1);
+      u(p, n2 - 1, q) = u(s3, 1, s1);
+    } else {  // i3 ghosts: p = i2, q = i1
+      if (p >= n2 || q >= n1) return;
+      const int s2 = periodic(p, n2), s1 = periodic(q, n1);
+      u(0, p, q) = u(n3 - 2, s2, s1);
+      u(n3 - 1, p, q) = u(1, s2, s1);
+    }
   });
 }
 
@@ -319,8 +360,9 @@ const mg_class* find_class(const char* arg) {
 
 int main(int argc, char** argv) try {
   const mg_class* cls = find_class(argc > 1 ? argv[1] : "S");
-  if (!cls) {
-    std::fprintf(stderr, "usage: %s [S|W|A|B|C]\n", argv[0]);
+  simple_comm3 = argc > 2 && std::strcmp(argv[2], "simple") == 0;
+  if (!cls || (argc > 2 && !simple_comm3) || argc > 3) {
+    std::fprintf(stderr, "usage: %s [S|W|A|B|C] [simple]\n", argv[0]);
     return 2;
   }
   const int n = 1 << cls->log2_n;

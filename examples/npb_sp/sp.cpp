@@ -3,7 +3,8 @@
 // implicit (ADI) scheme whose factors diagonalise into scalar pentadiagonal systems along x, y
 // and z. The forcing term comes from a known smooth solution, so after the time steps the
 // residual (rms of rhs) and the error against that solution are checked against NPB's values.
-//   sp [S|W|A|B|C]   (default S)
+//   sp [S|W|A|B|C] [simple]   (default S; "simple" runs NPB's nine passes per step instead of
+//                              the fused four, for comparison)
 // Written for acc from the NPB 3.4 specification of SP (NAS technical reports RNR-94-007 and
 // NAS-95-020), reading the serial C++ translation GMAP/NPB-CPP (NPB-SER/SP/sp.cpp) for the
 // algorithm; class parameters, the exact solution's coefficients (ce), the flow constants
@@ -25,6 +26,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 
 namespace {
@@ -162,11 +164,13 @@ struct sp_fields {
   acc::array<double> u, rhs, forcing;                      // 5 components each, component-major
   acc::array<double> us, vs, ws, qs, rho_i, speed, square;  // per grid point
   acc::array<double> lhs, lhsp, lhsm;  // line solves: 2 upper diagonals x n positions x n^2 lines
+  acc::array<double> rtmp;  // the fused solves' eliminated rhs: 5 components x n positions x n^2 lines
 
   explicit sp_fields(int n)
       : u("u", 5 * cube(n)), rhs("rhs", 5 * cube(n)), forcing("forcing", 5 * cube(n)), us("us", cube(n)),
         vs("vs", cube(n)), ws("ws", cube(n)), qs("qs", cube(n)), rho_i("rho_i", cube(n)), speed("speed", cube(n)),
-        square("square", cube(n)), lhs("lhs", 2 * cube(n)), lhsp("lhsp", 2 * cube(n)), lhsm("lhsm", 2 * cube(n)) {}
+        square("square", cube(n)), lhs("lhs", 2 * cube(n)), lhsp("lhsp", 2 * cube(n)), lhsm("lhsm", 2 * cube(n)),
+        rtmp("rtmp", 5 * cube(n)) {}
   static std::size_t cube(int n) { return std::size_t(n) * n * n; }
 
   /// Velocity component m (1 = x, 2 = y, 3 = z).
@@ -322,12 +326,30 @@ ACC_ROUTINE void add_flux(const sp_fields& f, const sp_constants& c, std::size_t
   }
 }
 
+/// NPB's txinvr at one point: r = P^-1 r, the block-diagonal change to characteristic variables.
+ACC_ROUTINE inline void txinvr_point(const sp_fields& f, const sp_constants& c, std::size_t p, double r[5]) {
+  const double ru1 = f.rho_i[p], uu = f.us[p], vv = f.vs[p], ww = f.ws[p], ac = f.speed[p];
+  const double ac2inv = ac * ac;
+  const double r1 = r[0], r2 = r[1], r3 = r[2], r4 = r[3], r5 = r[4];
+  const double t1 = c.c2 / ac2inv * (f.qs[p] * r1 - uu * r2 - vv * r3 - ww * r4 + r5);
+  const double t2 = c.bt * ru1 * (uu * r1 - r2);
+  const double t3 = (c.bt * ru1 * ac) * t1;
+  r[0] = r1 - t1;
+  r[1] = -ru1 * (ww * r1 - r4);
+  r[2] = ru1 * (vv * r1 - r3);
+  r[3] = -t2 + t3;
+  r[4] = t2 + t3;
+}
+
 /// NPB's compute_rhs: the derived per-point quantities on the whole grid, then
 /// rhs = dt (forcing + x, y and z fluxes and dissipation) inside (NPB's separate x, y, z loop
-/// nests fused into one pass per point, each rhs element summed in NPB's order).
-void compute_rhs(const sp_fields& f, const sp_constants& c) {
+/// nests fused into one pass per point, each rhs element summed in NPB's order). The boundary
+/// keeps the forcing. With Txinvr the interior gets NPB's txinvr too, in the same pass (the
+/// time step's form; verification wants the plain rhs).
+template <bool Txinvr = false, class... Clauses>
+void compute_rhs(const sp_fields& f, const sp_constants& c, Clauses... clauses) {
   const int n = c.n;
-  acc::parallel_loop(acc::collapse(n, n, n), acc::default_present, ACC_LAMBDA(int k, int j, int i) {
+  acc::parallel_loop(acc::collapse(n, n, n), acc::default_present, clauses..., ACC_LAMBDA(int k, int j, int i) {
     const std::size_t p = c.at(k, j, i), P = c.points;
     const double u0 = f.u[p], u1 = f.u[P + p], u2 = f.u[2 * P + p], u3 = f.u[3 * P + p], u4 = f.u[4 * P + p];
     const double rho_inv = 1.0 / u0;
@@ -339,9 +361,10 @@ void compute_rhs(const sp_fields& f, const sp_constants& c) {
     f.square[p] = sq;
     f.qs[p] = sq * rho_inv;
     f.speed[p] = std::sqrt(c.c1c2 * rho_inv * (u4 - sq));
-    for (int m = 0; m < 5; ++m) f.rhs[m * P + p] = f.forcing[m * P + p];  // the boundary keeps it
+    if (k == 0 || k == n - 1 || j == 0 || j == n - 1 || i == 0 || i == n - 1)
+      for (int m = 0; m < 5; ++m) f.rhs[m * P + p] = f.forcing[m * P + p];
   });
-  acc::parallel_loop(acc::collapse(n - 2, n - 2, n - 2), acc::default_present, ACC_LAMBDA(int k, int j, int i) {
+  acc::parallel_loop(acc::collapse(n - 2, n - 2, n - 2), acc::default_present, clauses..., ACC_LAMBDA(int k, int j, int i) {
     ++k, ++j, ++i;
     const std::size_t p = c.at(k, j, i), P = c.points;
     double r[5];
@@ -349,100 +372,119 @@ void compute_rhs(const sp_fields& f, const sp_constants& c) {
     add_flux<1>(f, c, p, i, r);
     add_flux<2>(f, c, p, j, r);
     add_flux<3>(f, c, p, k, r);
-    for (int m = 0; m < 5; ++m) f.rhs[m * P + p] = r[m] * c.dt;
+    for (int m = 0; m < 5; ++m) r[m] = r[m] * c.dt;
+    if constexpr (Txinvr) txinvr_point(f, c, p, r);
+    for (int m = 0; m < 5; ++m) f.rhs[m * P + p] = r[m];
   });
 }
 
-/// NPB's txinvr: rhs = P^-1 rhs, the block-diagonal change to characteristic variables.
+/// NPB's txinvr on the interior.
 void txinvr(const sp_fields& f, const sp_constants& c) {
   const int n = c.n;
   acc::parallel_loop(acc::collapse(n - 2, n - 2, n - 2), acc::default_present, ACC_LAMBDA(int k, int j, int i) {
     const std::size_t p = c.at(k + 1, j + 1, i + 1), P = c.points;
-    const double ru1 = f.rho_i[p], uu = f.us[p], vv = f.vs[p], ww = f.ws[p], ac = f.speed[p];
-    const double ac2inv = ac * ac;
-    const double r1 = f.rhs[p], r2 = f.rhs[P + p], r3 = f.rhs[2 * P + p], r4 = f.rhs[3 * P + p], r5 = f.rhs[4 * P + p];
-    const double t1 = c.c2 / ac2inv * (f.qs[p] * r1 - uu * r2 - vv * r3 - ww * r4 + r5);
-    const double t2 = c.bt * ru1 * (uu * r1 - r2);
-    const double t3 = (c.bt * ru1 * ac) * t1;
-    f.rhs[p] = r1 - t1;
-    f.rhs[P + p] = -ru1 * (ww * r1 - r4);
-    f.rhs[2 * P + p] = ru1 * (vv * r1 - r3);
-    f.rhs[3 * P + p] = -t2 + t3;
-    f.rhs[4 * P + p] = t2 + t3;
+    double r[5];
+    for (int m = 0; m < 5; ++m) r[m] = f.rhs[m * P + p];
+    txinvr_point(f, c, p, r);
+    for (int m = 0; m < 5; ++m) f.rhs[m * P + p] = r[m];
   });
 }
 
-/// NPB's ninvr (after the x solve).
-void ninvr(const sp_fields& f, const sp_constants& c) {
+/// NPB's ninvr at one point (after the x solve).
+ACC_ROUTINE inline void ninvr_point(const sp_constants& c, double r[5]) {
+  const double r1 = r[0], r2 = r[1], r3 = r[2], r4 = r[3], r5 = r[4];
+  const double t1 = c.bt * r3, t2 = 0.5 * (r4 + r5);
+  r[0] = -r2;
+  r[1] = r1;
+  r[2] = c.bt * (r4 - r5);
+  r[3] = -t1 + t2;
+  r[4] = t1 + t2;
+}
+
+/// NPB's pinvr at one point (after the y solve).
+ACC_ROUTINE inline void pinvr_point(const sp_constants& c, double r[5]) {
+  const double r1 = r[0], r2 = r[1], r3 = r[2], r4 = r[3], r5 = r[4];
+  const double t1 = c.bt * r1, t2 = 0.5 * (r4 + r5);
+  r[0] = c.bt * (r4 - r5);
+  r[1] = -r3;
+  r[2] = r2;
+  r[3] = -t1 + t2;
+  r[4] = t1 + t2;
+}
+
+/// NPB's tzetar at one point (after the z solve): back from characteristic variables, given
+/// the point's velocities, speed of sound, qs and density u[0].
+ACC_ROUTINE inline void tzetar_point(const sp_constants& c, double xvel, double yvel, double zvel, double ac,
+                                     double qs, double uzik1, double r[5]) {
+  const double ac2u = ac * ac;
+  const double r1 = r[0], r2 = r[1], r3 = r[2], r4 = r[3], r5 = r[4];
+  const double btuz = c.bt * uzik1;
+  const double t1 = btuz / ac * (r4 + r5), t2 = r3 + t1, t3 = btuz * (r4 - r5);
+  r[0] = t2;
+  r[1] = -uzik1 * r2 + xvel * t2;
+  r[2] = uzik1 * r1 + yvel * t2;
+  r[3] = zvel * t2 + t3;
+  r[4] = uzik1 * (-xvel * r2 + yvel * r1) + qs * t2 + c.c2iv * ac2u * t1 + zvel * t3;
+}
+
+/// A pointwise pass over the interior: rhs = op(point, rhs).
+template <class Op>
+void rhs_pointwise(const sp_fields& f, const sp_constants& c, Op op) {
   const int n = c.n;
   acc::parallel_loop(acc::collapse(n - 2, n - 2, n - 2), acc::default_present, ACC_LAMBDA(int k, int j, int i) {
     const std::size_t p = c.at(k + 1, j + 1, i + 1), P = c.points;
-    const double r1 = f.rhs[p], r2 = f.rhs[P + p], r3 = f.rhs[2 * P + p], r4 = f.rhs[3 * P + p], r5 = f.rhs[4 * P + p];
-    const double t1 = c.bt * r3, t2 = 0.5 * (r4 + r5);
-    f.rhs[p] = -r2;
-    f.rhs[P + p] = r1;
-    f.rhs[2 * P + p] = c.bt * (r4 - r5);
-    f.rhs[3 * P + p] = -t1 + t2;
-    f.rhs[4 * P + p] = t1 + t2;
+    double r[5];
+    for (int m = 0; m < 5; ++m) r[m] = f.rhs[m * P + p];
+    op(f, c, p, r);
+    for (int m = 0; m < 5; ++m) f.rhs[m * P + p] = r[m];
   });
 }
+struct ninvr_op {
+  ACC_ROUTINE void operator()(const sp_fields&, const sp_constants& c, std::size_t, double r[5]) const {
+    ninvr_point(c, r);
+  }
+};
+struct pinvr_op {
+  ACC_ROUTINE void operator()(const sp_fields&, const sp_constants& c, std::size_t, double r[5]) const {
+    pinvr_point(c, r);
+  }
+};
+struct tzetar_op {
+  ACC_ROUTINE void operator()(const sp_fields& f, const sp_constants& c, std::size_t p, double r[5]) const {
+    tzetar_point(c, f.us[p], f.vs[p], f.ws[p], f.speed[p], f.qs[p], f.u[p], r);
+  }
+};
+void ninvr(const sp_fields& f, const sp_constants& c) { rhs_pointwise(f, c, ninvr_op{}); }
+void pinvr(const sp_fields& f, const sp_constants& c) { rhs_pointwise(f, c, pinvr_op{}); }
+void tzetar(const sp_fields& f, const sp_constants& c) { rhs_pointwise(f, c, tzetar_op{}); }
 
-/// NPB's pinvr (after the y solve).
-void pinvr(const sp_fields& f, const sp_constants& c) {
-  const int n = c.n;
-  acc::parallel_loop(acc::collapse(n - 2, n - 2, n - 2), acc::default_present, ACC_LAMBDA(int k, int j, int i) {
-    const std::size_t p = c.at(k + 1, j + 1, i + 1), P = c.points;
-    const double r1 = f.rhs[p], r2 = f.rhs[P + p], r3 = f.rhs[2 * P + p], r4 = f.rhs[3 * P + p], r5 = f.rhs[4 * P + p];
-    const double t1 = c.bt * r1, t2 = 0.5 * (r4 + r5);
-    f.rhs[p] = c.bt * (r4 - r5);
-    f.rhs[P + p] = -r3;
-    f.rhs[2 * P + p] = r2;
-    f.rhs[3 * P + p] = -t1 + t2;
-    f.rhs[4 * P + p] = t1 + t2;
-  });
+/// NPB's rhon / rhoq / rhos for direction D: the largest viscous eigenvalue factor at a point
+/// of density reciprocal rho_i.
+template <int D>
+ACC_ROUTINE inline double viscous_rho(const sp_constants& c, double rho_i) {
+  const axis_constants& a = c.axis[D - 1];
+  const double ru1 = c.c3c4 * rho_i;
+  return max2(max2(a.d[D] + c.con43 * ru1, a.d[4] + c.c1c5 * ru1), max2(a.dmax + ru1, a.d[0]));
 }
 
-/// NPB's tzetar (after the z solve): back from characteristic variables.
-void tzetar(const sp_fields& f, const sp_constants& c) {
-  const int n = c.n;
-  acc::parallel_loop(acc::collapse(n - 2, n - 2, n - 2), acc::default_present, ACC_LAMBDA(int k, int j, int i) {
-    const std::size_t p = c.at(k + 1, j + 1, i + 1), P = c.points;
-    const double xvel = f.us[p], yvel = f.vs[p], zvel = f.ws[p], ac = f.speed[p];
-    const double ac2u = ac * ac;
-    const double r1 = f.rhs[p], r2 = f.rhs[P + p], r3 = f.rhs[2 * P + p], r4 = f.rhs[3 * P + p], r5 = f.rhs[4 * P + p];
-    const double uzik1 = f.u[p], btuz = c.bt * uzik1;
-    const double t1 = btuz / ac * (r4 + r5), t2 = r3 + t1, t3 = btuz * (r4 - r5);
-    f.rhs[p] = t2;
-    f.rhs[P + p] = -uzik1 * r2 + xvel * t2;
-    f.rhs[2 * P + p] = uzik1 * r1 + yvel * t2;
-    f.rhs[3 * P + p] = zvel * t2 + t3;
-    f.rhs[4 * P + p] = uzik1 * (-xvel * r2 + yvel * r1) + f.qs[p] * t2 + c.c2iv * ac2u * t1 + zvel * t3;
-  });
-}
-
-/// Row i of one factor of direction D's pentadiagonal matrix on the line starting at p0 (NPB's
-/// lhs, lhsp, lhsm for F = 0, 1, 2: the u, u + c and u - c eigenvalues), diagonals l[0..4] from
-/// the second below to the second above: the viscous and convective terms, NPB's fourth-order
-/// dissipation near and away from the ends, and identity rows at both ends.
+/// Row i of factor F of direction D's pentadiagonal matrix (NPB's lhs, lhsp, lhsm for F = 0, 1,
+/// 2: the u, u + c and u - c eigenvalues), diagonals l[0..4] from the second below to the second
+/// above, from the viscous factors rho, velocities vel and sound speeds spd at i - 1, i, i + 1
+/// (index 0, 1, 2): the viscous and convective terms, NPB's fourth-order dissipation near and
+/// away from the ends, and identity rows at both ends.
 template <int D, int F>
-ACC_ROUTINE void matrix_row(const sp_fields& f, const sp_constants& c, std::size_t p0, int i, double l[5]) {
+ACC_ROUTINE void matrix_row(const sp_constants& c, int i, const double rho[3], const double vel[3],
+                            const double spd[3], double l[5]) {
   const int n = c.n;
   if (i == 0 || i == n - 1) {
     l[0] = 0.0, l[1] = 0.0, l[2] = 1.0, l[3] = 0.0, l[4] = 0.0;
     return;
   }
   const axis_constants& a = c.axis[D - 1];
-  const std::size_t s = c.stride(D), p = p0 + std::size_t(i) * s, pm = p - s, pp = p + s;
-  const acc::array<double>& vel = f.velocity(D);
-  // NPB's rhon / rhoq / rhos: the largest viscous eigenvalue factor at a point.
-  auto rho = [&](std::size_t q) {
-    const double ru1 = c.c3c4 * f.rho_i[q];
-    return max2(max2(a.d[D] + c.con43 * ru1, a.d[4] + c.c1c5 * ru1), max2(a.dmax + ru1, a.d[0]));
-  };
   l[0] = 0.0;
-  l[1] = -a.dtt2 * vel[pm] - a.dtt1 * rho(pm);
-  l[2] = 1.0 + a.c2dtt1 * rho(p);
-  l[3] = a.dtt2 * vel[pp] - a.dtt1 * rho(pp);
+  l[1] = -a.dtt2 * vel[0] - a.dtt1 * rho[0];
+  l[2] = 1.0 + a.c2dtt1 * rho[1];
+  l[3] = a.dtt2 * vel[2] - a.dtt1 * rho[2];
   l[4] = 0.0;
   if (i == 1) {
     l[2] = l[2] + c.comz5, l[3] = l[3] - c.comz4, l[4] = l[4] + c.comz1;
@@ -457,12 +499,28 @@ ACC_ROUTINE void matrix_row(const sp_fields& f, const sp_constants& c, std::size
     l[0] = l[0] + c.comz1, l[1] = l[1] - c.comz4, l[2] = l[2] + c.comz5;
   }
   if constexpr (F == 1) {
-    l[1] = l[1] - a.dtt2 * f.speed[pm];
-    l[3] = l[3] + a.dtt2 * f.speed[pp];
+    l[1] = l[1] - a.dtt2 * spd[0];
+    l[3] = l[3] + a.dtt2 * spd[2];
   } else if constexpr (F == 2) {
-    l[1] = l[1] + a.dtt2 * f.speed[pm];
-    l[3] = l[3] - a.dtt2 * f.speed[pp];
+    l[1] = l[1] + a.dtt2 * spd[0];
+    l[3] = l[3] - a.dtt2 * spd[2];
   }
+}
+
+/// The same row, reading its neighbours' values from the fields (the line starts at p0).
+template <int D, int F>
+ACC_ROUTINE void matrix_row(const sp_fields& f, const sp_constants& c, std::size_t p0, int i, double l[5]) {
+  if (i == 0 || i == c.n - 1) {
+    const double none[3] = {0.0, 0.0, 0.0};
+    matrix_row<D, F>(c, i, none, none, none, l);
+    return;
+  }
+  const std::size_t s = c.stride(D), p = p0 + std::size_t(i) * s, pm = p - s, pp = p + s;
+  const acc::array<double>& v = f.velocity(D);
+  const double rho[3] = {viscous_rho<D>(c, f.rho_i[pm]), viscous_rho<D>(c, f.rho_i[p]), viscous_rho<D>(c, f.rho_i[pp])};
+  const double vel[3] = {v[pm], 0.0, v[pp]};
+  const double spd[3] = {F == 0 ? 0.0 : f.speed[pm], 0.0, F == 0 ? 0.0 : f.speed[pp]};
+  matrix_row<D, F>(c, i, rho, vel, spd, l);
 }
 
 /// The Thomas algorithm for factor F of direction D on one line: components [M0, M1) of rhs
@@ -567,6 +625,217 @@ void z_solve(const sp_fields& f, const sp_constants& c) {
   });
 }
 
+// --- The fused line solves (the default) ---------------------------------------------------
+// One construct per direction instead of NPB's two or three: a line's three factors are
+// eliminated in one forward sweep (the five components at once, each with its own factor) and
+// substituted back in one backward sweep, which also applies the change of variables that
+// follows the solve (ninvr, pinvr; for z tzetar and add, so z writes u and never rhs). On the
+// GPU a solve has only (n-2)^2 threads, a few warps per SM, so its time is the length of the
+// chain of dependent steps along a line: 2n steps here against 6n for thomas() three times.
+// Each step's loads for the next position are issued before the current position's arithmetic
+// and stores, so their latency overlaps it (the compiler cannot hoist loads above stores it
+// cannot prove disjoint). The forward sweep's rhs goes to rtmp indexed (component, position,
+// line) with the line fastest, so for x, whose lines walk rhs n doubles apart, only the first
+// read and the last write of each rhs value are uncoalesced.
+
+/// What the backward sweep does with the solution x at position q of a line (the start p0,
+/// stride s): load(q) fetches what store needs besides x, ahead of time.
+struct finish_ninvr {
+  struct in_t {};
+  ACC_ROUTINE in_t load(const sp_fields&, std::size_t) const { return {}; }
+  ACC_ROUTINE void store(const sp_fields& f, const sp_constants& c, std::size_t p, bool interior, in_t, double x[5]) const {
+    if (interior) ninvr_point(c, x);
+    for (int m = 0; m < 5; ++m) f.rhs[m * c.points + p] = x[m];
+  }
+};
+struct finish_pinvr {
+  struct in_t {};
+  ACC_ROUTINE in_t load(const sp_fields&, std::size_t) const { return {}; }
+  ACC_ROUTINE void store(const sp_fields& f, const sp_constants& c, std::size_t p, bool interior, in_t, double x[5]) const {
+    if (interior) pinvr_point(c, x);
+    for (int m = 0; m < 5; ++m) f.rhs[m * c.points + p] = x[m];
+  }
+};
+/// tzetar and add: u += the solution in characteristic variables turned back (inside only; the
+/// boundary's rhs is not read again before compute_rhs rewrites it).
+struct finish_tzetar_add {
+  std::size_t P;
+  struct in_t {
+    double us, vs, ws, speed, qs, u[5];
+  };
+  ACC_ROUTINE in_t load(const sp_fields& f, std::size_t p) const {
+    in_t in;
+    in.us = f.us[p], in.vs = f.vs[p], in.ws = f.ws[p], in.speed = f.speed[p], in.qs = f.qs[p];
+    for (int m = 0; m < 5; ++m) in.u[m] = f.u[m * P + p];
+    return in;
+  }
+  ACC_ROUTINE void store(const sp_fields& f, const sp_constants& c, std::size_t p, bool interior, const in_t& in,
+                         double x[5]) const {
+    if (!interior) return;
+    tzetar_point(c, in.us, in.vs, in.ws, in.speed, in.qs, in.u[0], x);
+    for (int m = 0; m < 5; ++m) f.u[m * P + p] = in.u[m] + x[m];
+  }
+};
+
+/// The factor that solves component m: u for 0-2, u + c for 3, u - c for 4.
+ACC_ROUTINE constexpr int factor_of(int m) { return m < 3 ? 0 : m - 2; }
+
+/// One line of direction D, all five components: the operations of thomas() for each factor,
+/// in its order, interleaved.
+template <int D, class Finish>
+ACC_ROUTINE void solve_line_fused(const sp_fields& f, const sp_constants& c, std::size_t p0, std::size_t line,
+                                  const Finish& fin) {
+  const int n = c.n;
+  const std::size_t s = c.stride(D), lines = std::size_t(n) * n, P = c.points;
+  const acc::array<double>& vel = f.velocity(D);
+  auto U = [&](int F, int d, int pos) -> double& {  // factor F's eliminated upper diagonals d = 3, 4
+    const acc::array<double>& a = F == 0 ? f.lhs : F == 1 ? f.lhsp : f.lhsm;
+    return a[(std::size_t(d - 3) * n + std::size_t(pos)) * lines + line];
+  };
+  auto T = [&](int m, int pos) -> double& { return f.rtmp[(std::size_t(m) * n + std::size_t(pos)) * lines + line]; };
+  auto at = [&](int pos) { return p0 + std::size_t(pos) * s; };
+
+  // The window of point values around the row being made (positions i-1, i, i+1).
+  double rho[3], vw[3], sw[3];
+  for (int q = 0; q < 3; ++q) rho[q] = viscous_rho<D>(c, f.rho_i[at(q)]), vw[q] = vel[at(q)], sw[q] = f.speed[at(q)];
+  // Per factor: row i (diagonal and two above), row i + 1 (from the first sub-diagonal).
+  double a2[3], a3[3], a4[3], b1[3], b2[3], b3[3], b4[3], l[3][5];
+  {
+    const double none[3] = {0.0, 0.0, 0.0};
+    matrix_row<D, 0>(c, 0, none, none, none, l[0]);
+    matrix_row<D, 0>(c, 1, rho, vw, sw, l[0]);
+    matrix_row<D, 1>(c, 1, rho, vw, sw, l[1]);
+    matrix_row<D, 2>(c, 1, rho, vw, sw, l[2]);
+  }
+  for (int F = 0; F < 3; ++F) {
+    a2[F] = 1.0, a3[F] = 0.0, a4[F] = 0.0;  // row 0 is an identity row
+    b1[F] = l[F][1], b2[F] = l[F][2], b3[F] = l[F][3], b4[F] = l[F][4];
+  }
+  double ra[5], rb[5], rc[5];
+  for (int m = 0; m < 5; ++m) ra[m] = f.rhs[m * P + at(0)], rb[m] = f.rhs[m * P + at(1)];
+  // Loaded one step ahead: rhs at i + 2 and the point values at i + 3.
+  double next_r[5], next_rho = 0.0, next_v = 0.0, next_s = 0.0;
+  for (int m = 0; m < 5; ++m) next_r[m] = f.rhs[m * P + at(2)];
+  if (3 <= n - 1) next_rho = f.rho_i[at(3)], next_v = vel[at(3)], next_s = f.speed[at(3)];
+
+  for (int i = 0; i <= n - 3; ++i) {
+    for (int m = 0; m < 5; ++m) rc[m] = next_r[m];
+    const double cur_rho = next_rho, cur_v = next_v, cur_s = next_s;
+    if (i + 3 <= n - 1) {
+      for (int m = 0; m < 5; ++m) next_r[m] = f.rhs[m * P + at(i + 3)];
+      if (i + 4 <= n - 1) next_rho = f.rho_i[at(i + 4)], next_v = vel[at(i + 4)], next_s = f.speed[at(i + 4)];
+    }
+    // Row i + 2 of each factor.
+    if (i + 2 <= n - 2) {
+      rho[0] = rho[1], rho[1] = rho[2], rho[2] = viscous_rho<D>(c, cur_rho);
+      vw[0] = vw[1], vw[1] = vw[2], vw[2] = cur_v;
+      sw[0] = sw[1], sw[1] = sw[2], sw[2] = cur_s;
+    }
+    matrix_row<D, 0>(c, i + 2, rho, vw, sw, l[0]);
+    matrix_row<D, 1>(c, i + 2, rho, vw, sw, l[1]);
+    matrix_row<D, 2>(c, i + 2, rho, vw, sw, l[2]);
+    double fac1[3];
+    for (int F = 0; F < 3; ++F) {
+      fac1[F] = 1.0 / a2[F];
+      a3[F] = fac1[F] * a3[F];
+      a4[F] = fac1[F] * a4[F];
+      U(F, 3, i) = a3[F];
+      U(F, 4, i) = a4[F];
+    }
+    for (int m = 0; m < 5; ++m) T(m, i) = ra[m] = fac1[factor_of(m)] * ra[m];
+    for (int F = 0; F < 3; ++F) {
+      b2[F] = b2[F] - b1[F] * a3[F];
+      b3[F] = b3[F] - b1[F] * a4[F];
+    }
+    for (int m = 0; m < 5; ++m) rb[m] = rb[m] - b1[factor_of(m)] * ra[m];
+    for (int F = 0; F < 3; ++F) {
+      l[F][1] = l[F][1] - l[F][0] * a3[F];
+      l[F][2] = l[F][2] - l[F][0] * a4[F];
+    }
+    for (int m = 0; m < 5; ++m) rc[m] = rc[m] - l[factor_of(m)][0] * ra[m];
+    for (int F = 0; F < 3; ++F) {
+      a2[F] = b2[F], a3[F] = b3[F], a4[F] = b4[F];
+      b1[F] = l[F][1], b2[F] = l[F][2], b3[F] = l[F][3], b4[F] = l[F][4];
+    }
+    for (int m = 0; m < 5; ++m) ra[m] = rb[m], rb[m] = rc[m];
+  }
+  // The last two rows have no rows below them to eliminate.
+  double fac1[3];
+  for (int F = 0; F < 3; ++F) {
+    fac1[F] = 1.0 / a2[F];
+    a3[F] = fac1[F] * a3[F];
+  }
+  for (int m = 0; m < 5; ++m) ra[m] = fac1[factor_of(m)] * ra[m];
+  for (int F = 0; F < 3; ++F) b2[F] = b2[F] - b1[F] * a3[F];
+  for (int m = 0; m < 5; ++m) rb[m] = rb[m] - b1[factor_of(m)] * ra[m];
+  const double fac2 = 1.0 / b2[0];  // NPB scales by a reciprocal for the first factor only
+  for (int m = 0; m < 5; ++m) rb[m] = m < 3 ? fac2 * rb[m] : rb[m] / b2[factor_of(m)];
+  for (int m = 0; m < 5; ++m) ra[m] = ra[m] - a3[factor_of(m)] * rb[m];
+
+  // Back substitution, carrying the two solved values below; finishing each position.
+  {
+    double x[5];
+    for (int m = 0; m < 5; ++m) x[m] = rb[m];
+    fin.store(f, c, at(n - 1), false, fin.load(f, at(n - 1)), x);
+    for (int m = 0; m < 5; ++m) x[m] = ra[m];
+    fin.store(f, c, at(n - 2), n - 2 >= 1, fin.load(f, at(n - 2)), x);
+  }
+  double next_t[5], next_u[6];
+  auto load_back = [&](int q) {
+    for (int m = 0; m < 5; ++m) next_t[m] = T(m, q);
+    for (int F = 0; F < 3; ++F) next_u[2 * F] = U(F, 3, q), next_u[2 * F + 1] = U(F, 4, q);
+  };
+  load_back(n - 3);
+  auto next_in = fin.load(f, at(n - 3));
+  for (int q = n - 3; q >= 0; --q) {
+    double t[5], u[6];
+    for (int m = 0; m < 5; ++m) t[m] = next_t[m];
+    for (int e = 0; e < 6; ++e) u[e] = next_u[e];
+    const auto in = next_in;
+    if (q > 0) {
+      load_back(q - 1);
+      next_in = fin.load(f, at(q - 1));
+    }
+    double x[5];
+    for (int m = 0; m < 5; ++m) {
+      const int F = factor_of(m);
+      x[m] = t[m] - u[2 * F] * ra[m] - u[2 * F + 1] * rb[m];
+      rb[m] = ra[m], ra[m] = x[m];
+    }
+    fin.store(f, c, at(q), q >= 1, in, x);
+  }
+}
+
+/// The fused sweeps: parallel over lines as x_solve etc., in gangs of one warp so that the few
+/// lines spread over every SM.
+constexpr int solve_vector_length = 32;
+
+template <class... Clauses>
+void x_solve_fused(const sp_fields& f, const sp_constants& c, Clauses... clauses) {
+  const int n = c.n;
+  acc::parallel_loop(acc::collapse(n - 2, n - 2), acc::default_present, acc::vector_length(solve_vector_length),
+                     clauses..., ACC_LAMBDA(int k, int j) {
+                       solve_line_fused<1>(f, c, c.at(k + 1, j + 1, 0), std::size_t(k + 1) * n + (j + 1), finish_ninvr{});
+                     });
+}
+template <class... Clauses>
+void y_solve_fused(const sp_fields& f, const sp_constants& c, Clauses... clauses) {
+  const int n = c.n;
+  acc::parallel_loop(acc::collapse(n - 2, n - 2), acc::default_present, acc::vector_length(solve_vector_length),
+                     clauses..., ACC_LAMBDA(int k, int i) {
+                       solve_line_fused<2>(f, c, c.at(k + 1, 0, i + 1), std::size_t(k + 1) * n + (i + 1), finish_pinvr{});
+                     });
+}
+template <class... Clauses>
+void z_solve_fused_add(const sp_fields& f, const sp_constants& c, Clauses... clauses) {
+  const int n = c.n;
+  acc::parallel_loop(acc::collapse(n - 2, n - 2), acc::default_present, acc::vector_length(solve_vector_length),
+                     clauses..., ACC_LAMBDA(int j, int i) {
+                       solve_line_fused<3>(f, c, c.at(0, j + 1, i + 1), std::size_t(j + 1) * n + (i + 1),
+                                           finish_tzetar_add{c.points});
+                     });
+}
+
 /// NPB's add: u += rhs inside.
 void add(const sp_fields& f, const sp_constants& c) {
   const int n = c.n;
@@ -576,8 +845,8 @@ void add(const sp_fields& f, const sp_constants& c) {
   });
 }
 
-/// One time step (NPB's adi).
-void adi(const sp_fields& f, const sp_constants& c) {
+/// One time step (NPB's adi) as NPB writes it: its nine routines, ten synchronous constructs.
+void adi_simple(const sp_fields& f, const sp_constants& c) {
   compute_rhs(f, c);
   txinvr(f, c);
   x_solve(f, c);
@@ -587,6 +856,16 @@ void adi(const sp_fields& f, const sp_constants& c) {
   z_solve(f, c);
   tzetar(f, c);
   add(f, c);
+}
+
+/// The same step in four constructs on one async queue (no host synchronisation inside the
+/// time-step loop): compute_rhs (two passes, txinvr fused into the second) and the three fused
+/// sweeps, z with tzetar and add.
+void adi_fused(const sp_fields& f, const sp_constants& c, int queue) {
+  compute_rhs<true>(f, c, acc::async(queue));
+  x_solve_fused(f, c, acc::async(queue));
+  y_solve_fused(f, c, acc::async(queue));
+  z_solve_fused_add(f, c, acc::async(queue));
 }
 
 // --- Verification ---------------------------------------------------------------------------
@@ -648,8 +927,9 @@ const sp_class* find_class(const char* arg) {
 
 int main(int argc, char** argv) try {
   const sp_class* cls = find_class(argc > 1 ? argv[1] : "S");
-  if (!cls) {
-    std::fprintf(stderr, "usage: %s [S|W|A|B|C]\n", argv[0]);
+  const bool simple = argc > 2 && std::strcmp(argv[2], "simple") == 0;
+  if (!cls || (argc > 2 && !simple) || argc > 3) {
+    std::fprintf(stderr, "usage: %s [S|W|A|B|C] [simple]\n", argv[0]);
     return 2;
   }
   const int n = cls->n;
@@ -658,22 +938,31 @@ int main(int argc, char** argv) try {
   acc::data region{acc::create(f.u),     acc::create(f.rhs),   acc::create(f.forcing), acc::create(f.us),
                    acc::create(f.vs),    acc::create(f.ws),    acc::create(f.qs),      acc::create(f.rho_i),
                    acc::create(f.speed), acc::create(f.square), acc::create(f.lhs),    acc::create(f.lhsp),
-                   acc::create(f.lhsm)};
+                   acc::create(f.lhsm),  acc::create(f.rtmp)};
+  constexpr int queue = 1;
+  auto adi = [&] {
+    if (simple)
+      adi_simple(f, c);
+    else
+      adi_fused(f, c, queue);
+  };
 
   exact_rhs(f, c);
   initialize(f, c);
   // NPB does one untimed step to touch all code and data (here also: load the kernels), then
   // starts again.
-  adi(f, c);
+  adi();
+  acc::wait(queue);
   initialize(f, c);
 
-  std::printf("NPB SP class %c: grid %d x %d x %d, %d time steps, dt = %g\n", cls->name, n, n, n, cls->niter,
-              cls->dt);
+  std::printf("NPB SP class %c: grid %d x %d x %d, %d time steps, dt = %g, %s step\n", cls->name, n, n, n,
+              cls->niter, cls->dt, simple ? "simple" : "fused");
   const auto start = std::chrono::steady_clock::now();
   for (int step = 1; step <= cls->niter; ++step) {
     if (step % 20 == 0 || step == 1) std::printf("  time step %4d\n", step);
-    adi(f, c);
+    adi();
   }
+  acc::wait(queue);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   // NPB 3.4 SP verification: the error norms, then the residual of one more rhs evaluation
