@@ -1,13 +1,16 @@
 //! @file The runtime's definitions, third part: the one dispatch path of compute constructs
 //! (detail/construct_entry.hpp). Compiled with detail/runtime-inl.hpp, which includes this file.
-#pragma once
+// A part of the runtime (detail/runtime-inl.hpp includes the parts in order, each once). On its
+// own this file includes the whole runtime, which includes it in its place.
+#if !defined(ACC_DETAIL_RUNTIME_PARTS)
+#  include <acc/detail/runtime-inl.hpp>
+#elif !defined(ACC_DETAIL_DISPATCH_INL)
+#define ACC_DETAIL_DISPATCH_INL
 
 #include <acc/detail/capture.hpp>
 #include <acc/detail/clauses.hpp>
 #include <acc/detail/construct_entry.hpp>
-#include <acc/detail/runtime-inl.hpp>
 #include <acc/detail/runtime_state.hpp>
-#include <acc/detail/selection-inl.hpp>
 
 #include <chrono>
 #include <cstdio>
@@ -205,3 +208,5 @@ ACC_DETAIL_RUNTIME_FN void run_construct(const construct_entry& e, const void* t
 }
 
 }  // namespace acc::detail
+
+#endif  // ACC_DETAIL_DISPATCH_INL

@@ -1,9 +1,13 @@
 //! @file The runtime's definitions, second part: the present table and the implicit data of
 //! compute constructs (detail/present_table.hpp, detail/capture.hpp). Compiled with
 //! detail/runtime-inl.hpp, which includes this file.
-#pragma once
+// A part of the runtime (detail/runtime-inl.hpp includes the parts in order, each once). On its
+// own this file includes the whole runtime, which includes it in its place.
+#if !defined(ACC_DETAIL_RUNTIME_PARTS)
+#  include <acc/detail/runtime-inl.hpp>
+#elif !defined(ACC_DETAIL_PRESENT_TABLE_INL)
+#define ACC_DETAIL_PRESENT_TABLE_INL
 
-#include <acc/detail/runtime-inl.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -472,3 +476,5 @@ ACC_DETAIL_RUNTIME_FN void implicit_data::release() noexcept {
 }
 
 }  // namespace acc::detail
+
+#endif  // ACC_DETAIL_PRESENT_TABLE_INL

@@ -295,9 +295,10 @@ ACC_DETAIL_RUNTIME_FN void nvtx_pop() noexcept {}
 
 }  // namespace acc::detail
 
-// The present table and the implicit data of constructs.
+// The other parts, in order: the present table and the implicit data of constructs; acc::adaptive,
+// acc::tuned and the tune cache; the dispatch path of compute constructs, which uses both.
+#define ACC_DETAIL_RUNTIME_PARTS 1
 #include <acc/detail/present_table-inl.hpp>
-// acc::adaptive, acc::tuned and the tune cache.
 #include <acc/detail/selection-inl.hpp>
-// The dispatch path of compute constructs.
 #include <acc/detail/dispatch-inl.hpp>
+

@@ -1,6 +1,11 @@
 //! @file The runtime's definitions of detail/selection.hpp (acc::adaptive, acc::tuned, the
 //! tune cache). Compiled with detail/runtime-inl.hpp, which includes this file.
-#pragma once
+// A part of the runtime (detail/runtime-inl.hpp includes the parts in order, each once). On its
+// own this file includes the whole runtime, which includes it in its place.
+#if !defined(ACC_DETAIL_RUNTIME_PARTS)
+#  include <acc/detail/runtime-inl.hpp>
+#elif !defined(ACC_DETAIL_SELECTION_INL)
+#define ACC_DETAIL_SELECTION_INL
 
 #include <acc/detail/selection.hpp>
 
@@ -376,3 +381,5 @@ ACC_DETAIL_RUNTIME_FN bool adaptive_everywhere() noexcept {
 }
 
 }  // namespace acc::detail
+
+#endif  // ACC_DETAIL_SELECTION_INL
