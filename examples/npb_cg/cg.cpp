@@ -225,47 +225,46 @@ step_result power_step(const csr_view& m, int n, const acc::array<double>& x, co
 //   a warp reads a row's ~200 nonzeros in whole cache lines, where a thread per row makes each
 //   load of a warp touch 32 lines of 32 different rows.
 // - No host round trip inside a power step: each dot product leaves one partial sum per gang
-//   in a device array, and the constructs that need its value (alpha, beta, the norm) add the
-//   partials up themselves, redundantly in every gang, before their loop; everything goes on
-//   one async queue, and the host waits once per power step for the two numbers it prints.
-// The dot product p . q rides in the product that makes q, and r . r in the update of z and r.
+//   in a device array, and what needs its value adds the partials up on the device; everything
+//   goes on one async queue, and the host waits once per power step, for the two numbers it
+//   prints. The dot product p . q rides in the product that makes q, r . r in the update of z
+//   and r.
+// Gangs of the products are small (a few rows per worker), so that the last wave of gangs is
+// short whatever the device; their many partials are added up once, by a one-gang construct
+// that leaves alpha for the update. The updates' fewer partials (one per 256 elements) are
+// added up redundantly by every gang that needs them, which costs less than a launch.
 
 constexpr int queue = 1;
-constexpr int row_workers = 8;     // rows of a gang in flight: one warp each
-constexpr int row_lanes = 32;      // vector lanes along a row (one warp)
-constexpr int vector_lanes = 256;  // lanes of the gangs of the vector updates: one element each
-constexpr int max_row_gangs = 1024;  // bounds how many partials the next construct adds up
+constexpr int row_workers = 8;     // workers (warps) of a product's gang, one row at a time each
+constexpr int rows_per_worker = 4;  // loop_reduce keeps four rows of a worker in flight
+constexpr int row_lanes = 32;       // vector lanes along a row: one warp
+constexpr int vector_lanes = 256;   // lanes of the vector updates' gangs: one element each
+constexpr int total_lanes = 512;    // lanes of the one gang that adds up a product's partials
 
-/// How the fast form splits the rows and the vector elements over gangs, and the device arrays
-/// that hold each dot product's partial sums (one per gang of the construct that makes them).
+/// How the fast form splits rows and elements over gangs, and its device arrays: partial sums
+/// (one per gang of the construct that makes them) and the scalars the constructs pass on.
 struct fast_plan {
   int n;
-  int row_gangs, rows_per_gang;  // matrix-vector products
-  int vector_gangs;              // vector updates: vector_lanes elements per gang
-  acc::array<double> pq, rho[2], rnorm, xz, zz;
-  acc::array<double> result;  // ||x - A z||^2 and x . z, for the host
+  int row_gangs, vector_gangs;
+  acc::array<double> pq, rho, rnorm, xz, zz;  // partials
+  acc::array<double> scalars;  // alpha and rho of the current CG iteration
+  acc::array<double> result;   // ||x - A z||^2 and x . z, for the host
 
+  static constexpr int rows_per_gang = row_workers * rows_per_worker;
   explicit fast_plan(int n_)
-      : n(n_), rows_per_gang(std::max(row_workers * 4, (n_ + max_row_gangs - 1) / max_row_gangs)),
-        vector_gangs((n_ + vector_lanes - 1) / vector_lanes) {
-    row_gangs = (n + rows_per_gang - 1) / rows_per_gang;
-    pq = acc::array<double>("pq_partials", row_gangs);
-    rnorm = acc::array<double>("rnorm_partials", row_gangs);
-    rho[0] = acc::array<double>("rho_partials0", vector_gangs);
-    rho[1] = acc::array<double>("rho_partials1", vector_gangs);
-    xz = acc::array<double>("xz_partials", vector_gangs);
-    zz = acc::array<double>("zz_partials", vector_gangs);
-    result = acc::array<double>("result", 2);
-  }
+      : n(n_), row_gangs((n_ + rows_per_gang - 1) / rows_per_gang),
+        vector_gangs((n_ + vector_lanes - 1) / vector_lanes), pq("pq_partials", row_gangs),
+        rho("rho_partials", vector_gangs), rnorm("rnorm_partials", row_gangs), xz("xz_partials", vector_gangs),
+        zz("zz_partials", vector_gangs), scalars("alpha_rho", 2), result("result", 2) {}
 };
 
 /// Sum of a dot product's partials, in the same order in every gang that asks (so every gang
-/// derives the same alpha or beta). Collective: every thread of the gang calls it.
+/// derives the same value). Collective: every thread of the gang calls it.
 ACC_ROUTINE inline double total(const acc::gang_t& g, const acc::view<const double>& part) {
   return acc::loop_reduce(g, acc::vector, int(part.size()), acc::plus, [&](int i) { return part[i]; });
 }
 
-/// Epilogues of the fused product: what each row adds to its gang's partial sum.
+/// Epilogues of the fused product: what row j adds to its gang's partial sum.
 struct times_row {  // p . q
   acc::view<const double> w;
   ACC_ROUTINE double operator()(int j, double row) const { return w[j] * row; }
@@ -278,7 +277,7 @@ struct residual_squared {  // ||x - A z||^2
   }
 };
 
-/// out = A v, and part[b] = sum of e(j, (A v)_j) over gang b's rows.
+/// out = A v, and part[b] = the sum of e(j, (A v)_j) over gang b's rows.
 template <class Epilogue>
 void product_and_dot(const csr_view& m, const fast_plan& f, const acc::view<const double>& v,
                      const acc::array<double>& out, Epilogue e, const acc::array<double>& part) {
@@ -302,7 +301,7 @@ void product_and_dot(const csr_view& m, const fast_plan& f, const acc::view<cons
 void conj_grad_fast(const csr_view& m, const fast_plan& f, const acc::array<double>& x, const acc::array<double>& z,
                     const acc::array<double>& p, const acc::array<double>& q, const acc::array<double>& r) {
   const int n = f.n, gangs = f.vector_gangs;
-  const acc::array<double>& rho0 = f.rho[0];
+  const acc::array<double>&rho = f.rho, &scalars = f.scalars;
   acc::parallel(acc::num_gangs(gangs), acc::vector_length(vector_lanes), acc::default_present, acc::async(queue),
                 ACC_LAMBDA(const acc::gang_t& g) {
                   acc::loop(g, acc::gang, gangs, [&](int b) {
@@ -313,18 +312,24 @@ void conj_grad_fast(const csr_view& m, const fast_plan& f, const acc::array<doub
                       p[j] = x[j];
                       return x[j] * x[j];
                     });
-                    acc::single(g, acc::per_gang, [&] { rho0[b] = d; });
+                    acc::single(g, acc::per_gang, [&] { rho[b] = d; });
                   });
                 });
-  const acc::view<const double> pr = p;
+  const acc::view<const double> pr = p, pq_part = f.pq, rho_part = f.rho;
   for (int it = 0; it < cg_iterations; ++it) {
     product_and_dot(m, f, pr, q, times_row{p}, f.pq);
-    // rho of this iteration's start is in rho[it % 2]; the update leaves the next in the other.
-    const acc::view<const double> pq = f.pq, rho_old = f.rho[it % 2];
-    const acc::array<double>& rho_new = f.rho[(it + 1) % 2];
+    // alpha = rho / (p . q); rho (from the partials of the last update) kept for beta.
+    acc::parallel(acc::num_gangs(1), acc::vector_length(total_lanes), acc::default_present, acc::async(queue),
+                  ACC_LAMBDA(const acc::gang_t& g) {
+                    const double pq = total(g, pq_part), rho0 = total(g, rho_part);
+                    acc::single(g, acc::per_gang, [&] {
+                      scalars[0] = rho0 / pq;
+                      scalars[1] = rho0;
+                    });
+                  });
     acc::parallel(acc::num_gangs(gangs), acc::vector_length(vector_lanes), acc::default_present,
                   acc::async(queue), ACC_LAMBDA(const acc::gang_t& g) {
-                    const double alpha = total(g, rho_old) / total(g, pq);
+                    const double alpha = scalars[0];
                     acc::loop(g, acc::gang, gangs, [&](int b) {
                       const int lo = b * vector_lanes, hi = std::min(n, lo + vector_lanes);
                       const double d = acc::loop_reduce(g, acc::vector, acc::range(lo, hi), acc::plus, [&](int j) {
@@ -333,13 +338,12 @@ void conj_grad_fast(const csr_view& m, const fast_plan& f, const acc::array<doub
                         r[j] = rj;
                         return rj * rj;
                       });
-                      acc::single(g, acc::per_gang, [&] { rho_new[b] = d; });
+                      acc::single(g, acc::per_gang, [&] { rho[b] = d; });
                     });
                   });
-    const acc::view<const double> rho_next = rho_new;
     acc::parallel(acc::num_gangs(gangs), acc::vector_length(vector_lanes), acc::default_present,
                   acc::async(queue), ACC_LAMBDA(const acc::gang_t& g) {
-                    const double beta = total(g, rho_next) / total(g, rho_old);
+                    const double beta = total(g, rho_part) / scalars[1];
                     acc::loop(g, acc::gang, gangs, [&](int b) {
                       const int lo = b * vector_lanes, hi = std::min(n, lo + vector_lanes);
                       acc::loop(g, acc::vector, acc::range(lo, hi), [&](int j) { p[j] = r[j] + beta * p[j]; });
@@ -371,15 +375,15 @@ step_result power_step_fast(const csr_view& m, const fast_plan& f, const acc::ar
                     });
                   });
                 });
-  const acc::view<const double> zzr = zz, xzr = xz, rnr = f.rnorm;
+  const acc::view<const double> zz_part = zz, xz_part = xz, rnorm_part = f.rnorm;
   acc::parallel(acc::num_gangs(gangs), acc::vector_length(vector_lanes), acc::default_present, acc::async(queue),
                 ACC_LAMBDA(const acc::gang_t& g) {
-                  const double scale = 1.0 / std::sqrt(total(g, zzr));
+                  const double scale = 1.0 / std::sqrt(total(g, zz_part));
                   acc::loop(g, acc::gang, gangs, [&](int b) {
                     const int lo = b * vector_lanes, hi = std::min(n, lo + vector_lanes);
                     acc::loop(g, acc::vector, acc::range(lo, hi), [&](int j) { x[j] = scale * z[j]; });
                     if (b == 0) {  // the same branch for the whole gang: total() is collective
-                      const double rn = total(g, rnr), dxz = total(g, xzr);
+                      const double rn = total(g, rnorm_part), dxz = total(g, xz_part);
                       acc::single(g, acc::per_gang, [&] {
                         result[0] = rn;
                         result[1] = dxz;
@@ -421,8 +425,8 @@ int main(int argc, char** argv) try {
 
   acc::data region{acc::copyin(rowstr), acc::copyin(colidx), acc::copyin(a), acc::create(x),
                    acc::create(z),      acc::create(p),      acc::create(q), acc::create(r)};
-  acc::data partials{acc::create(f.pq),    acc::create(f.rho[0]), acc::create(f.rho[1]), acc::create(f.rnorm),
-                     acc::create(f.xz),    acc::create(f.zz),     acc::create(f.result)};
+  acc::data partials{acc::create(f.pq), acc::create(f.rho),     acc::create(f.rnorm), acc::create(f.xz),
+                     acc::create(f.zz), acc::create(f.scalars), acc::create(f.result)};
   auto reset = [&] {
     acc::parallel_loop(n, acc::default_present, ACC_LAMBDA(int j) { x[j] = 1.0; });
   };
