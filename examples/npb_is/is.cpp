@@ -77,7 +77,7 @@ void rank(int iteration, int slot, int queue, acc::array<int>& keys, acc::array<
   acc::parallel_loop(max_key, acc::default_present, acc::async(queue), ACC_LAMBDA(int k) { count[k] = 0; });
   acc::parallel_loop(n, acc::default_present, acc::async(queue),
                      ACC_LAMBDA(int i) { acc::atomic_add(&count[keys[i]], 1); });
-  acc::inclusive_scan(count, count, acc::async(queue));  // present: in place on the device
+  acc::inclusive_scan(count, count, acc::async(queue), acc::default_present);  // in place on the device
   // The rank of test key i is the number of smaller keys: count[key - 1].
   acc::serial(acc::default_present, acc::async(queue), ACC_LAMBDA() {
     for (int i = 0; i < test_array_size; ++i) {
