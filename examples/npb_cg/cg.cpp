@@ -6,6 +6,8 @@
 // Written for acc from the NPB 3.4 specification of CG (NAS technical reports RNR-94-007 and
 // NAS-95-020), not from NPB's sources; constants and verification values are NPB's. The
 // matrix is generated on the host, untimed, as in NPB; the timed part runs on the device.
+// Class C's parameters and zeta are NPB 3.4's (npbparams / cg.f verification table, also in
+// GMAP/NPB-GPU CUDA/CG/cg.cu).
 #include <acc/parallel.hpp>
 
 #include <algorithm>
@@ -218,7 +220,7 @@ step_result power_step(const csr_view& m, int n, const acc::array<double>& x, co
   return {xz, rnorm};
 }
 
-// --- The fast form (the default) ----------------------------------------------------------------
+// --- The fast form (the default on a GPU) -------------------------------------------------------
 // Two changes against the straightforward form, both expressible in OpenACC:
 // - Matrix-vector products with a worker (one warp of 32 vector lanes) per row and a vector
 //   reduction along it (`loop gang` / `loop worker reduction(+)` / `loop vector reduction(+)`):
@@ -233,6 +235,9 @@ step_result power_step(const csr_view& m, int n, const acc::array<double>& x, co
 // short whatever the device; their many partials are added up once, by a one-gang construct
 // that leaves alpha for the update. The updates' fewer partials (one per 256 elements) are
 // added up redundantly by every gang that needs them, which costs less than a launch.
+// A CG iteration is then four kernels and no wait (the plain form: six kernels, two waits).
+// On the host the fast form computes the same thing in the same order, only with more loop
+// bookkeeping per nonzero, so there the plain form is the default.
 
 constexpr int queue = 1;
 constexpr int row_workers = 8;     // workers (warps) of a product's gang, one row at a time each

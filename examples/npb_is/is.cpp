@@ -6,7 +6,8 @@
 // Written for acc from the NPB 3.x specification of IS (NAS technical reports RNR-94-007 and
 // NAS-95-020); class parameters, the key generator's seed and multiplier, and the partial
 // verification indices, ranks and their per-class shifts are NPB 3.x's (is.c, "Partial
-// verif info" and rank()). Key generation and the full verification are untimed, as in NPB.
+// verif info" and rank(); class C as in GMAP/NPB-GPU CUDA/IS/is.cu too). Key generation and
+// the full verification are untimed, as in NPB.
 #include <acc/parallel.hpp>
 
 #include "../common/npb_random.hpp"
