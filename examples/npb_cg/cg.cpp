@@ -2,16 +2,19 @@
 // inverse power iteration for the smallest eigenvalue of a random sparse symmetric positive
 // definite matrix, each step solving A z = x approximately by 25 unpreconditioned CG
 // iterations; zeta = shift + 1 / (x . z) is checked against NPB's published value.
-//   cg [S|W|A|B]   (default S)
+//   cg [S|W|A|B|C] [fast|plain]   (default S; fast on a GPU, plain on the host)
 // Written for acc from the NPB 3.4 specification of CG (NAS technical reports RNR-94-007 and
 // NAS-95-020), not from NPB's sources; constants and verification values are NPB's. The
 // matrix is generated on the host, untimed, as in NPB; the timed part runs on the device.
+// Class C's parameters and zeta are NPB 3.4's (npbparams / cg.f verification table, also in
+// GMAP/NPB-GPU CUDA/CG/cg.cu).
 #include <acc/parallel.hpp>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <numeric>
 #include <vector>
@@ -32,6 +35,7 @@ constexpr cg_class classes[] = {
     {'W', 7000, 8, 15, 12.0, 10.362595087124},
     {'A', 14000, 11, 15, 20.0, 17.130235054029},
     {'B', 75000, 13, 75, 60.0, 22.712745482631},
+    {'C', 150000, 15, 75, 110.0, 28.973605592845},
 };
 constexpr double rcond = 0.1;  // NPB's RCOND: bounds the smallest eigenvalue of A + shift I below
 constexpr int cg_iterations = 25;  // NPB's cgitmax
@@ -164,11 +168,10 @@ struct csr_view {
   }
 };
 
-/// NPB's conj_grad: 25 CG iterations on A z = x from z = 0; returns ||x - A z||.
-/// The vector updates ride in the reductions that follow them (one pass instead of NPB's
-/// two), but the matrix-vector products stay plain loops: a reduction body runs several
-/// iterations per thread (CUB's items per thread), which for rows of ~200 nonzeros leaves a
-/// GPU with too few threads (class B: 0.70 ms per product as a reduction body, vs ~0.1 ms).
+/// NPB's conj_grad, straightforward form (`cg CLASS plain`): 25 CG iterations on A z = x from
+/// z = 0; returns ||x - A z||. One thread per row for the matrix-vector products, and each dot
+/// product a parallel_reduce whose value comes back to the host before the next construct.
+/// The vector updates ride in the reductions that follow them (one pass instead of NPB's two).
 double conj_grad(const csr_view& m, int n, const acc::array<double>& x, const acc::array<double>& z,
                  const acc::array<double>& p, const acc::array<double>& q, const acc::array<double>& r) {
   const acc::view<const double> pr = p;  // p as the matrix-vector product reads it
@@ -217,6 +220,187 @@ step_result power_step(const csr_view& m, int n, const acc::array<double>& x, co
   return {xz, rnorm};
 }
 
+// --- The fast form (the default on a GPU) -------------------------------------------------------
+// Two changes against the straightforward form, both expressible in OpenACC:
+// - Matrix-vector products with a worker (one warp of 32 vector lanes) per row and a vector
+//   reduction along it (`loop gang` / `loop worker reduction(+)` / `loop vector reduction(+)`):
+//   a warp reads a row's ~200 nonzeros in whole cache lines, where a thread per row makes each
+//   load of a warp touch 32 lines of 32 different rows.
+// - No host round trip inside a power step: each dot product leaves one partial sum per gang
+//   in a device array, and what needs its value adds the partials up on the device; everything
+//   goes on one async queue, and the host waits once per power step, for the two numbers it
+//   prints. The dot product p . q rides in the product that makes q, r . r in the update of z
+//   and r.
+// Gangs of the products are small (a few rows per worker), so that the last wave of gangs is
+// short whatever the device; their many partials are added up once, by a one-gang construct
+// that leaves alpha for the update. The updates' fewer partials (one per 256 elements) are
+// added up redundantly by every gang that needs them, which costs less than a launch.
+// A CG iteration is then four kernels and no wait (the plain form: six kernels, two waits).
+// On the host the fast form computes the same thing in the same order, only with more loop
+// bookkeeping per nonzero, so there the plain form is the default.
+
+constexpr int queue = 1;
+constexpr int row_workers = 8;     // workers (warps) of a product's gang, one row at a time each
+constexpr int rows_per_worker = 4;  // loop_reduce keeps four rows of a worker in flight
+constexpr int row_lanes = 32;       // vector lanes along a row: one warp
+constexpr int vector_lanes = 256;   // lanes of the vector updates' gangs: one element each
+constexpr int total_lanes = 512;    // lanes of the one gang that adds up a product's partials
+
+/// How the fast form splits rows and elements over gangs, and its device arrays: partial sums
+/// (one per gang of the construct that makes them) and the scalars the constructs pass on.
+struct fast_plan {
+  int n;
+  int row_gangs, vector_gangs;
+  acc::array<double> pq, rho, rnorm, xz, zz;  // partials
+  acc::array<double> scalars;  // alpha and rho of the current CG iteration
+  acc::array<double> result;   // ||x - A z||^2 and x . z, for the host
+
+  static constexpr int rows_per_gang = row_workers * rows_per_worker;
+  explicit fast_plan(int n_)
+      : n(n_), row_gangs((n_ + rows_per_gang - 1) / rows_per_gang),
+        vector_gangs((n_ + vector_lanes - 1) / vector_lanes), pq("pq_partials", row_gangs),
+        rho("rho_partials", vector_gangs), rnorm("rnorm_partials", row_gangs), xz("xz_partials", vector_gangs),
+        zz("zz_partials", vector_gangs), scalars("alpha_rho", 2), result("result", 2) {}
+};
+
+/// Sum of a dot product's partials, in the same order in every gang that asks (so every gang
+/// derives the same value). Collective: every thread of the gang calls it.
+ACC_ROUTINE inline double total(const acc::gang_t& g, const acc::view<const double>& part) {
+  return acc::loop_reduce(g, acc::vector, int(part.size()), acc::plus, [&](int i) { return part[i]; });
+}
+
+/// Epilogues of the fused product: what row j adds to its gang's partial sum.
+struct times_row {  // p . q
+  acc::view<const double> w;
+  ACC_ROUTINE double operator()(int j, double row) const { return w[j] * row; }
+};
+struct residual_squared {  // ||x - A z||^2
+  acc::view<const double> x;
+  ACC_ROUTINE double operator()(int j, double row) const {
+    const double d = x[j] - row;
+    return d * d;
+  }
+};
+
+/// out = A v, and part[b] = the sum of e(j, (A v)_j) over gang b's rows.
+template <class Epilogue>
+void product_and_dot(const csr_view& m, const fast_plan& f, const acc::view<const double>& v,
+                     const acc::array<double>& out, Epilogue e, const acc::array<double>& part) {
+  const int n = f.n, gangs = f.row_gangs, rows = f.rows_per_gang;
+  acc::parallel(acc::num_gangs(gangs), acc::num_workers(row_workers), acc::vector_length(row_lanes),
+                acc::default_present, acc::async(queue), ACC_LAMBDA(const acc::gang_t& g) {
+                  acc::loop(g, acc::gang, gangs, [&](int b) {
+                    const int lo = b * rows, hi = std::min(n, lo + rows);
+                    const double d = acc::loop_reduce(g, acc::worker, acc::range(lo, hi), acc::plus, [&](int j) {
+                      const double s = acc::loop_reduce(g, acc::vector, acc::range(m.rowstr[j], m.rowstr[j + 1]),
+                                                        acc::plus, [&](int k) { return m.a[k] * v[m.colidx[k]]; });
+                      out[j] = s;
+                      return e(j, s);
+                    });
+                    acc::single(g, acc::per_gang, [&] { part[b] = d; });
+                  });
+                });
+}
+
+/// conj_grad as the fast form runs it: queued, nothing comes back to the host.
+void conj_grad_fast(const csr_view& m, const fast_plan& f, const acc::array<double>& x, const acc::array<double>& z,
+                    const acc::array<double>& p, const acc::array<double>& q, const acc::array<double>& r) {
+  const int n = f.n, gangs = f.vector_gangs;
+  const acc::array<double>&rho = f.rho, &scalars = f.scalars;
+  acc::parallel(acc::num_gangs(gangs), acc::vector_length(vector_lanes), acc::default_present, acc::async(queue),
+                ACC_LAMBDA(const acc::gang_t& g) {
+                  acc::loop(g, acc::gang, gangs, [&](int b) {
+                    const int lo = b * vector_lanes, hi = std::min(n, lo + vector_lanes);
+                    const double d = acc::loop_reduce(g, acc::vector, acc::range(lo, hi), acc::plus, [&](int j) {
+                      z[j] = 0.0;
+                      r[j] = x[j];
+                      p[j] = x[j];
+                      return x[j] * x[j];
+                    });
+                    acc::single(g, acc::per_gang, [&] { rho[b] = d; });
+                  });
+                });
+  const acc::view<const double> pr = p, pq_part = f.pq, rho_part = f.rho;
+  for (int it = 0; it < cg_iterations; ++it) {
+    product_and_dot(m, f, pr, q, times_row{p}, f.pq);
+    // alpha = rho / (p . q); rho (from the partials of the last update) kept for beta.
+    acc::parallel(acc::num_gangs(1), acc::vector_length(total_lanes), acc::default_present, acc::async(queue),
+                  ACC_LAMBDA(const acc::gang_t& g) {
+                    const double pq = total(g, pq_part), rho0 = total(g, rho_part);
+                    acc::single(g, acc::per_gang, [&] {
+                      scalars[0] = rho0 / pq;
+                      scalars[1] = rho0;
+                    });
+                  });
+    acc::parallel(acc::num_gangs(gangs), acc::vector_length(vector_lanes), acc::default_present,
+                  acc::async(queue), ACC_LAMBDA(const acc::gang_t& g) {
+                    const double alpha = scalars[0];
+                    acc::loop(g, acc::gang, gangs, [&](int b) {
+                      const int lo = b * vector_lanes, hi = std::min(n, lo + vector_lanes);
+                      const double d = acc::loop_reduce(g, acc::vector, acc::range(lo, hi), acc::plus, [&](int j) {
+                        z[j] += alpha * p[j];
+                        const double rj = r[j] - alpha * q[j];
+                        r[j] = rj;
+                        return rj * rj;
+                      });
+                      acc::single(g, acc::per_gang, [&] { rho[b] = d; });
+                    });
+                  });
+    acc::parallel(acc::num_gangs(gangs), acc::vector_length(vector_lanes), acc::default_present,
+                  acc::async(queue), ACC_LAMBDA(const acc::gang_t& g) {
+                    const double beta = total(g, rho_part) / scalars[1];
+                    acc::loop(g, acc::gang, gangs, [&](int b) {
+                      const int lo = b * vector_lanes, hi = std::min(n, lo + vector_lanes);
+                      acc::loop(g, acc::vector, acc::range(lo, hi), [&](int j) { p[j] = r[j] + beta * p[j]; });
+                    });
+                  });
+  }
+  product_and_dot(m, f, acc::view<const double>(z), r, residual_squared{x}, f.rnorm);
+}
+
+/// power_step as the fast form runs it; the host waits once, for the two numbers it returns.
+step_result power_step_fast(const csr_view& m, const fast_plan& f, const acc::array<double>& x,
+                            const acc::array<double>& z, const acc::array<double>& p, const acc::array<double>& q,
+                            const acc::array<double>& r) {
+  conj_grad_fast(m, f, x, z, p, q, r);
+  const int n = f.n, gangs = f.vector_gangs;
+  const acc::array<double>&xz = f.xz, &zz = f.zz, &result = f.result;
+  acc::parallel(acc::num_gangs(gangs), acc::vector_length(vector_lanes), acc::default_present, acc::async(queue),
+                ACC_LAMBDA(const acc::gang_t& g) {
+                  acc::loop(g, acc::gang, gangs, [&](int b) {
+                    const int lo = b * vector_lanes, hi = std::min(n, lo + vector_lanes);
+                    const acc::range_t<int> mine = acc::range(lo, hi);
+                    const double dxz = acc::loop_reduce(g, acc::vector, mine, acc::plus,
+                                                        [&](int j) { return x[j] * z[j]; });
+                    const double dzz = acc::loop_reduce(g, acc::vector, mine, acc::plus,
+                                                        [&](int j) { return z[j] * z[j]; });
+                    acc::single(g, acc::per_gang, [&] {
+                      xz[b] = dxz;
+                      zz[b] = dzz;
+                    });
+                  });
+                });
+  const acc::view<const double> zz_part = zz, xz_part = xz, rnorm_part = f.rnorm;
+  acc::parallel(acc::num_gangs(gangs), acc::vector_length(vector_lanes), acc::default_present, acc::async(queue),
+                ACC_LAMBDA(const acc::gang_t& g) {
+                  const double scale = 1.0 / std::sqrt(total(g, zz_part));
+                  acc::loop(g, acc::gang, gangs, [&](int b) {
+                    const int lo = b * vector_lanes, hi = std::min(n, lo + vector_lanes);
+                    acc::loop(g, acc::vector, acc::range(lo, hi), [&](int j) { x[j] = scale * z[j]; });
+                    if (b == 0) {  // the same branch for the whole gang: total() is collective
+                      const double rn = total(g, rnorm_part), dxz = total(g, xz_part);
+                      acc::single(g, acc::per_gang, [&] {
+                        result[0] = rn;
+                        result[1] = dxz;
+                      });
+                    }
+                  });
+                });
+  acc::update_self(result, acc::async(queue));
+  acc::wait(queue);
+  return {result[1], std::sqrt(result[0])};
+}
+
 const cg_class* find_class(const char* arg) {
   for (const cg_class& c : classes)
     if (arg[0] == c.name && arg[1] == '\0') return &c;
@@ -227,10 +411,15 @@ const cg_class* find_class(const char* arg) {
 
 int main(int argc, char** argv) try {
   const cg_class* cls = find_class(argc > 1 ? argv[1] : "S");
-  if (!cls) {
-    std::fprintf(stderr, "usage: %s [S|W|A|B]\n", argv[0]);
+  const char* form = argc > 2 ? argv[2] : "";
+  if (!cls || argc > 3 || (argc > 2 && std::strcmp(form, "plain") != 0 && std::strcmp(form, "fast") != 0)) {
+    std::fprintf(stderr, "usage: %s [S|W|A|B|C] [fast|plain]\n", argv[0]);
     return 2;
   }
+  // By default the form that is faster where the program runs: on the host a thread takes whole
+  // rows anyway, and the plain form's simpler loops run about 1.5x faster there.
+  const bool gpu = acc::get_device_type() == acc::device_type::nvidia;
+  const bool plain = argc > 2 ? std::strcmp(form, "plain") == 0 : !gpu;
   const int n = cls->na;
   const csr_host h = make_matrix(n, cls->nonzer, cls->shift);
   const std::size_t nnz = h.a.size();
@@ -241,23 +430,29 @@ int main(int argc, char** argv) try {
   std::copy(h.a.begin(), h.a.end(), a.begin());
   acc::array<double> x("x", n), z("z", n), p("p", n), q("q", n), r("r", n);
   const csr_view m{rowstr, colidx, a};
+  const fast_plan f(n);
 
   acc::data region{acc::copyin(rowstr), acc::copyin(colidx), acc::copyin(a), acc::create(x),
                    acc::create(z),      acc::create(p),      acc::create(q), acc::create(r)};
-  auto reset = [&] { acc::parallel_loop(n, acc::default_present, ACC_LAMBDA(int j) { x[j] = 1.0; }); };
+  acc::data partials{acc::create(f.pq), acc::create(f.rho),     acc::create(f.rnorm), acc::create(f.xz),
+                     acc::create(f.zz), acc::create(f.scalars), acc::create(f.result)};
+  auto reset = [&] {
+    acc::parallel_loop(n, acc::default_present, ACC_LAMBDA(int j) { x[j] = 1.0; });
+  };
+  auto step = [&] { return plain ? power_step(m, n, x, z, p, q, r) : power_step_fast(m, f, x, z, p, q, r); };
 
   // NPB runs one untimed step to touch every page (here also: load the kernels), then restarts.
   reset();
-  power_step(m, n, x, z, p, q, r);
+  step();
   reset();
 
-  std::printf("NPB CG class %c: na = %d, nonzer = %d, niter = %d, shift = %g, nonzeros = %zu\n", cls->name, n,
-              cls->nonzer, cls->niter, cls->shift, nnz);
+  std::printf("NPB CG class %c (%s form): na = %d, nonzer = %d, niter = %d, shift = %g, nonzeros = %zu\n",
+              cls->name, plain ? "plain" : "fast", n, cls->nonzer, cls->niter, cls->shift, nnz);
   std::printf("   iteration           ||r||                 zeta\n");
   const auto start = std::chrono::steady_clock::now();
   double zeta = 0.0;
   for (int it = 1; it <= cls->niter; ++it) {
-    const step_result s = power_step(m, n, x, z, p, q, r);
+    const step_result s = step();
     zeta = cls->shift + 1.0 / s.xz;
     std::printf("    %5d       %20.14e%20.13e\n", it, s.rnorm, zeta);
   }
@@ -270,7 +465,6 @@ int main(int argc, char** argv) try {
   // + 25 (5 + nonzer (nonzer + 1)) + 3).
   const double nz2 = double(cls->nonzer) * (cls->nonzer + 1);
   const double mops = 2.0 * cls->niter * n * (3.0 + nz2 + 25.0 * (5.0 + nz2) + 3.0) / seconds * 1e-6;
-  const bool gpu = acc::get_device_type() == acc::device_type::nvidia;
   std::printf("  zeta = %.13e (reference %.13e, relative error %.1e) on %s\n", zeta, cls->zeta, err,
               gpu ? "nvidia" : "host");
   std::printf("  time = %.4f s, Mop/s = %.2f\n  verification %s\n", seconds, mops, ok ? "SUCCESSFUL" : "UNSUCCESSFUL");

@@ -2,17 +2,19 @@
 // integer keys in [0, MAX_KEY) ten times, each time after changing two keys, by a histogram of
 // the keys and a prefix sum over it (the keys' ranks are the counts of smaller keys). NPB-ACC
 // leaves IS out because OpenACC has no scan; here it is acc::inclusive_scan on present data.
-//   is [S|W|A|B]   (default S)
+//   is [S|W|A|B|C] [fast|plain]   (default S, fast; plain waits for every construct)
 // Written for acc from the NPB 3.x specification of IS (NAS technical reports RNR-94-007 and
 // NAS-95-020); class parameters, the key generator's seed and multiplier, and the partial
 // verification indices, ranks and their per-class shifts are NPB 3.x's (is.c, "Partial
-// verif info" and rank()). Key generation and the full verification are untimed, as in NPB.
+// verif info" and rank(); class C as in GMAP/NPB-GPU CUDA/IS/is.cu too). Key generation and
+// the full verification are untimed, as in NPB.
 #include <acc/parallel.hpp>
 
 #include "../common/npb_random.hpp"
 
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <vector>
 
@@ -36,6 +38,7 @@ constexpr is_class classes[] = {
     {'W', 20, 16, {357773, 934767, 875723, 898999, 404505}, {1249, 11698, 1039987, 1043896, 1048018}},
     {'A', 23, 19, {2112377, 662041, 5336171, 3642833, 4250760}, {104, 17523, 123928, 8288932, 8388264}},
     {'B', 25, 21, {41869, 812306, 5102857, 18232239, 26860214}, {33422937, 10244, 59149, 33135281, 99}},
+    {'C', 27, 23, {44172927, 72999161, 74326391, 129606274, 21736814}, {61147, 882988, 266290, 133997595, 133525895}},
 };
 
 /// The rank NPB expects for test key i after iteration `it` (is.c rank(): the two keys changed
@@ -45,7 +48,8 @@ int expected_rank(char cls, int i, int base, int it) {
     case 'S': return i <= 2 ? base + it : base - it;
     case 'W': return i < 2 ? base + (it - 2) : base - it;
     case 'A': return i <= 2 ? base + (it - 1) : base - (it - 1);
-    default: return (i == 1 || i == 2 || i == 4) ? base + it : base - it;  // 'B'
+    case 'B': return (i == 1 || i == 2 || i == 4) ? base + it : base - it;
+    default: return i <= 2 ? base + it : base - it;  // 'C'
   }
 }
 
@@ -55,37 +59,49 @@ const is_class* find_class(const char* arg) {
   return nullptr;
 }
 
-/// One ranking on the device: two keys changed, the test keys read, a histogram of all keys,
-/// and its inclusive scan: count[k] = number of keys <= k. Returns how many of the five test
-/// keys had the rank NPB expects.
-int rank(int iteration, const is_class& cls, acc::array<int>& keys, acc::array<int>& count,
-         acc::array<int>& probe, acc::array<int>& index) {
-  const long n = static_cast<long>(keys.size());
+/// One ranking on the device, queued on `queue` (acc::async_sync: each construct waits, as the
+/// straightforward form does): two keys changed, the test keys read, a histogram of all keys,
+/// and its inclusive scan: count[k] = number of keys <= k. The test keys and their ranks go to
+/// probe[slot * 10 ...], for the host to check once the iterations are done.
+void rank(int iteration, int slot, int queue, acc::array<int>& keys, acc::array<int>& count, acc::array<int>& probe,
+          acc::array<int>& index) {
+  const int n = static_cast<int>(keys.size());
   const int max_key = static_cast<int>(count.size());
+  const int at = slot * 2 * test_array_size;
   // key_array[iteration] = iteration; key_array[iteration + MAX_ITERATIONS] = MAX_KEY - iteration;
   // then the test keys' values (partial_verify_vals).
-  acc::parallel_loop(1, ACC_LAMBDA(int) {
+  acc::serial(acc::default_present, acc::async(queue), ACC_LAMBDA() {
     keys[iteration] = iteration;
     keys[iteration + max_iterations] = max_key - iteration;
-    for (int i = 0; i < test_array_size; ++i) probe[i] = keys[index[i]];
+    for (int i = 0; i < test_array_size; ++i) probe[at + i] = keys[index[i]];
   });
-  acc::parallel_loop(max_key, ACC_LAMBDA(int k) { count[k] = 0; });
-  acc::parallel_loop(n, ACC_LAMBDA(long i) { acc::atomic_add(&count[keys[i]], 1); });
-  acc::inclusive_scan(count, count);  // present: in place on the device
+  acc::parallel_loop(max_key, acc::default_present, acc::async(queue), ACC_LAMBDA(int k) { count[k] = 0; });
+  acc::parallel_loop(n, acc::default_present, acc::async(queue),
+                     ACC_LAMBDA(int i) { acc::atomic_add(&count[keys[i]], 1); });
+  acc::inclusive_scan(count, count, acc::async(queue), acc::default_present);  // in place on the device
   // The rank of test key i is the number of smaller keys: count[key - 1].
-  acc::parallel_loop(test_array_size, ACC_LAMBDA(int i) {
-    const int k = probe[i];
-    probe[test_array_size + i] = (0 < k && k <= n - 1) ? count[k - 1] : -1;
+  acc::serial(acc::default_present, acc::async(queue), ACC_LAMBDA() {
+    for (int i = 0; i < test_array_size; ++i) {
+      const int k = probe[at + i];
+      probe[at + test_array_size + i] = (0 < k && k <= n - 1) ? count[k - 1] : -1;
+    }
   });
-  acc::update_self(probe);
+}
+
+/// NPB's partial verification of the iterations' test keys (probe as rank() left it, slot
+/// `it` for iteration it): how many had the rank NPB expects.
+int partial_verify(const is_class& cls, const acc::array<int>& probe) {
   int passed = 0;
-  for (int i = 0; i < test_array_size; ++i) {
-    const int k = probe[i];
-    if (!(0 < k && k <= n - 1)) continue;  // NPB skips such keys (none for S to B)
-    if (probe[test_array_size + i] == expected_rank(cls.name, i, cls.test_rank[i], iteration))
-      ++passed;
-    else
-      std::printf("  Failed partial verification: iteration %d, test key %d\n", iteration, i);
+  for (int it = 1; it <= max_iterations; ++it) {
+    const int at = it * 2 * test_array_size;
+    for (int i = 0; i < test_array_size; ++i) {
+      const int k = probe[at + i];
+      if (!(0 < k && k <= (1L << cls.total_keys_log2) - 1)) continue;  // NPB skips such keys (none for S to C)
+      if (probe[at + test_array_size + i] == expected_rank(cls.name, i, cls.test_rank[i], it))
+        ++passed;
+      else
+        std::printf("  Failed partial verification: iteration %d, test key %d\n", it, i);
+    }
   }
   return passed;
 }
@@ -109,15 +125,16 @@ bool full_verify(const acc::array<int>& keys, const acc::array<int>& count) {
 
 int main(int argc, char** argv) try {
   const is_class* cls = find_class(argc > 1 ? argv[1] : "S");
-  if (!cls) {
-    std::fprintf(stderr, "usage: %s [S|W|A|B]\n", argv[0]);
+  const bool plain = argc > 2 && std::strcmp(argv[2], "plain") == 0;
+  if (!cls || argc > 3 || (argc > 2 && !plain && std::strcmp(argv[2], "fast") != 0)) {
+    std::fprintf(stderr, "usage: %s [S|W|A|B|C] [fast|plain]\n", argv[0]);
     return 2;
   }
   const long total_keys = 1L << cls->total_keys_log2;
   const int max_key = 1 << cls->max_key_log2;
 
   // create_seq: each key is MAX_KEY/4 times the sum of four uniform deviates.
-  acc::array<int> keys("key_array", total_keys), count("key_buff1", max_key), probe("partial_verify_vals", 2 * 5),
+  acc::array<int> keys("key_array", total_keys), count("key_buff1", max_key), probe("partial_verify_vals", (max_iterations + 1) * 2 * test_array_size),
       index("test_index_array", 5);
   double x = seed;
   const double k = max_key / 4;
@@ -131,17 +148,24 @@ int main(int argc, char** argv) try {
   for (int i = 0; i < test_array_size; ++i) index[i] = cls->test_index[i];
 
   const bool gpu = acc::get_device_type() == acc::device_type::nvidia;
-  std::printf("NPB IS class %c: %ld keys in [0, %d), %d iterations, on %s\n", cls->name, total_keys, max_key,
-              max_iterations, gpu ? "nvidia" : "host");
+  std::printf("NPB IS class %c (%s form): %ld keys in [0, %d), %d iterations, on %s\n", cls->name,
+              plain ? "plain" : "fast", total_keys, max_key, max_iterations, gpu ? "nvidia" : "host");
+  // The fast form queues every construct and waits once, after the last iteration; the plain
+  // form waits for each (NPB-GPU also runs a ranking without a host round trip).
+  const int queue = plain ? acc::async_sync : 1;
   int passed = 0;
   double seconds = 0;
   {
     acc::data region{acc::copy(keys), acc::copyout(count), acc::create(probe), acc::copyin(index)};
     // One untimed iteration (NPB: "to guarantee initialization of all data and code pages"),
-    // whose verification does not count.
-    (void)rank(1, *cls, keys, count, probe, index);
+    // whose verification does not count (slot 0).
+    rank(1, 0, queue, keys, count, probe, index);
+    if (!plain) acc::wait(queue);
     const auto start = std::chrono::steady_clock::now();
-    for (int it = 1; it <= max_iterations; ++it) passed += rank(it, *cls, keys, count, probe, index);
+    for (int it = 1; it <= max_iterations; ++it) rank(it, it, queue, keys, count, probe, index);
+    acc::update_self(probe, acc::async(queue));
+    if (!plain) acc::wait(queue);
+    passed += partial_verify(*cls, probe);
     seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }  // keys and counts come back here
   if (full_verify(keys, count)) ++passed;
