@@ -4,6 +4,7 @@
 //   "untiled": Rodinia's OpenMP loop nest as one collapsed parallel_loop per step;
 //   "zmarch":  Rodinia CUDA's hotspotOpt1: one iteration per (x, y) column, marching up z with
 //              the cells below, at and above in registers;
+//   "zmarch_tiled": the same with hotspotOpt1's gangs of 64 x 4 columns (a tile_loop);
 //   "tiled":   one tile_loop per step, 2 x 8 x 32 tiles with the temperatures fetched into
 //              team memory with a halo of one cell in every direction.
 //
@@ -91,6 +92,27 @@ void step_zmarch(const_grid tin, const_grid p, grid tout, coefficients k, int qu
   });
 }
 
+// #pragma acc parallel loop collapse(2) tile(64, 4), with a sequential z loop carrying below /
+// at / above. As hotspotOpt1: gangs of 64 x 4 columns, so a gang's north and south neighbours
+// are mostly its own rows (L1 hits, not three L2 reads of every row); a flat collapse(2) puts
+// 256 consecutive cells of one row in a gang, so every row is fetched three times.
+void step_zmarch_tiled(const_grid tin, const_grid p, grid tout, coefficients k, int queue) {
+  const int nz = int(tin.extent(0)), ny = int(tin.extent(1)), nx = int(tin.extent(2));
+  acc::tile_loop(acc::collapse(ny, nx), acc::tile_size(4, 64), acc::default_present, acc::async(queue),
+                 ACC_LAMBDA(int y, int x) {
+                   const int w = x > 0 ? x - 1 : x, e = x < nx - 1 ? x + 1 : x;
+                   const int n = y > 0 ? y - 1 : y, s = y < ny - 1 ? y + 1 : y;
+                   float below = tin(0, y, x), at = below;
+                   for (int z = 0; z < nz; ++z) {
+                     const float above = z < nz - 1 ? tin(z + 1, y, x) : at;
+                     tout(z, y, x) = cell(at, tin(z, y, w), tin(z, y, e), tin(z, s, x), tin(z, n, x), below, above,
+                                          p(z, y, x), k);
+                     below = at;
+                     at = above;
+                   }
+                 });
+}
+
 // OpenACC + fcw: tile 2 x 8 x 32, fcw(fetch: tin[z-1:z+1][y-1:y+1][x-1:x+1]).
 void step_tiled(const_grid tin, const_grid p, grid tout, coefficients k, int queue) {
   const int nz = int(tin.extent(0)), ny = int(tin.extent(1)), nx = int(tin.extent(2));
@@ -150,8 +172,8 @@ int main(int argc, char** argv) try {
   std::copy(power0.begin(), power0.end(), power.begin());
   acc::data region{acc::copyin(power), acc::create(temp), acc::create(out)};
   bool ok = true;
-  const char* names[] = {"untiled", "zmarch", "tiled"};
-  for (int v = 0; v < 3; ++v) {
+  const char* names[] = {"untiled", "zmarch", "zmarch_tiled", "tiled"};
+  for (int v = 0; v < 4; ++v) {
     // The result is in `temp` after an even number of steps, in `out` after an odd one.
     auto reset = [&] {
       std::copy(temp0.begin(), temp0.end(), temp.begin());
@@ -163,6 +185,7 @@ int main(int argc, char** argv) try {
       for (int it = 0; it < iterations; ++it) {
         if (v == 0) step_untiled(a, p, b, k, 1);
         else if (v == 1) step_zmarch(a, p, b, k, 1);
+        else if (v == 2) step_zmarch_tiled(a, p, b, k, 1);
         else step_tiled(a, p, b, k, 1);
         std::swap(a, b);
       }

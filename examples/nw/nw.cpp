@@ -4,7 +4,7 @@
 // (2n - 1 constructs, one wait). Variant "blocked": Rodinia CUDA's needle_cuda_shared_1/2, one
 // acc::parallel per anti-diagonal of 16 x 16 blocks; each gang stages its block's scores (with
 // the row above and the column to the left) and substitution scores in team memory (g.shared),
-// sweeps the block's 31 anti-diagonals with 16 vector lanes, and writes the block back.
+// sweeps the block's 31 anti-diagonals with a vector lane per row, and writes the block back.
 // Both are compared exactly with a CPU run.
 //
 //   nw [length = 2048] [penalty = 10]   (Rodinia: needle 2048 10)
@@ -54,40 +54,48 @@ void diagonal(acc::view<int, 2> score, acc::view<const int, 2> sub, int penalty,
 }
 
 // Blocks (bi, bj) of cells rows 1 + 16 bi ..., columns 1 + 16 bj ... (clipped at n), one
-// anti-diagonal of blocks per construct, one gang per block.
+// anti-diagonal of blocks per construct, one gang per block, one warp per gang. Lane j stages
+// column j of the block (its 17 scores and 16 substitution scores) through registers, so each
+// lane has its 33 global loads in flight at once instead of one load latency per element; the
+// sweep then runs from team memory with one lane per row, and lane j writes its column back.
 void blocked(acc::view<int, 2> score, acc::view<const int, 2> sub, int penalty, int queue) {
   const int n = int(score.extent(0)) - 1, nb = (n + side - 1) / side;
   constexpr int w = side + 1;  // the staged block with its top row and left column
+  // Team-memory row pitch: even, so the lanes of one anti-diagonal (row i, column d - i: word
+  // i * (p - 1) + d) fall in distinct banks; with 17 they would share two.
+  constexpr int p = side + 2;
   for (int bd = 0; bd < 2 * nb - 1; ++bd) {
     const int lo = std::max(0, bd - nb + 1), blocks = std::min(bd, nb - 1) - lo + 1;
-    acc::parallel(acc::num_gangs(blocks), acc::vector_length(side),
-                  acc::shared_bytes((w * w + side * side) * sizeof(int)), acc::default_present, acc::async(queue),
+    acc::parallel(acc::num_gangs(blocks), acc::vector_length(32),
+                  acc::shared_bytes((w * p + side * p) * sizeof(int)), acc::default_present, acc::async(queue),
                   ACC_LAMBDA(const acc::gang_t& g) {
-                    const auto s = g.shared<int>(w * w);
-                    const auto r = g.shared<int>(side * side);
+                    const auto s = g.shared<int>(w * p);
+                    const auto r = g.shared<int>(side * p);  // r[i * p + j]: sub of cell (i, j - 1)
                     acc::loop(g, acc::gang, blocks, [&](int b) {
                       const int bi = lo + b, bj = bd - bi;
                       const int i0 = bi * side, j0 = bj * side;  // score row/column of the staged corner
                       const int ni = imin(side, n - i0), nj = imin(side, n - j0);
-                      acc::loop(g, acc::vector, (ni + 1) * w, [&](int k) {
-                        const int i = k / w, j = k % w;
-                        if (j <= nj) s[k] = score(i0 + i, j0 + j);
-                      });
-                      acc::loop(g, acc::vector, ni * side, [&](int k) {
-                        const int i = k / side, j = k % side;
-                        if (j < nj) r[k] = sub(i0 + 1 + i, j0 + 1 + j);
+                      acc::loop(g, acc::vector, w, [&](int j) {
+                        if (j > nj) return;
+                        int sv[w], rv[side];
+                        for (int i = 0; i < w; ++i) sv[i] = i <= ni ? score(i0 + i, j0 + j) : 0;
+                        for (int i = 0; i < side; ++i) rv[i] = j > 0 && i < ni ? sub(i0 + 1 + i, j0 + j) : 0;
+                        for (int i = 0; i < w; ++i) s[i * p + j] = sv[i];
+                        for (int i = 0; i < side; ++i) r[i * p + j] = rv[i];
                       });
                       for (int d = 0; d < ni + nj - 1; ++d)
                         acc::loop(g, acc::vector, ni, [&](int i) {
                           const int j = d - i;
                           if (j >= 0 && j < nj) {
-                            const int k = (i + 1) * w + j + 1;
-                            s[k] = best(s[k - w - 1] + r[i * side + j], s[k - 1], s[k - w], penalty);
+                            const int k = (i + 1) * p + j + 1;
+                            s[k] = best(s[k - p - 1] + r[i * p + j + 1], s[k - 1], s[k - p], penalty);
                           }
                         });
-                      acc::loop(g, acc::vector, ni * side, [&](int k) {
-                        const int i = k / side, j = k % side;
-                        if (j < nj) score(i0 + 1 + i, j0 + 1 + j) = s[(i + 1) * w + j + 1];
+                      acc::loop(g, acc::vector, nj, [&](int j) {
+                        int sv[side];
+                        for (int i = 0; i < side; ++i) sv[i] = s[(i + 1) * p + j + 1];
+                        for (int i = 0; i < side; ++i)
+                          if (i < ni) score(i0 + 1 + i, j0 + 1 + j) = sv[i];
                       });
                     });
                   });
