@@ -20,7 +20,16 @@ namespace acc {
 template <detail::data_kind Kind>
 struct data_clause_t {
   detail::host_span span;
+  bool zero = false;  // the `zero` modifier: a device copy this clause allocates starts zeroed
 };
+
+/// OpenACC 3.3's `zero` modifier of create and copyout (§2.7.9, §2.7.10): device memory the
+/// clause allocates is zero-filled instead of left undefined; data already present is not
+/// touched. On the host device the data is its own device copy (shared memory, §2.6.3: no
+/// data action happens), so nothing is zeroed there.
+/// e.g. acc::data region{acc::copyout(b, acc::zero)};
+struct zero_t {};
+inline constexpr zero_t zero{};
 
 /// exit_data gives back every dynamic reference, not one (OpenACC 3.3 §2.14.7 `finalize`).
 struct finalize_t {};
@@ -112,6 +121,7 @@ struct data_action {
   data_kind kind{};
   host_span span;
   bool taken = false;
+  bool zero = false;
 };
 
 /// if_, async, device_num and finalize of a data construct, folded.
@@ -125,7 +135,7 @@ struct data_spec {
 template <class C>
 void fold_data_clause(data_spec& s, data_action*& out, const C& c) {
   if constexpr (data_clause_kind<C>::is_data)
-    *out++ = data_action{data_clause_kind<C>::kind, c.span};
+    *out++ = data_action{data_clause_kind<C>::kind, c.span, false, c.zero};
   else if constexpr (std::is_same_v<C, if_t>)
     s.if_ = s.if_ && c.value;
   else if constexpr (std::is_same_v<C, async_t>)
@@ -166,7 +176,7 @@ inline void enter_actions(data_action* a, std::size_t n, int device, ref_counter
                           const call_site& site) {
   std::size_t i = 0;
   try {
-    for (; i < n; ++i) a[i].taken = enter_action(device, a[i].kind, a[i].span, counter, queue, site);
+    for (; i < n; ++i) a[i].taken = enter_action(device, a[i].kind, a[i].span, counter, queue, site, a[i].zero);
   } catch (...) {
     while (i-- > 0)
       if (a[i].taken) {
@@ -320,6 +330,17 @@ data_clause_t<detail::data_kind::copyout> copyout(T* p, N count,
   static_assert(!std::is_void_v<T>, "acc::copyout: a void pointer has no element size; pass a typed pointer");
   return {detail::checked_span(p, count, "copyout", where)};
 }
+/// `copyout(zero: x)`: the device copy starts zeroed. e.g. acc::data region{acc::copyout(b, acc::zero)};
+template <class X>
+data_clause_t<detail::data_kind::copyout> copyout(const X& x, zero_t) noexcept {
+  return {copyout(x).span, true};
+}
+/// `copyout(zero: p[0:count])`.
+template <class T, class N>
+data_clause_t<detail::data_kind::copyout> copyout(T* p, N count, zero_t,
+                                                  std::source_location where = std::source_location::current()) {
+  return {copyout(p, count, where).span, true};
+}
 
 /// Allocates without copying (OpenACC 3.3 §2.7.10 `create`). e.g. acc::data region{acc::create(tmp)};
 template <class X>
@@ -334,6 +355,17 @@ data_clause_t<detail::data_kind::create> create(T* p, N count,
                                                 std::source_location where = std::source_location::current()) {
   static_assert(!std::is_void_v<T>, "acc::create: a void pointer has no element size; pass a typed pointer");
   return {detail::checked_span(p, count, "create", where)};
+}
+/// `create(zero: x)`: the device copy starts zeroed. e.g. acc::enter_data(acc::create(tmp, acc::zero));
+template <class X>
+data_clause_t<detail::data_kind::create> create(const X& x, zero_t) noexcept {
+  return {create(x).span, true};
+}
+/// `create(zero: p[0:count])`.
+template <class T, class N>
+data_clause_t<detail::data_kind::create> create(T* p, N count, zero_t,
+                                                std::source_location where = std::source_location::current()) {
+  return {create(p, count, where).span, true};
 }
 
 /// Requires the data to be present already, else acc::not_present_error (OpenACC 3.3 §2.7.6).

@@ -99,6 +99,54 @@ void copyout_case(Run run) {
   for (int x = 0; x < n; ++x) REQUIRE(std::abs(b[x]) <= 2 * precision);
 }
 
+/// copyout(zero: b): the device copy starts zeroed, so `b[x] += a[x]` leaves a in b. On the
+/// host device the data is its own device copy (shared memory) and keeps its host values, so a
+/// host b of ones ends as a + 1 there. Data already present is not zeroed (T3).
+template <class Run>
+void copyout_zero_case(Run run) {
+  auto a = random_array("a", n, 31);
+  for (double start : {0.0, 1.0}) {  // T1: b zero on the host; T2: b one on the host
+    auto b = filled("b", n, start);
+    {
+      acc::data outer{acc::copyin(a)};
+      acc::data region{acc::copyout(b, acc::zero)};
+      run(n, ACC_LAMBDA(int x) { b[x] += a[x]; });
+    }
+    const double kept = separate_memory() ? 0.0 : start;
+    for (int x = 0; x < n; ++x) REQUIRE(same(b[x], a[x] + kept));
+  }
+  auto b = filled("b", n, 1);
+  {
+    acc::data outer{acc::copyin(a), acc::copy(b)};
+    acc::data region{acc::copyout(b, acc::zero)};
+    run(n, ACC_LAMBDA(int x) { b[x] += a[x]; });
+  }
+  for (int x = 0; x < n; ++x) REQUIRE(same(b[x], a[x] + 1));
+}
+
+/// create(zero: b): device scratch that starts zeroed, read back with update_self. The suite
+/// makes b present with an enclosing copyout first, where create(zero:) allocates nothing
+/// (OpenACC 3.3 §2.7.10: present data is used as it is); here create(b, acc::zero) is what
+/// enters b, and the present case is checked on its own: it is not zeroed.
+template <class Run>
+void create_zero_case(Run run) {
+  auto a = random_array("a", n, 32), b = filled("b", n, 1);
+  {
+    acc::data region{acc::copyin(a), acc::create(b, acc::zero)};
+    run(n, ACC_LAMBDA(int x) { b[x] += a[x]; });
+    acc::update_self(b);
+  }
+  const double kept = separate_memory() ? 0.0 : 1.0;
+  for (int x = 0; x < n; ++x) REQUIRE(same(b[x], a[x] + kept));
+  for (int x = 0; x < n; ++x) b[x] = 1;
+  {
+    acc::data outer{acc::copyin(a), acc::copy(b)};
+    acc::data region{acc::create(b, acc::zero)};
+    run(n, ACC_LAMBDA(int x) { b[x] += a[x]; });
+  }
+  for (int x = 0; x < n; ++x) REQUIRE(same(b[x], a[x] + 1));
+}
+
 /// create(b): device-only scratch passes a to c.
 template <class Run>
 void create_case(Run run) {

@@ -160,6 +160,35 @@ TEST_CASE("vv data_create", "[vv][data]") {
   for (int x = 0; x < vv::n; ++x) REQUIRE(d.c[x] == d.av[x]);
 }
 
+TEST_CASE("vv data_copyout_zero", "[vv][data]") {
+  // copyout(zero: b) on a data construct, through the pointer form: the device copy starts
+  // zeroed, so b += a leaves a. On the host device b is its own copy and keeps its ones.
+  std::vector<double> a = vv::random_vector(), b(vv::n, 1.0);
+  {
+    acc::data region{acc::copyin(a.data(), a.size()), acc::copyout(b.data(), b.size(), acc::zero)};
+    acc::view<double> va(a.data(), vv::n), vb(b.data(), vv::n);
+    acc::parallel_loop(vv::n, ACC_LAMBDA(int x) { vb[x] += va[x]; });
+  }
+  const double kept = vv::separate_memory() ? 0.0 : 1.0;
+  for (int x = 0; x < vv::n; ++x) REQUIRE(vv::close(b[x], a[x] + kept));
+}
+
+TEST_CASE("vv data_create_zero", "[vv][data]") {
+  // create(zero: b) on a data construct: zeroed scratch, read back with update_self. The suite
+  // adds copyout(b) to the same construct; in acc one range takes one clause per region, so
+  // the copy back is an update inside it.
+  abc d;
+  for (int x = 0; x < vv::n; ++x) d.b[x] = 1;
+  {
+    acc::data region{acc::copyin(d.a), acc::create(d.b, acc::zero)};
+    auto a = d.a, b = d.b;
+    acc::parallel_loop(vv::n, ACC_LAMBDA(int x) { b[x] += a[x]; });
+    acc::update_self(d.b);
+  }
+  const double kept = vv::separate_memory() ? 0.0 : 1.0;
+  for (int x = 0; x < vv::n; ++x) REQUIRE(vv::close(d.b[x], d.av[x] + kept));
+}
+
 TEST_CASE("vv data_create_no_lower_bound", "[vv][data]") {
   abc d;
   acc::array<double> dd = vv::filled("d", vv::random_vector()), e("e", vv::n);

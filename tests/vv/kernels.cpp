@@ -31,6 +31,8 @@ TEST_CASE("vv kernels_copy", "[vv][kernels][data]") {
 TEST_CASE("vv kernels_copyin", "[vv][kernels][data]") { vv::copyin_case(kernels_run{}); }
 TEST_CASE("vv kernels_copyout", "[vv][kernels][data]") { vv::copyout_case(kernels_run{}); }
 TEST_CASE("vv kernels_create", "[vv][kernels][data]") { vv::create_case(kernels_run{}); }
+TEST_CASE("vv kernels_copyout_zero", "[vv][kernels][data]") { vv::copyout_zero_case(kernels_run{}); }
+TEST_CASE("vv kernels_create_zero", "[vv][kernels][data]") { vv::create_zero_case(kernels_run{}); }
 TEST_CASE("vv kernels_default_copy", "[vv][kernels][data]") { vv::default_copy_case(kernels_run{}); }
 TEST_CASE("vv kernels_default_present", "[vv][kernels][data]") { vv::default_present_case(kernels_run{}); }
 TEST_CASE("vv kernels_present", "[vv][kernels][data]") { vv::present_case(kernels_run{}); }

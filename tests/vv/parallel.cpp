@@ -38,6 +38,8 @@ TEST_CASE("vv parallel_copy", "[vv][parallel][data]") {
 TEST_CASE("vv parallel_copyin", "[vv][parallel][data]") { vv::copyin_case(vv::loop_run{}); }
 TEST_CASE("vv parallel_copyout", "[vv][parallel][data]") { vv::copyout_case(vv::loop_run{}); }
 TEST_CASE("vv parallel_create", "[vv][parallel][data]") { vv::create_case(vv::loop_run{}); }
+TEST_CASE("vv parallel_copyout_zero", "[vv][parallel][data]") { vv::copyout_zero_case(vv::loop_run{}); }
+TEST_CASE("vv parallel_create_zero", "[vv][parallel][data]") { vv::create_zero_case(vv::loop_run{}); }
 TEST_CASE("vv parallel_default_copy", "[vv][parallel][data]") { vv::default_copy_case(vv::loop_run{}); }
 TEST_CASE("vv parallel_default_present", "[vv][parallel][data]") { vv::default_present_case(vv::loop_run{}); }
 TEST_CASE("vv parallel_deviceptr", "[vv][parallel][data]") { vv::deviceptr_case(vv::loop_run{}); }

@@ -290,3 +290,200 @@ TEST_CASE("vv acc_async_test", "[vv][runtime][async]") {
   }
   for (int x = 0; x < n; ++x) REQUIRE(b[x] == a[x] * 2);
 }
+
+// ---- Device memory the program manages (acc::malloc, acc::memcpy_*) ---------------------------
+
+namespace {
+/// Device memory from acc::malloc, viewed as doubles in constructs through a deviceptr region.
+struct device_block {
+  double* p;
+  explicit device_block(int count) : p(static_cast<double*>(acc::malloc(count * sizeof(double)))) { REQUIRE(p); }
+  ~device_block() { acc::free(p); }
+};
+
+std::vector<double> random_values(int count, unsigned seed) {
+  std::mt19937 g(seed);
+  std::vector<double> v(count);
+  for (double& x : v) x = vv::uniform(g, 10);
+  return v;
+}
+
+std::size_t free_memory() {
+  const auto t = acc::get_device_type();
+  return acc::get_property(acc::get_device_num(t), t, acc::device_property::free_memory);
+}
+}  // namespace
+
+TEST_CASE("vv acc_malloc", "[vv][runtime][data]") {
+  const std::size_t before = free_memory();
+  int* a = static_cast<int*>(acc::malloc(n * sizeof(int)));
+  REQUIRE(a != nullptr);
+  const std::size_t after = free_memory();
+  // The suite's check, where the device has memory of its own (host free memory moves with
+  // everything else the machine does).
+  if (vv::separate_memory()) REQUIRE(after + n * sizeof(int) <= before);
+  acc::free(a);
+}
+
+TEST_CASE("vv acc_free", "[vv][runtime][data]") {
+  int* a = static_cast<int*>(acc::malloc(n * sizeof(int)));
+  REQUIRE(a != nullptr);
+  const std::size_t before = free_memory();
+  acc::free(a);
+  const std::size_t after = free_memory();
+  if (vv::separate_memory()) REQUIRE(after >= before + n * sizeof(int));
+  acc::free(nullptr);  // does nothing
+}
+
+TEST_CASE("vv acc_memcpy_to_device", "[vv][runtime][data]") {
+  // Three host arrays copied into one block of device memory; the construct adds the first two
+  // into the third through a deviceptr region; memcpy_from_device brings it back.
+  auto a = vv::random_array("a", n, 41), b = vv::random_array("b", n, 42);
+  std::vector<double> c(n, 1.0), out(3 * n);
+  device_block dev(3 * n);
+  acc::memcpy_to_device(dev.p, a.data(), n * sizeof(double));
+  acc::memcpy_to_device(dev.p + n, b.data(), n * sizeof(double));
+  acc::memcpy_to_device(dev.p + 2 * n, c.data(), n * sizeof(double));
+  {
+    acc::data region{acc::deviceptr(dev.p, 3 * n)};
+    acc::view<double> d(dev.p, 3 * n);
+    acc::parallel_loop(n, ACC_LAMBDA(int x) { d[2 * n + x] += d[x] + d[n + x]; });
+  }
+  acc::memcpy_from_device(out.data(), dev.p, 3 * n * sizeof(double));
+  for (int x = 0; x < n; ++x) {
+    REQUIRE(out[x] == a[x]);
+    REQUIRE(out[n + x] == b[x]);
+    REQUIRE(vv::same(out[2 * n + x], 1 + a[x] + b[x]));
+  }
+}
+
+namespace {
+/// The _async forms: each third of the block is copied in on its own queue, squared there and
+/// copied out on that queue; the host waits for each queue before it reads.
+void memcpy_async_case() {
+  constexpr int parts = 3;
+  std::vector<std::vector<double>> in(parts), out(parts, std::vector<double>(n, 0.0));
+  for (int q = 0; q < parts; ++q) in[q] = random_values(n, 60 + q);
+  device_block dev(parts * n);
+  for (int q = 0; q < parts; ++q) {
+    double* part = dev.p + q * n;
+    acc::memcpy_to_device(part, in[q].data(), n * sizeof(double), q + 1);
+    acc::data region{acc::deviceptr(part, n)};
+    acc::view<double> d(part, n);
+    acc::parallel_loop(n, acc::async(q + 1), ACC_LAMBDA(int x) { d[x] = d[x] * d[x]; });
+    acc::memcpy_from_device(out[q].data(), part, n * sizeof(double), q + 1);
+  }
+  for (int q = 0; q < parts; ++q) {
+    acc::wait(q + 1);
+    for (int x = 0; x < n; ++x) REQUIRE(vv::same(out[q][x], in[q][x] * in[q][x]));
+  }
+}
+}  // namespace
+
+TEST_CASE("vv acc_memcpy_to_device_async", "[vv][runtime][data][async]") { memcpy_async_case(); }
+TEST_CASE("vv acc_memcpy_from_device", "[vv][runtime][data]") {
+  auto a = vv::random_array("a", n, 43);
+  std::vector<double> back(n, 0.0);
+  acc::enter_data(acc::copyin(a));
+  {
+    acc::data region{acc::present(a)};
+    acc::parallel_loop(n, ACC_LAMBDA(int x) { a[x] = 2 * a[x]; });
+  }
+  std::vector<double> host(a.data(), a.data() + n);
+  acc::memcpy_from_device(back.data(), acc::deviceptr(a), n * sizeof(double));
+  acc::exit_data(acc::delete_(a));
+  for (int x = 0; x < n; ++x) REQUIRE(back[x] == host[x]);
+}
+TEST_CASE("vv acc_memcpy_from_device_async", "[vv][runtime][data][async]") { memcpy_async_case(); }
+
+TEST_CASE("vv acc_memcpy_device", "[vv][runtime][data]") {
+  // Three parts of one present block copied device to device into present a, b, c.
+  std::vector<double> host(3 * n);
+  auto h = random_values(2 * n, 44);
+  for (int x = 0; x < 2 * n; ++x) host[x] = h[x];
+  for (int x = 0; x < n; ++x) host[2 * n + x] = 1;
+  auto a = vv::filled("a", n, 0), b = vv::filled("b", n, 0), c = vv::filled("c", n, 0);
+  acc::enter_data(acc::copyin(host.data(), host.size()));
+  acc::enter_data(acc::create(a), acc::create(b), acc::create(c));
+  const double* dev = acc::deviceptr(host.data());
+  acc::memcpy_device(acc::deviceptr(a), dev, n * sizeof(double));
+  acc::memcpy_device(acc::deviceptr(b), dev + n, n * sizeof(double));
+  acc::memcpy_device(acc::deviceptr(c), dev + 2 * n, n * sizeof(double));
+  {
+    acc::data region{acc::present(a), acc::present(b), acc::present(c)};
+    acc::parallel_loop(n, ACC_LAMBDA(int x) { c[x] += a[x] + b[x]; });
+  }
+  acc::exit_data(acc::copyout(a), acc::copyout(b), acc::copyout(c));
+  acc::exit_data(acc::delete_(host.data(), host.size()));
+  for (int x = 0; x < n; ++x) {
+    REQUIRE(a[x] == host[x]);
+    REQUIRE(b[x] == host[n + x]);
+    REQUIRE(vv::same(c[x], 1 + a[x] + b[x]));
+  }
+}
+
+TEST_CASE("vv acc_hostptr", "[vv][runtime][data]") {
+  auto a = vv::filled("a", n, 0);
+  acc::enter_data(acc::create(a));
+  double* dev = acc::deviceptr(a);
+  REQUIRE(acc::hostptr(dev) == a.data());
+  REQUIRE(acc::hostptr(dev + n / 2) == a.data() + n / 2);  // inside the range, too
+  acc::exit_data(acc::delete_(a));
+  if (vv::separate_memory()) REQUIRE(acc::hostptr(dev) == nullptr);  // no longer present
+}
+
+TEST_CASE("vv acc_on_device", "[vv][runtime]") {
+  const acc::device_type t = acc::get_device_type();
+  auto err = vv::filled("err", 1, 0);
+  {
+    acc::data region{acc::copy(err)};
+    acc::serial(ACC_LAMBDA() {
+      if (!acc::on_device(t)) err[0] += 1;
+    });
+  }
+  REQUIRE(err[0] == 0);
+  REQUIRE(acc::on_device(acc::device_type::host));  // outside a construct: the host
+}
+
+TEST_CASE("vv acc_get_property", "[vv][runtime]") {
+  const acc::device_type t = acc::get_device_type();
+  const int d = acc::get_device_num(t);
+  const std::size_t total = acc::get_property(d, t, acc::device_property::memory);
+  const std::size_t free = acc::get_property(d, t, acc::device_property::free_memory);
+  REQUIRE(total > 0);
+  REQUIRE(free <= total);
+  REQUIRE_FALSE(acc::get_property_string(d, t, acc::device_property::name).empty());
+  REQUIRE_FALSE(acc::get_property_string(d, t, acc::device_property::vendor).empty());
+  REQUIRE_FALSE(acc::get_property_string(d, t, acc::device_property::driver).empty());
+  REQUIRE(acc::get_property_string(d, t, acc::device_property::memory).empty());  // not text
+}
+
+TEST_CASE("vv acc_async_test_all", "[vv][runtime][async]") {
+  // Ten queues, each computing e = a + b + d in two constructs over present data; the host
+  // polls acc::async_test_all until every queue is done.
+  constexpr int queues = 10;
+  std::vector<acc::array<double>> a, b, d, e;
+  for (int q = 0; q < queues; ++q) {
+    a.push_back(vv::random_array("a", n, 50 + q));
+    b.push_back(vv::random_array("b", n, 70 + q));
+    d.push_back(vv::random_array("d", n, 90 + q));
+    e.push_back(vv::filled("e", n, 0));
+  }
+  std::vector<acc::array<double>> c;
+  for (int q = 0; q < queues; ++q) c.push_back(vv::filled("c", n, 0));
+  for (int q = 0; q < queues; ++q) acc::enter_data(acc::create(a[q]), acc::create(b[q]), acc::create(c[q]),
+                                                   acc::create(d[q]), acc::create(e[q]));
+  for (int q = 0; q < queues; ++q) {
+    auto aq = a[q], bq = b[q], cq = c[q], dq = d[q], eq = e[q];
+    acc::update_device(aq, bq, dq, acc::async(q));
+    acc::parallel_loop(n, acc::async(q), ACC_LAMBDA(int x) { cq[x] = aq[x] + bq[x]; });
+    acc::parallel_loop(n, acc::async(q), ACC_LAMBDA(int x) { eq[x] = cq[x] + dq[x]; });
+    acc::update_self(eq, acc::async(q));
+  }
+  while (!acc::async_test_all()) {
+  }
+  for (int q = 0; q < queues; ++q)
+    for (int x = 0; x < n; ++x) REQUIRE(vv::same(e[q][x], a[q][x] + b[q][x] + d[q][x]));
+  for (int q = 0; q < queues; ++q) acc::exit_data(acc::delete_(a[q]), acc::delete_(b[q]), acc::delete_(c[q]),
+                                                  acc::delete_(d[q]), acc::delete_(e[q]));
+}

@@ -21,6 +21,8 @@ TEST_CASE("vv serial_copy", "[vv][serial][data]") { vv::copy_case(vv::serial_run
 TEST_CASE("vv serial_copyin", "[vv][serial][data]") { vv::copyin_case(vv::serial_run{}); }
 TEST_CASE("vv serial_copyout", "[vv][serial][data]") { vv::copyout_case(vv::serial_run{}); }
 TEST_CASE("vv serial_create", "[vv][serial][data]") { vv::create_case(vv::serial_run{}); }
+TEST_CASE("vv serial_copyout_zero", "[vv][serial][data]") { vv::copyout_zero_case(vv::serial_run{}); }
+TEST_CASE("vv serial_create_zero", "[vv][serial][data]") { vv::create_zero_case(vv::serial_run{}); }
 TEST_CASE("vv serial_default_copy", "[vv][serial][data]") { vv::default_copy_case(vv::serial_run{}); }
 TEST_CASE("vv serial_default_present", "[vv][serial][data]") { vv::default_present_case(vv::serial_run{}); }
 TEST_CASE("vv serial_deviceptr", "[vv][serial][data]") { vv::deviceptr_case(vv::serial_run{}); }

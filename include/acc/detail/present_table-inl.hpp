@@ -144,7 +144,7 @@ inline void drop_entry(int device, present_map& m, present_map::iterator it, int
 /// The entry part of a data clause. Returns whether it took a reference, which the matching
 /// exit_action must give back (no_create of absent data takes none).
 ACC_DETAIL_RUNTIME_FN bool enter_action(int device, data_kind kind, const host_span& s, ref_counter counter, int queue,
-                         const call_site& site) {
+                         const call_site& site, bool zero) {
   if (s.bytes == 0) return false;  // zero-length data needs no device copy (OpenACC 3.3 §2.7.1)
   auto& st = state();
   std::lock_guard lock(st.present_mutex);
@@ -173,6 +173,8 @@ ACC_DETAIL_RUNTIME_FN bool enter_action(int device, data_kind kind, const host_s
       if (kind == data_kind::copy || kind == data_kind::copyin) {
         const nvtx_text_range range(transfer_name("copyin", s));
         ops.to_device(device, e.device, s.p, s.bytes, queue, site);
+      } else if (zero && (kind == data_kind::create || kind == data_kind::copyout)) {
+        ops.fill_zero(device, e.device, s.bytes, queue, site);
       }
     } catch (...) {
       ops.release(device, e.device, queue);
@@ -182,6 +184,19 @@ ACC_DETAIL_RUNTIME_FN bool enter_action(int device, data_kind kind, const host_s
   }
   m.emplace(s.begin(), std::move(e));
   return true;
+}
+
+ACC_DETAIL_RUNTIME_FN void* host_address(int device, const void* device_address) {
+  const auto d = reinterpret_cast<std::uintptr_t>(device_address);
+  auto& st = state();
+  std::lock_guard lock(st.present_mutex);
+  auto m = st.present.find(device);
+  if (m == st.present.end()) return nullptr;
+  for (const auto& [begin, e] : m->second) {
+    const auto dev = reinterpret_cast<std::uintptr_t>(e.device);
+    if (d >= dev && d - dev < e.end - begin) return reinterpret_cast<void*>(begin + (d - dev));
+  }
+  return nullptr;
 }
 
 /// The exit part: gives back one reference (all dynamic ones with finalize); when none is left,

@@ -44,8 +44,9 @@ ACC_DETAIL_RUNTIME_FN std::string describe_device(int device);
 /// The entry part of a data clause. Returns whether it took a reference, which the matching
 /// exit_action must give back (no_create of absent data takes none). Data that is only partly
 /// present is an error (OpenACC 3.3 §2.7.2), reported rather than silently given a second copy.
+/// `zero`: a device copy this allocates is zero-filled (the `zero` modifier of create / copyout).
 ACC_DETAIL_RUNTIME_FN bool enter_action(int device, data_kind kind, const host_span& s, ref_counter counter,
-                                        int queue, const call_site& site);
+                                        int queue, const call_site& site, bool zero = false);
 
 /// The exit part: gives back one reference (all dynamic ones with finalize); when none is left,
 /// copies out (copy, copyout) and frees. Data that is not present is no action, and data
@@ -63,6 +64,10 @@ ACC_DETAIL_RUNTIME_FN void peer_action(int from, int to, const host_span& s, int
 
 /// The device address of s on `device`, or nullptr when s is not (wholly) present.
 ACC_DETAIL_RUNTIME_FN void* present_address(int device, const host_span& s) noexcept;
+
+/// The host address whose device copy on `device` holds `device_address`, or nullptr when no
+/// present range does (acc::hostptr).
+ACC_DETAIL_RUNTIME_FN void* host_address(int device, const void* device_address);
 
 /// Records an ACC_DECLARE variable (`symbol`: a __device__ variable, `p` its host shadow); from
 /// then on it is present on every device. Called from static initialisers: never throws.

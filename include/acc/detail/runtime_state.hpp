@@ -47,6 +47,17 @@ struct device_ops {
   void* (*end_capture)(int device, int queue, bool keep, const call_site&);
   void (*launch_graph)(int device, int queue, void* graph, const call_site&);
   void (*destroy_graph)(int device, void* graph) noexcept;
+  // Zero-fills device memory on `queue` (the `zero` modifier of create / copyout).
+  void (*fill_zero)(int device, void* p, std::size_t bytes, int queue, const call_site&);
+  // acc::malloc / acc::free: device memory the program owns, outside acc's pool, so that
+  // freeing it gives it back to the device at once.
+  void* (*device_malloc)(int device, std::size_t bytes, const call_site&);
+  void (*device_free)(int device, void* p) noexcept;
+  // Whether every queue of `device` is done (acc::async_test_all).
+  bool (*test_all)(int device, const call_site&);
+  // The device's name and the driver version, for acc::get_property_string.
+  std::string (*device_name)(int device);
+  std::string (*driver_version)();
 };
 
 struct capture_scope;  // detail/capture.hpp

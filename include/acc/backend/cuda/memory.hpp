@@ -149,6 +149,54 @@ inline void to_host(int device, void* dst, const void* src, std::size_t bytes, i
   copy(dst, src, bytes, cudaMemcpyDeviceToHost, device, queue, site);
 }
 
+/// Zero-fills `bytes` of device memory at `p` on `queue`; synchronous for queue_sync.
+inline void fill_zero(int device, void* p, std::size_t bytes, int queue, const call_site& site) {
+  if (capturing.active) fail_in_capture(site, "zero-filling " + std::to_string(bytes) + " bytes");
+  use_device(device, site);
+  cudaStream_t stream = queue_stream(device, queue, site);
+  ACC_DETAIL_CUDA_CHECK(cudaMemsetAsync(p, 0, bytes, stream), site);
+  if (queue == queue_sync) ACC_DETAIL_CUDA_CHECK(cudaStreamSynchronize(stream), site);
+}
+
+/// acc::malloc: cudaMalloc on `device`, so that acc::free returns the memory to the device.
+inline void* device_malloc(int device, std::size_t bytes, const call_site& site) {
+  use_device(device, site);
+  void* p = nullptr;
+  const cudaError_t e = cudaMalloc(&p, bytes);
+  if (e == cudaErrorMemoryAllocation) {
+    (void)cudaGetLastError();
+    return nullptr;  // acc_malloc reports failure with a null pointer
+  }
+  ACC_DETAIL_CUDA_CHECK(e, site);
+  return p;
+}
+
+inline void device_free(int device, void* p) noexcept {
+  int current = -1;
+  if (!p || cudaGetDevice(&current) != cudaSuccess || (current != device && cudaSetDevice(device) != cudaSuccess) ||
+      cudaFree(p) != cudaSuccess)
+    (void)cudaGetLastError();
+}
+
+inline std::string device_name(int device) {
+  cudaDeviceProp prop{};
+  if (cudaGetDeviceProperties(&prop, device) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return {};
+  }
+  return prop.name;
+}
+
+/// "CUDA driver 13000" style: the driver's API version as cudaDriverGetVersion reports it.
+inline std::string driver_version() {
+  int v = 0;
+  if (cudaDriverGetVersion(&v) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return {};
+  }
+  return "CUDA " + std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+}
+
 /// The device address on `device` of the __device__ variable (ACC_DECLARE) whose host shadow
 /// is `symbol`.
 inline void* symbol_address(int device, const void* symbol, const call_site& site) {

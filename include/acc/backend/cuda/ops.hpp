@@ -12,7 +12,8 @@ namespace acc::detail::cuda {
 inline constexpr device_ops ops{&device_count,  &wait,        &wait_all,       &test,          &wait_async,
                                 &alloc,         &release,     &to_device,      &to_host,       &pin,
                                 &unpin,         &mem_info,    &symbol_address, &peer_copy,     &begin_capture,
-                                &end_capture,   &launch_graph, &destroy_graph};
+                                &end_capture,   &launch_graph, &destroy_graph, &fill_zero,     &device_malloc,
+                                &device_free,   &test_all,    &device_name,    &driver_version};
 
 /// Registers the table before main() in any program with an nvcc-compiled acc TU;
 /// register_ops() is also called on every CUDA path in case another TU's static

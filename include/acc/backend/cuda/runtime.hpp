@@ -109,6 +109,26 @@ inline bool test(int device, int queue, const call_site& site) {
   return true;
 }
 
+inline bool test_all(int device, const call_site& site) {
+  use_device(device, site);
+  struct result {
+    bool done = true;
+    cudaError_t error = cudaSuccess;
+  } r;
+  for_each_queue(
+      device,
+      [](void* stream, void* context) {
+        auto& x = *static_cast<result*>(context);
+        const cudaError_t e = cudaStreamQuery(static_cast<cudaStream_t>(stream));
+        if (e == cudaErrorNotReady) x.done = false;
+        else if (e != cudaSuccess && x.error == cudaSuccess) x.error = e;
+      },
+      &r);
+  (void)cudaGetLastError();
+  ACC_DETAIL_CUDA_CHECK(r.error, site);
+  return r.done;
+}
+
 /// Queue `waiting` will not run further work until what is queued now on `waited` is done;
 /// the host does not block (OpenACC `wait(waited) async(waiting)`).
 inline void wait_async(int device, int waited, int waiting, const call_site& site) {
