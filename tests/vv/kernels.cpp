@@ -7,7 +7,7 @@ using vv::n;
 
 namespace {
 // A launcher type of its own: the same template instantiated with ACC_LAMBDA in two CUDA
-// translation units crashes under nvcc (see docs/conformance-b.md).
+// translation units crashes under nvcc (see docs/conformance.md).
 struct kernels_run : vv::loop_run {};
 }  // namespace
 

@@ -5,7 +5,7 @@
 #include "reduction_family.hpp"
 
 // Operators of their own: the same template instantiated with ACC_LAMBDA in two CUDA
-// translation units crashes under nvcc (see docs/conformance-b.md), so these differ from
+// translation units crashes under nvcc (see docs/conformance.md), so these differ from
 // parallel_loop_reduction.cpp's.
 namespace kernels_ops {
 struct add_d : vv::add_d {};
