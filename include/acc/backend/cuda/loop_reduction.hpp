@@ -5,7 +5,6 @@
 
 #include <acc/backend/cuda/block_reduce.hpp>
 #include <acc/backend/cuda/launch.hpp>
-#include <acc/backend/cuda/reduce.hpp>
 #include <acc/backend/cuda/reduction_vars.hpp>
 #include <acc/backend/cuda/runtime.hpp>
 #include <acc/backend/cuda/tuning.hpp>
@@ -16,7 +15,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <tuple>
-#include <type_traits>
 #include <utility>
 
 namespace acc::detail::cuda {
@@ -52,53 +50,25 @@ __global__ void loop_reductions(index_space<Index, Rank> s, Count n, Body body, 
   }(std::make_index_sequence<std::tuple_size_v<Vals>>{});
 }
 
-/// One reduction clause read as parallel_reduce's body: iteration i's contribution is what
-/// body(i..., p) leaves in a private p that starts at the identity. With the value returned,
-/// the loop runs parallel_reduce's kernels (32-bit counter where the trip count allows, its
-/// unrolled loads, one block combining the partials) instead of loop_reductions' private sets:
-/// bench/stream's dot ran the clause form at 0.69x BabelStream's CUDA dot, parallel_reduce at 1.0x.
-template <class T, class Op, class Body>
-struct clause_value {
-  Body body;
-  Op op;
-  template <class... I>
-  __device__ T operator()(I... idx) const {
-    T p = identity_of<T>(op);
-    body(idx..., p);
-    return p;
-  }
-};
-
 /// parallel_loop with reduction clauses on ctx.device (task.total > 0): a persistent grid
 /// shaped by num_gangs / num_workers / vector_length like parallel_reduce's; each variable
-/// ends as *var = op(*var, reduced). One variable goes through parallel_reduce itself.
+/// ends as *var = op(*var, reduced).
 template <class Index, std::size_t Rank, class Body, class... R>
 void run(backend, const loop_reduction_task<index_space<Index, Rank>, std::tuple<R...>>& task, const Body& body,
          const launch_context& ctx) {
   const cudaStream_t stream = begin_launch(ctx);
-  if constexpr (sizeof...(R) == 1) {
-    const auto& red = std::get<0>(task.reductions);
-    using T = typename std::tuple_element_t<0, std::tuple<R...>>::value_type;
-    using Op = std::remove_cvref_t<decltype(red.op)>;
-    const clause_value<T, Op, Body> value{body, red.op};
-    const T reduced = with_counter(task.total, [&](auto count) {
-      return reduce_with<decltype(count)>(task.space, task.total, ctx, stream, red.op, value, identity_of<T>(red.op));
-    });
-    *red.var = red.op(*red.var, reduced);
-  } else {
-    using Count = std::uint64_t;  // one instantiation: the private state dominates, not the counter
-    using vars = reduction_vars<R...>;
-    auto kernel = &loop_reductions<Count, Index, Rank, Body, typename vars::ops_type, typename vars::values_type,
-                                   typename vars::pointers_type>;
-    const launch_config cfg = plan_persistent<reduce_policy>(kernel, task.total, ctx);
-    vars scratch(int(cfg.grid), ctx.device, stream, ctx.site);
-    const typename vars::ops_type ops = [&]<std::size_t... V>(std::index_sequence<V...>) {
-      return typename vars::ops_type{std::get<V>(task.reductions).op...};
-    }(std::index_sequence_for<R...>{});
-    launch(kernel, cfg, 0, stream, ctx.site, task.space, Count(task.total), body, ops, identities_of(task.reductions),
-           scratch.partials());
-    scratch.finish(task.reductions, ctx.site);
-  }
+  using Count = std::uint64_t;  // one instantiation: the private state dominates, not the counter
+  using vars = reduction_vars<R...>;
+  auto kernel = &loop_reductions<Count, Index, Rank, Body, typename vars::ops_type, typename vars::values_type,
+                                 typename vars::pointers_type>;
+  const launch_config cfg = plan_persistent<reduce_policy>(kernel, task.total, ctx);
+  vars scratch(int(cfg.grid), ctx.device, stream, ctx.site);
+  const typename vars::ops_type ops = [&]<std::size_t... V>(std::index_sequence<V...>) {
+    return typename vars::ops_type{std::get<V>(task.reductions).op...};
+  }(std::index_sequence_for<R...>{});
+  launch(kernel, cfg, 0, stream, ctx.site, task.space, Count(task.total), body, ops, identities_of(task.reductions),
+         scratch.partials());
+  scratch.finish(task.reductions, ctx.site);
 }
 
 }  // namespace acc::detail::cuda
