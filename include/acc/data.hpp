@@ -124,6 +124,25 @@ struct data_action {
   bool zero = false;
 };
 
+/// One variable in several clauses of one region (copyout(a) and copy(a), say): the first
+/// clause is the one that allocates, so it also does what the later ones ask of the entry and
+/// the exit (copy in if any of them copies in, out if any copies out); the later ones only
+/// count references. Compilers merge such clauses the same way (OpenACC V&V copy_copyout).
+inline void merge_repeated(data_action* a, std::size_t n) noexcept {
+  const auto moves = [](data_kind k) {
+    return k == data_kind::copy || k == data_kind::copyin || k == data_kind::copyout || k == data_kind::create;
+  };
+  const auto in = [](data_kind k) { return k == data_kind::copy || k == data_kind::copyin; };
+  const auto out = [](data_kind k) { return k == data_kind::copy || k == data_kind::copyout; };
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = i + 1; j < n; ++j)
+      if (a[j].span.p == a[i].span.p && a[j].span.bytes == a[i].span.bytes && moves(a[i].kind) && moves(a[j].kind)) {
+        const bool copy_in = in(a[i].kind) || in(a[j].kind), copy_out = out(a[i].kind) || out(a[j].kind);
+        a[i].kind = copy_in ? (copy_out ? data_kind::copy : data_kind::copyin)
+                            : (copy_out ? data_kind::copyout : data_kind::create);
+      }
+}
+
 /// if_, async, device_num and finalize of a data construct, folded.
 struct data_spec {
   bool if_ = true;
@@ -444,6 +463,7 @@ public:
       detail::data_action* out = actions_.data();
       (detail::fold_data_clause(spec, out, clauses), ...);
       if (!spec.if_) return;
+      detail::merge_repeated(actions_.data(), actions_.size());
       device_ = detail::data_device(spec.device_num, site_);
       detail::enter_actions(actions_.data(), actions_.size(), device_, detail::ref_counter::structured,
                             detail::queue_sync, site_);
