@@ -8,7 +8,8 @@
 //                  over all output steps with its stages in thread-private memory.
 // Checked against a sequential host run of the same solver: every state at every output step
 // within 1e-6 relative plus 1e-9 absolute, step times within 1e-9 (the GPU's fused multiply-adds
-// and its pow round differently, and the step control feeds that back into the states); double precision throughout (Rodinia: float).
+// and its pow round differently, and the step control feeds that back into the states).
+// Double precision throughout (Rodinia: float).
 //
 // INCOMPLETE MODEL. Written here: the RKF 7(8) solver and Rodinia's step controller, the CaM
 // module for the three compartments (Saucerman & Bers 2008, Rodinia's cam.c) and their coupling
