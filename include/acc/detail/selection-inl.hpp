@@ -79,7 +79,7 @@ ACC_DETAIL_RUNTIME_FN bool adaptive_policy::warming(std::uint64_t n) const noexc
   return !c.settled || c.runs[side(c.choice)] < o_.trials;
 }
 
-double adaptive_policy::other_estimate(const adaptive_class& c, int cls, int other) const noexcept {
+ACC_DETAIL_RUNTIME_FN double adaptive_policy::other_estimate(const adaptive_class& c, int cls, int other) const noexcept {
   if (c.runs[other] >= o_.trials) return c.best[other];
   return models_[other].predict(double(c.n), cls);
 }
@@ -146,7 +146,7 @@ ACC_DETAIL_RUNTIME_FN void tune_search::record(launch_choice c, double seconds) 
   advance();
 }
 
-void tune_search::advance() {
+ACC_DETAIL_RUNTIME_FN void tune_search::advance() {
   const double t = current_;
   if (phase_ == 2) {
     // More iterations per thread pay until they do not: stop at the first factor 10% slower
