@@ -3,6 +3,7 @@
 #pragma once
 
 #include <acc/clauses.hpp>
+#include <acc/detail/body_checks.hpp>
 #include <acc/detail/clauses.hpp>
 #include <acc/detail/config.hpp>
 #include <acc/detail/dispatch.hpp>
@@ -39,6 +40,8 @@ constexpr bool check_serial_args() {
   } else if constexpr (!std::is_invocable_v<const body_of_t<Args...>&>) {
     static_assert(dependent_false<Args...>,
                   "acc::serial: the body takes no arguments: ACC_LAMBDA() { ... }");
+    return false;
+  } else if constexpr (!check_body_serial<body_of_t<Args...>, void>()) {
     return false;
   } else if constexpr (!std::is_copy_constructible_v<body_of_t<Args...>>) {
     static_assert(dependent_false<Args...>,
