@@ -118,7 +118,9 @@ public:
 
   view() = default;
 
-  /// A view of `extents...` elements at `p` (host memory; in device code, device memory),
+  /// A view of `extents...` elements at `p` (host memory; in device code, global device memory,
+  /// never team memory or a local array: GPU code assumes a view's elements are global, which
+  /// keeps them in registers beside team memory; g.shared<T>(n0, n1) gives a cached_view),
   /// row-major: view(p, n), view(p, ni, nj), view(p, ni, nj, nk). A negative extent, or one
   /// whose bytes overflow std::size_t, throws acc::bad_clause naming this line.
   template <class N0>
