@@ -139,8 +139,10 @@ constexpr bool check_loop_scan_args() {
 /// with the barrier OpenACC implies, so their results are visible after the call.
 /// - Call it from code every thread of the gang (worker loops) or of the worker (vector loops)
 ///   reaches: the barrier is collective.
-/// - Code outside loops and the bodies of gang loops run redundantly in every thread: put side
-///   effects in the innermost partitioned loop or in acc::single.
+/// - Code outside loops and the bodies of gang loops run redundantly in every thread, and the
+///   body of a worker loop in every vector lane of its worker (so that a vector loop inside it
+///   has all its lanes): put a read-modify-write in a vector loop or in acc::single (per_gang,
+///   per_worker). Writing the same value from every thread is harmless.
 /// e.g. acc::loop(g, acc::gang, n, [&](int i) { acc::loop(g, acc::vector, m, [&](int j) { a(i, j) = 0; }); });
 template <class Level, class Extent, class Body>
 ACC_DETAIL_HD void loop(const gang_t& g, Level, Extent extent, const Body& body) {

@@ -81,6 +81,16 @@ struct bitxor_d {
   static T gen(std::mt19937& g, int) { return static_cast<unsigned>(uniform(g, 2.0) * (1u << 30)); }
 };
 
+/// OpenACC runs a `loop worker` body once per iteration; acc runs it in every vector lane of the
+/// worker, so the suite's read-modify-write `b[x] = b[x] + ...` in a worker loop goes through
+/// acc::single(per_worker) (docs/porting.md, "Statements in a worker loop"). A vector loop's
+/// body already runs once per iteration.
+template <class Level, class F>
+ACC_DETAIL_HD void once_per_lane_group(const acc::gang_t& gang, Level, const F& f) {
+  if constexpr (Level::worker && !Level::vector) acc::single(gang, acc::per_worker, f);
+  else f();
+}
+
 template <class D>
 acc::array<typename D::T> inputs(int count, int margin_over, unsigned seed) {
   std::mt19937 g(seed);
@@ -148,7 +158,7 @@ void loop_scalar(Level level, bool use, int rows = 10) {
         const T rest = acc::loop_reduce(gang, level, m - 1, op, [&](int x) { return T(a[y * m + x + 1]); });
         const T temp = op(a[y * m], rest);
         c[y] = temp;
-        if (use) acc::loop(gang, level, m, [&](int x) { b[y * m + x] = b[y * m + x] + unsigned(temp); });
+        if (use) acc::loop(gang, level, m, [&](int x) { once_per_lane_group(gang, level, [&] { b[y * m + x] = b[y * m + x] + unsigned(temp); }); });
       });
     });
   }
@@ -187,7 +197,7 @@ void loop_slots(Level level, bool use) {
         S dev;
         for (int k = 0; k < 5; ++k) dev.v[k] = op(a[x * m + k], part.v[k]);
         for (int k = 0; k < 5; ++k) c[x * 5 + k] = dev.v[k];
-        if (use) acc::loop(gang, level, m, [&](int y) { b[x * m + y] = b[x * m + y] + unsigned(dev.v[y % 5]); });
+        if (use) acc::loop(gang, level, m, [&](int y) { once_per_lane_group(gang, level, [&] { b[x * m + y] = b[x * m + y] + unsigned(dev.v[y % 5]); }); });
       });
     });
   }
