@@ -157,6 +157,11 @@ concept member_identity = requires(const Op& op) { { op.identity() } -> std::con
 template <class Op, class T>
 inline constexpr bool has_identity_v = templated_identity<Op, T> || member_identity<Op, T>;
 
+/// nvcc computes long double as double in device code while the host keeps its 80-bit layout,
+/// so a long double reduced on a GPU is garbage: the CUDA backend rejects it at compile time.
+template <class T>
+inline constexpr bool device_reducible_v = !std::is_same_v<std::remove_cv_t<T>, long double>;
+
 /// The identity of op for T: the built-ins' identity<T>(), or a user op's identity().
 template <class T, class Op>
 constexpr T identity_of(const Op& op) {

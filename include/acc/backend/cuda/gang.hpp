@@ -126,6 +126,8 @@ struct gang_ops {
 
   template <class Level, class T, class Extent, class Op, class Body>
   static __device__ T loop_reduce(const gang_t& g, const Extent& extent, Op op, const Body& body) {
+    static_assert(device_reducible_v<T>, "acc: a long double reduction cannot run on a GPU (nvcc computes long double as double "
+                  "in device code, and its host layout differs); reduce in double");
     using Index = typename extent_traits<Extent>::index_type;
     const auto s = to_space(extent);
     std::uint64_t total = 1;

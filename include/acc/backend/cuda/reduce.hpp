@@ -108,6 +108,8 @@ T reduce_with(const index_space<Index, Rank>& s, std::uint64_t total, const laun
 /// parallel_reduce on ctx.device (task.total > 0 iterations): op(init, values...).
 template <class Index, std::size_t Rank, class Op, class Body, class T>
 T run(backend, const reduce_task<index_space<Index, Rank>, Op, T>& task, const Body& body, const launch_context& ctx) {
+  static_assert(device_reducible_v<T>, "acc: a long double reduction cannot run on a GPU (nvcc computes long double as double "
+                "in device code, and its host layout differs); reduce in double");
   const cudaStream_t stream = begin_launch(ctx);
   return with_counter(task.total, [&](auto count) {
     return reduce_with<decltype(count)>(task.space, task.total, ctx, stream, task.op, body, task.init);

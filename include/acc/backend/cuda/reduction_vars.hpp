@@ -36,6 +36,9 @@ __global__ void combine_reduction_vars(Ops ops, Outs partial, int count, Outs ou
 template <class... R>
 class reduction_vars {
 public:
+  static_assert((device_reducible_v<typename R::value_type> && ...),
+                "acc: a long double reduction cannot run on a GPU (nvcc computes long double as double "
+                "in device code, and its host layout differs); reduce in double");
   using ops_type = std::tuple<decltype(R::op)...>;
   using values_type = std::tuple<typename R::value_type...>;
   using pointers_type = std::tuple<typename R::value_type*...>;
