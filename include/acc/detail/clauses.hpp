@@ -29,6 +29,9 @@ struct launch_spec {
   bool default_present = false;
   // A part of a loop split by acc::devices: captured arrays may be present only in part.
   bool partial_present = false;
+  // acc::devices naming one device: an array present there in part is used as it is (as for a
+  // part of a split loop); one absent there is copied in and out as without the clause.
+  bool partial_or_implicit = false;
   std::size_t shared_bytes = 0;
   // acc::adaptive / acc::tuned (select_adaptive / select_tuned): placement and launch chosen by
   // measurement (detail/selection.hpp).

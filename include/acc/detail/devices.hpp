@@ -74,7 +74,10 @@ void run_on_devices(const devices_t& d, const Space& space, std::uint64_t total,
                     const call_site& site) {
   const device_list list = resolve_devices(d, spec.if_, site);
   if (list.count <= 1 || space.count[0] < 2) {
-    if (list.count >= 1) spec.device_num = list.ids[0];
+    if (list.count >= 1) {
+      spec.device_num = list.ids[0];
+      spec.partial_or_implicit = true;  // its data may be entered by parts, as for several devices
+    }
     dispatch(loop_task<Space>{{}, space, total}, spec, body, site);
     return;
   }

@@ -401,10 +401,14 @@ ACC_DETAIL_RUNTIME_FN implicit_data::implicit_data(capture_scope& scope, const v
     for (captured* p = begin; p != end; ++p) {
       captured& c = *p;
       if (c.span.bytes == 0) continue;
-      if (spec.partial_present) {
+      if (spec.partial_present || spec.partial_or_implicit) {
         // A part of an acc::devices loop: the device holds the array's part that its
         // iterations read (or all of it); the capture is based so that global indices land there.
         auto it = find_overlapping(m, c.span);
+        if (it == m.end() && spec.partial_or_implicit) {
+          absent.push_back(&c);
+          continue;
+        }
         if (it == m.end())
           fail_absent(c.span, device,
                       "acc::devices needs each device's part of every captured array present there: "
