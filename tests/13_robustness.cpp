@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -380,4 +381,47 @@ TEST_CASE("variadic acc::wait reports the caller's line", "[13][async][edge]") {
   REQUIRE_THROWS_WITH(acc::wait(1, 2, -9), Catch::Contains("acc::wait at 13_robustness.cpp:" + std::to_string(line)));
   REQUIRE_THROWS_WITH(acc::wait(-9, 2), Catch::Contains("13_robustness.cpp:"));
   REQUIRE_NOTHROW(acc::wait(1, 2, 3, 4));
+}
+
+TEST_CASE("worker loops with vector reductions and per-worker stores in multi-warp workers",
+          "[13][race][region]") {
+  // The shape compute-sanitizer's racecheck is run on: 4 workers of two warps each, a vector
+  // loop_reduce per worker iteration, its result stored (and accumulated) once per worker.
+  const int rows = 37, cols = 29, len = 301;
+  const int workers = GENERATE(1, 4), vector = GENERATE(32, 64, 96);
+  acc::array<double> a("a", std::size_t(rows) * cols * len), out("out", std::size_t(rows) * cols),
+      acc_out("acc_out", std::size_t(rows) * cols);
+  std::vector<double> start(std::size_t(rows) * cols);
+  std::mt19937 gen(1307u);
+  std::uniform_real_distribution<double> d(-1.0, 1.0);
+  for (std::size_t k = 0; k < a.size(); ++k) a[k] = d(gen);
+  for (std::size_t k = 0; k < start.size(); ++k) acc_out[k] = start[k] = d(gen);
+  const int repeats = 2;
+  {
+    acc::data region{acc::copyin(a), acc::copyout(out), acc::copy(acc_out)};
+    acc::parallel(acc::num_gangs(8), acc::num_workers(workers), acc::vector_length(vector),
+                  ACC_LAMBDA(const acc::gang_t& g) {
+                    acc::loop(g, acc::gang, rows, [&](int r) {
+                      acc::loop(g, acc::worker, cols, [&](int c) {
+                        for (int rep = 0; rep < repeats; ++rep) {
+                          const double s = acc::loop_reduce(g, acc::vector, len, acc::plus, [&](int k) {
+                            return a[(std::size_t(r) * cols + c) * len + k];
+                          });
+                          acc::single(g, acc::per_worker, [&] {
+                            out[std::size_t(r) * cols + c] = s;
+                            acc_out[std::size_t(r) * cols + c] = acc_out[std::size_t(r) * cols + c] + s;
+                          });
+                        }
+                      });
+                    });
+                  });
+  }
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c) {
+      double s = 0;
+      for (int k = 0; k < len; ++k) s += a[(std::size_t(r) * cols + c) * len + k];
+      const std::size_t at = std::size_t(r) * cols + c;
+      REQUIRE(out[at] == Approx(s).margin(1e-12));
+      REQUIRE(acc_out[at] == Approx(start[at] + repeats * s).margin(1e-12));
+    }
 }

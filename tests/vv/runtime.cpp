@@ -328,13 +328,19 @@ TEST_CASE("vv acc_malloc", "[vv][runtime][data]") {
 TEST_CASE("vv acc_free", "[vv][runtime][data]") {
   // A block large enough that the device's free memory must show its release (the allocator
   // keeps small blocks' pages, so the suite's n ints need not show at all).
+  // Other processes on the device (ctest -j) move its free memory too: the release must show
+  // in one of a few tries.
   const std::size_t bytes = std::size_t(256) << 20;
-  int* a = static_cast<int*>(acc::malloc(bytes));
-  REQUIRE(a != nullptr);
-  const std::size_t before = free_memory();
-  acc::free(a);
-  const std::size_t after = free_memory();
-  if (vv::separate_memory()) REQUIRE(after >= before + bytes / 2);
+  bool released = false;
+  for (int attempt = 0; attempt < 5 && !released; ++attempt) {
+    int* a = static_cast<int*>(acc::malloc(bytes));
+    REQUIRE(a != nullptr);
+    const std::size_t before = free_memory();
+    acc::free(a);
+    const std::size_t after = free_memory();
+    released = !vv::separate_memory() || after >= before + bytes / 2;
+  }
+  REQUIRE(released);
   acc::free(nullptr);  // does nothing
 }
 
