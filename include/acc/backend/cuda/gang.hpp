@@ -15,10 +15,17 @@
 
 namespace acc::detail::cuda {
 
-// worker_barrier's state for workers of several warps: per worker, how many warps have
-// arrived and how many times the barrier has opened. Zeroed by the region kernel.
+// worker_barrier's state for workers of several warps, set up by the region kernel. sm_80 and
+// later: one hardware arrive/wait barrier (mbarrier) per worker, which compute-sanitizer's
+// racecheck and synccheck understand. Before: per worker, how many warps have arrived and how
+// many times the barrier has opened.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#  define ACC_DETAIL_WORKER_MBARRIER 1
+static __shared__ unsigned long long worker_mbarriers[32];
+#else
 static __shared__ unsigned worker_arrivals[32];
 static __shared__ unsigned worker_openings[32];
+#endif
 
 /// First flat iteration and stride of this thread for a loop; `active` is false for threads
 /// that take no iteration (padding lanes of vector loops, and workers other than 0 for vector
@@ -52,9 +59,16 @@ struct gang_ops {
     return {reinterpret_cast<T*>(gang_access::shared(g) + start), count};
   }
 
-  /// Zeroes worker_barrier's counters; the region kernel calls it once before the body.
+  /// Sets up worker_barrier's state; the region kernel calls it once before the body.
   static __device__ void init_worker_barriers() {
+#if defined(ACC_DETAIL_WORKER_MBARRIER)
+    if (blockDim.x > 32 && blockDim.y > 1 && threadIdx.y == 0 && threadIdx.x < blockDim.y) {
+      const unsigned bar = static_cast<unsigned>(__cvta_generic_to_shared(&worker_mbarriers[threadIdx.x]));
+      asm volatile("mbarrier.init.shared.b64 [%0], %1;" ::"r"(bar), "r"(blockDim.x) : "memory");
+    }
+#else
     if (threadIdx.y == 0 && threadIdx.x < 32) worker_arrivals[threadIdx.x] = worker_openings[threadIdx.x] = 0;
+#endif
     __syncthreads();
   }
 
@@ -62,8 +76,9 @@ struct gang_ops {
   ///
   /// Not a named barrier (bar.sync id, count): with an id held in a register the hardware
   /// reserves all 16 barriers for every block that could execute it, which cuts the resident
-  /// gangs. One warp per worker: __syncwarp; one worker: __syncthreads; else lane 0 of each
-  /// warp counts in at shared memory and waits for the last one to open the barrier.
+  /// gangs. One warp per worker: __syncwarp; one worker: __syncthreads; else the worker's
+  /// mbarrier (sm_80 on), or lane 0 of each warp counts in at shared memory and waits for the
+  /// last one to open the barrier.
   static __device__ void worker_barrier(const gang_t&) {
     const unsigned warps = blockDim.x / 32;
     if (warps == 1) {
@@ -71,6 +86,22 @@ struct gang_ops {
     } else if (blockDim.y == 1) {
       __syncthreads();
     } else {
+#if defined(ACC_DETAIL_WORKER_MBARRIER)
+      // Every lane of the worker arrives (release) and waits for the phase to complete (acquire).
+      const unsigned bar = static_cast<unsigned>(__cvta_generic_to_shared(&worker_mbarriers[threadIdx.y]));
+      unsigned long long phase;
+      asm volatile("mbarrier.arrive.shared.b64 %0, [%1];" : "=l"(phase) : "r"(bar) : "memory");
+      unsigned done = 0;
+      do {
+#  if __CUDA_ARCH__ >= 900
+        asm volatile("{ .reg .pred p; mbarrier.try_wait.shared.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                     : "=r"(done) : "r"(bar), "l"(phase) : "memory");
+#  else
+        asm volatile("{ .reg .pred p; mbarrier.test_wait.shared.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                     : "=r"(done) : "r"(bar), "l"(phase) : "memory");
+#  endif
+      } while (!done);
+#else
       __syncwarp();
       if (threadIdx.x % 32 == 0) {
         volatile unsigned* opened = &worker_openings[threadIdx.y];
@@ -86,6 +117,7 @@ struct gang_ops {
         __threadfence_block();
       }
       __syncwarp();
+#endif
     }
   }
 

@@ -7,6 +7,7 @@
 #include <acc/backend/cuda/memory.hpp>
 #include <acc/backend/cuda/runtime.hpp>
 #include <acc/backend/cuda/tuning.hpp>
+#include <acc/detail/reduce_op.hpp>
 #include <acc/extent.hpp>
 
 
