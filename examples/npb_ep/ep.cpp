@@ -34,6 +34,8 @@ constexpr ep_class classes[] = {
     {'W', 25, -2.863319731645753e+3, -6.320053679109499e+3},
     {'A', 28, -4.295875165629892e+3, -1.580732573678431e+4},
     {'B', 30, 4.033815542441498e+4, -2.660669192809235e+4},
+    {'C', 32, 4.764367927995374e+4, -8.084072988043731e+4},
+    {'D', 36, 1.982481200946593e+5, -1.020596636361769e+5},
 };
 
 // NPB gives one batch to each thread. A batch holds 2^16 pairs and class S has only 2^8
@@ -96,7 +98,7 @@ const ep_class* find_class(const char* arg) {
 int main(int argc, char** argv) try {
   const ep_class* cls = find_class(argc > 1 ? argv[1] : "S");
   if (!cls) {
-    std::fprintf(stderr, "usage: %s [S|W|A|B]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s [S|W|A|B|C|D]\n", argv[0]);
     return 2;
   }
   const long slices = 1L << (cls->m - ms);
