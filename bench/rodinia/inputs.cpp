@@ -10,7 +10,10 @@
 //   inputs nn         RECORDS DIR                       (examples/nn; writes DIR/filelist)
 //   inputs cfd        ELEMENTS FILE                     (examples/cfd)
 //   inputs b+tree     KEYS K_QUERIES J_QUERIES RANGE KEYFILE COMMANDFILE   (examples/b+tree)
+//   inputs myocyte    DIR                               (examples/myocyte/data.hpp; writes
+//                                                        DIR/y.txt and DIR/params.txt)
 #include "../../examples/common/rodinia.hpp"
+#include "../../examples/myocyte/data.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -204,6 +207,17 @@ void btree(int n, int nk, int nj, int range, const char* key_path, const char* c
   std::fclose(c);
 }
 
+// Rodinia's own data files for myocyte, which its repository lacks; the port holds their values.
+// One value a line, as Rodinia reads them (fscanf "%f").
+void myocyte_data(const std::string& dir) {
+  FILE* y = open_out(dir + "/y.txt");
+  for (double v : myocyte::initial_state) std::fprintf(y, "%.8e\n", v);
+  std::fclose(y);
+  FILE* p = open_out(dir + "/params.txt");
+  for (double v : myocyte::initial_parameters) std::fprintf(p, "%.8e\n", v);
+  std::fclose(p);
+}
+
 int arg(char** argv, int i) { return std::atoi(argv[i]); }
 
 }  // namespace
@@ -217,6 +231,7 @@ int main(int argc, char** argv) {
   else if (what == "nn" && argc == 4) nn(arg(argv, 2), argv[3]);
   else if (what == "cfd" && argc == 4) cfd(arg(argv, 2), argv[3]);
   else if (what == "b+tree" && argc == 8) btree(arg(argv, 2), arg(argv, 3), arg(argv, 4), arg(argv, 5), argv[6], argv[7]);
+  else if (what == "myocyte" && argc == 3) myocyte_data(argv[2]);
   else {
     std::fprintf(stderr, "usage: see the comment at the top of bench/rodinia/inputs.cpp\n");
     return 2;
