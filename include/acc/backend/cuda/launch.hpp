@@ -101,7 +101,11 @@ ACC_DETAIL_NOINLINE inline unsigned plan_block(const launch_spec& s, const kerne
 /// so or the grid would pass the hardware limit (threads then stride; tuning.hpp says why).
 ACC_DETAIL_NOINLINE inline launch_config plan_loop(const launch_spec& s, const kernel_limits& k, std::uint64_t iterations, int device,
                                const call_site& site) {
-  const unsigned block = plan_block(s, k, device, site);
+  unsigned block = plan_block(s, k, device, site);
+  // A loop shorter than the suggested block gets whole warps for its iterations only: the
+  // threads that would find no iteration still cost the launch and the block's retirement.
+  if (!s.vector_length && !s.num_workers && iterations < block)
+    block = static_cast<unsigned>(iterations < 32 ? 32 : (iterations + 31) / 32 * 32);
   const std::uint64_t needed = (iterations + block - 1) / block;
   const std::uint64_t cap = s.num_gangs ? std::uint64_t(s.num_gangs) : std::uint64_t(0x7fffffff);
   return {static_cast<unsigned>(needed < cap ? needed : cap), block};
