@@ -17,6 +17,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace acc::detail {
@@ -41,52 +42,86 @@ private:
   std::array<double, size_classes> n_{}, t_{};  // t_ 0: no point in that class
 };
 
-/// SPRAT's knobs: ΔT as a fraction of the current side's time, timed runs per side in a class's
-/// warm-up (the fastest counts: the first run pays allocation and first touch), switches
-/// allowed per class after it settled.
+/// What a run would move between host and GPU memory, by side, from where the construct's
+/// captured arrays are now: [0] the host run copies the arrays present on the GPU to the host and
+/// back (update_self, update_device), [1] the GPU run copies the absent ones in and out.
+struct data_motion {
+  std::array<double, 2> bytes{};
+};
+
+/// Where a construct's data is: a size class is kept apart per residency, since the same loop
+/// costs a transfer on one side when its data is on the host and on the other when it is on the
+/// GPU.
+enum class residency : int { host = 0, device = 1, mixed = 2 };
+inline constexpr int residencies = 3;
+constexpr residency residency_of(const data_motion& m) noexcept {
+  return m.bytes[0] > 0 && m.bytes[1] > 0 ? residency::mixed : m.bytes[0] > 0 ? residency::device : residency::host;
+}
+
+/// SPRAT's knobs: ΔT as a fraction of the current side's time; timed runs per side in a
+/// class's warm-up (their median counts: the first run pays allocation and first touch, and a
+/// single preempted run must not decide); runs of the chosen side whose median is compared
+/// with the other side before a switch; switches allowed per class after it settled.
 struct adaptive_options {
   double margin = 0.10;
-  int trials = 2;
+  int trials = 3;
+  int window = 5;
   int max_switches = 1;
 };
 
-/// Per size class of one call site on one GPU.
+/// Per size class and residency of one call site on one GPU. Times are whole runs (data
+/// movement and kernel) unless named kernel or motion.
 struct adaptive_class {
-  std::uint64_t n = 0;                 // the first size seen: the class's point in the models
-  std::array<int, 2> runs{};           // timed runs, [0] host, [1] GPU
-  std::array<double, 2> best{};        // fastest timed run (0: none)
-  std::array<double, 2> predicted{};   // the model's time at first sight (0: no model then)
-  std::array<double, 2> error{-1, -1}; // |predicted - best| / best (-1: nothing to compare)
-  double recent = 0;                   // moving average of the chosen side since it was chosen
-  int recent_runs = 0;
+  std::uint64_t n = 0;                  // the first size seen: the class's point in the models
+  data_motion motion;                   // the bytes each side moves (as first seen)
+  std::array<int, 2> runs{};            // timed runs, [0] host, [1] GPU
+  std::array<double, 2> best{};         // median of the warm-up runs (0: none)
+  std::array<double, 2> kernel{};       // their kernel part (median)
+  std::array<double, 2> moved{};        // their data movement part (median)
+  std::array<double, 2> predicted{};    // the models' time at first sight (0: no prediction)
+  std::array<double, 2> error{-1, -1};  // |predicted - best| / best (-1: nothing to compare)
+  std::array<std::array<double, 8>, 2> warm_total{}, warm_kernel{};  // the warm-up runs
+  std::array<double, 16> window{};      // the chosen side's latest runs since it was chosen
+  int window_runs = 0;
   target choice = target::unset;
   int switches = 0;
-  bool settled = false;  // warm-up over: runs go to `choice`
-  bool by_model = false; // settled at first sight from the models' predictions
+  bool settled = false;   // warm-up over: runs go to `choice`
+  bool by_model = false;  // settled at first sight from the models' predictions
 };
 
-/// Host or GPU for one call site on one GPU. A new size class is predicted from the models of
-/// both sides when each has two other classes measured, else timed on both (`trials` runs
-/// each); from then on it runs on the faster, and switches only when the other side's time
-/// (measured, else predicted) beats the moving average of the current one by `margin`.
+/// Host or GPU for one call site on one GPU. Each side has two models: its kernel time against
+/// the iteration count (per size class, whatever the residency) and its data movement time
+/// against the bytes moved. A run is predicted as kernel + movement of the bytes that side
+/// would move now. A new size class and residency is decided at first sight when both sides
+/// can be predicted, else timed on both (`trials` runs each, their median counts); from then on
+/// it runs on the faster, and switches once at most, when the other side's time (measured, else
+/// predicted) beats the median of the chosen side's last `window` runs by `margin`.
 class adaptive_policy {
 public:
   explicit adaptive_policy(adaptive_options o = {}) noexcept : o_(o) {}
-  /// Where the next run of size n goes.
-  ACC_DETAIL_RUNTIME_FN target choose(std::uint64_t n);
+  /// Where the next run of size n goes, its data being where `m` says.
+  ACC_DETAIL_RUNTIME_FN target choose(std::uint64_t n, const data_motion& m = {});
   /// Whether runs of size n are still being compared (an async construct then waits to be timed).
-  ACC_DETAIL_RUNTIME_FN bool warming(std::uint64_t n) const noexcept;
-  /// A timed run of size n on `where`, data movement included.
-  ACC_DETAIL_RUNTIME_FN void record(target where, std::uint64_t n, double seconds);
-  const adaptive_class& at(int cls) const noexcept { return classes_[cls]; }
+  ACC_DETAIL_RUNTIME_FN bool warming(std::uint64_t n, const data_motion& m = {}) const noexcept;
+  /// A timed run of size n on `where`: `seconds` in all, `kernel` of them in the construct
+  /// itself, the rest moving data (`m`: the bytes, as choose() was told).
+  ACC_DETAIL_RUNTIME_FN void record(target where, std::uint64_t n, const data_motion& m, double seconds, double kernel);
+  /// A timed run whose kernel time is not known apart: all of it counts as kernel.
+  void record(target where, std::uint64_t n, double seconds) { record(where, n, data_motion{}, seconds, seconds); }
+  /// The predicted time of a run of size n on side `where` with data as `m` says (0: unknown).
+  ACC_DETAIL_RUNTIME_FN double predict(target where, std::uint64_t n, const data_motion& m) const noexcept;
+  const adaptive_class& at(int cls, residency r = residency::host) const noexcept {
+    return classes_[int(r)][cls];
+  }
 
 private:
   static int side(target t) noexcept { return t == target::nvidia ? 1 : 0; }
-  double other_estimate(const adaptive_class& c, int cls, int other) const noexcept;
+  double other_estimate(const adaptive_class& c, int other) const noexcept;
 
   adaptive_options o_;
-  std::array<adaptive_class, size_classes> classes_{};
-  std::array<time_model, 2> models_{};
+  std::array<std::array<adaptive_class, size_classes>, residencies> classes_{};
+  std::array<time_model, 2> kernel_models_{}, motion_models_{};
+  std::array<std::array<double, size_classes>, 2> kernel_at_{};  // measured kernel per class (0: none)
 };
 
 /// A launch shape relative to the size: vector_length (0: the default) and iterations per
@@ -180,6 +215,9 @@ struct selected_site {
 struct selection_registry {
   std::mutex mutex;
   std::map<std::string, selected_site> sites;  // key: tune_key without the class
+  /// The same sites by construct entry, file, line, column and device (no string to build).
+  using site_id = std::tuple<const void*, const char*, unsigned, unsigned, int>;
+  std::map<site_id, selected_site*> by_id;
   std::map<int, std::string> device_names;
   bool cache_loaded = false;
   std::string cache_path;  // ACC_TUNE_CACHE; empty: none
