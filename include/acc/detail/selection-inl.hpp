@@ -173,45 +173,36 @@ ACC_DETAIL_RUNTIME_FN void tune_search::record(launch_choice c, double seconds) 
   if (done_ || !(c == queue_[at_])) return;
   ++trials_;
   cost_ += seconds;
-  current_ = runs_ == 0 ? seconds : std::min(current_, seconds);
-  if (++runs_ < reps) return;
-  runs_ = 0;
-  if (phase_ == 0) default_time_ = current_;
-  if (best_time_ == 0 || current_ < best_time_) best_time_ = current_, best_ = c;
-  advance();
+  runs_[run_count_] = seconds;
+  if (++run_count_ < reps) return;
+  run_count_ = 0;
+  ++shapes_;
+  const double t = selection_impl::median_of(runs_.data(), reps);
+  if (phase_ == 0) default_time_ = t;
+  if (best_time_ == 0 || t < best_time_) best_time_ = t, best_ = c;
+  advance(t);
 }
 
-ACC_DETAIL_RUNTIME_FN void tune_search::advance() {
-  const double t = current_;
-  if (phase_ == 2) {
-    // More iterations per thread pay until they do not: stop at the first factor 10% slower
-    // than the one before.
-    if (t > last_ * 1.1 || ++at_ == queue_.size()) done_ = true;
-    last_ = t;
-    return;
+ACC_DETAIL_RUNTIME_FN void tune_search::advance(double t) {
+  // More iterations per thread pay until they do not: the first factor 10% slower than the
+  // best shape so far ends that coordinate.
+  const bool stop = phase_ == 2 && t > 1.1 * best_time_;
+  if (!stop && ++at_ < queue_.size()) return;
+  at_ = 0;
+  queue_.clear();
+  while (queue_.empty() && phase_ < 3) {
+    ++phase_;
+    if (phase_ == 1 && vector_open_)
+      for (int v : vector_lengths) queue_.push_back({v, 0});
+    if (phase_ == 2 && gangs_open_)
+      // The default block is the kernel's own choice, unknown here, so iterations per thread
+      // take the fastest explicit vector length (or the clauses').
+      for (int f : gang_factors) queue_.push_back({best_.vector_length ? best_.vector_length : vector_open_ ? 256 : 0, f});
+    if (phase_ == 3 && vector_open_ && gangs_open_ && best_.gang_factor)
+      for (int v : vector_lengths)
+        if (v != best_.vector_length) queue_.push_back({v, best_.gang_factor});
   }
-  if (phase_ == 1) {
-    if (phase_best_ == 0 || t < phase_best_) phase_best_ = t, phase_choice_ = queue_[at_];
-    if (++at_ < queue_.size()) return;
-  }
-  if (phase_ == 0 && vector_open_) {
-    phase_ = 1;
-    queue_.clear();
-    for (int v : vector_lengths) queue_.push_back({v, 0});
-    at_ = 0;
-    return;
-  }
-  if (gangs_open_) {
-    // With the fastest explicit vector length (the default block is the kernel's own choice,
-    // unknown here, so iterations per thread could not be turned into gangs), else the clauses'.
-    phase_ = 2;
-    last_ = phase_best_ > 0 ? phase_best_ : t;
-    queue_.clear();
-    for (int f : gang_factors) queue_.push_back({phase_choice_.vector_length, f});
-    at_ = 0;
-    return;
-  }
-  done_ = true;
+  done_ = queue_.empty();
 }
 
 ACC_DETAIL_RUNTIME_FN launch_spec apply_choice(const launch_spec& s, launch_choice c, std::uint64_t size) noexcept {
@@ -228,17 +219,27 @@ ACC_DETAIL_RUNTIME_FN launch_spec apply_choice(const launch_spec& s, launch_choi
 
 // ---- the tune cache file ------------------------------------------------------------------------
 
-ACC_DETAIL_RUNTIME_FN std::string tune_key(const std::string& device, const call_site& site, int cls) {
+ACC_DETAIL_RUNTIME_FN std::string body_key(const char* type_name) {
+  std::uint64_t h = 14695981039346656037ull;
+  for (const char* p = type_name; p && *p; ++p) h = (h ^ std::uint8_t(*p)) * 1099511628211ull;
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+ACC_DETAIL_RUNTIME_FN std::string tune_key(const std::string& device, const call_site& site, const std::string& body,
+                                           int cls) {
   std::string key = device + '\t' + site.construct + '\t' + site.where.file_name() + '\t' +
-                    std::to_string(site.where.line()) + '\t' + std::to_string(site.where.column()) + '\t' +
-                    std::to_string(cls);
-  if (std::count(key.begin(), key.end(), '\t') != 5 || key.find_first_of("\r\n") != std::string::npos) return {};
+                    std::to_string(site.where.line()) + '\t' + std::to_string(site.where.column()) + '\t' + body +
+                    '\t' + std::to_string(cls);
+  if (std::count(key.begin(), key.end(), '\t') != 6 || key.find_first_of("\r\n") != std::string::npos) return {};
   return key;
 }
 
 ACC_DETAIL_RUNTIME_FN std::string format_tune_cache(const tune_table& table) {
   std::string out = std::string(tune_cache_header) + "\n";
-  out += "# device\tconstruct\tfile\tline\tcolumn\tsize class (log2)\tvector_length\titerations per thread\tseconds\n";
+  out += "# device\tconstruct\tfile\tline\tcolumn\tbody type (hash)\tsize class (log2)\tvector_length\t"
+         "iterations per thread\tseconds\n";
   char buf[96];
   for (const auto& [key, e] : table) {
     std::snprintf(buf, sizeof buf, "\t%d\t%d\t%.6g\n", e.choice.vector_length, e.choice.gang_factor, e.seconds);
@@ -281,23 +282,23 @@ ACC_DETAIL_RUNTIME_FN bool parse_tune_cache(const std::string& text, tune_table&
     if (line.empty() || line[0] == '#') continue;
     const auto f = split_tabs(line);
     long v = 0;
-    bool ok = f.size() == 9 && !f[0].empty() && !f[1].empty() && !f[2].empty();
+    bool ok = f.size() == 10 && !f[0].empty() && !f[1].empty() && !f[2].empty() && !f[5].empty();
     for (int i : {3, 4}) ok = ok && to_int(f[i], 0, LONG_MAX, v);
-    ok = ok && to_int(f[5], 0, size_classes - 1, v);
+    ok = ok && to_int(f[6], 0, size_classes - 1, v);
     long vector = 0, factor = 0;
-    ok = ok && to_int(f[6], 0, 1 << 16, vector) && to_int(f[7], 0, 1 << 20, factor);
+    ok = ok && to_int(f[7], 0, 1 << 16, vector) && to_int(f[8], 0, 1 << 20, factor);
     double seconds = 0;
     if (ok) {
       char* end = nullptr;
-      seconds = std::strtod(f[8].c_str(), &end);
-      ok = !f[8].empty() && *end == '\0' && std::isfinite(seconds) && seconds >= 0;
+      seconds = std::strtod(f[9].c_str(), &end);
+      ok = !f[9].empty() && *end == '\0' && std::isfinite(seconds) && seconds >= 0;
     }
     if (!ok) {
       why = "line " + std::to_string(number) + " is not an entry";
       return false;
     }
     std::string key = f[0];
-    for (int i = 1; i < 6; ++i) key += '\t' + f[i];
+    for (int i = 1; i < 7; ++i) key += '\t' + f[i];
     read[key] = tune_entry{launch_choice{int(vector), int(factor)}, seconds};
   }
   table.swap(read);
@@ -404,7 +405,8 @@ ACC_DETAIL_RUNTIME_FN std::string selection_report() {
         else
           out += ": " + microseconds(t->best_time()) + ", default " + microseconds(t->default_time()) + " (" +
                  std::to_string(t->default_time() / (t->best_time() > 0 ? t->best_time() : 1)).substr(0, 4) +
-                 "x); search: " + std::to_string(t->trials()) + " trials, " + microseconds(t->cost()) + "\n";
+                 "x); search: " + std::to_string(t->shapes()) + " shapes, " + std::to_string(t->trials()) + " trials, " +
+                 microseconds(t->cost()) + "\n";
       }
     }
   }

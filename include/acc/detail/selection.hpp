@@ -132,14 +132,20 @@ struct launch_choice {
   friend bool operator==(const launch_choice&, const launch_choice&) = default;
 };
 
-/// The search of one size class: the default shape, then each vector length, then, with the
-/// fastest of those, growing iterations per thread until that stops paying; every shape is
-/// run `reps` times and its fastest run counts. The result is never slower than the default.
+/// The search of one size class, one coordinate at a time: the default shape; each vector
+/// length; with the fastest of those, growing iterations per thread (gangs = n / (vector_length
+/// x factor)) until one is 10% slower than the best so far; with the fastest factor, the other
+/// vector lengths again (a shape's best vector length depends on its gangs: a CG row product
+/// wants 128 lanes and 64 rows per thread, the plain default 256 lanes and one). Every shape runs
+/// `reps` times and the median counts, so that one slow run (a clock or a cold cache) neither
+/// wins nor loses a shape. The result is never slower than the default.
 class tune_search {
 public:
-  static constexpr int reps = 2;
-  static constexpr std::array<int, 5> vector_lengths{64, 128, 256, 512, 1024};
+  static constexpr int reps = 3;
+  static constexpr std::array<int, 6> vector_lengths{32, 64, 128, 256, 512, 1024};
   static constexpr std::array<int, 6> gang_factors{2, 4, 8, 16, 32, 64};
+  /// At most this many shapes are run (the default, every vector length twice, every factor).
+  static constexpr int max_shapes = 1 + 2 * int(vector_lengths.size()) + int(gang_factors.size());
 
   /// `vector_open` / `gangs_open`: the clauses leave vector_length / num_gangs to acc.
   ACC_DETAIL_RUNTIME_FN tune_search(bool vector_open, bool gangs_open);
@@ -156,24 +162,23 @@ public:
   double best_time() const noexcept { return best_time_; }
   double default_time() const noexcept { return default_time_; }
   int trials() const noexcept { return trials_; }
+  int shapes() const noexcept { return shapes_; }
   double cost() const noexcept { return cost_; }  // seconds spent in timed runs of the search
   bool from_cache() const noexcept { return from_cache_; }
 
 private:
   tune_search() = default;
-  void advance();
+  void advance(double t);
 
   bool vector_open_ = false, gangs_open_ = false;
-  int phase_ = 0;  // 0 default, 1 vector lengths, 2 gang factors
+  int phase_ = 0;  // 0 default, 1 vector lengths, 2 gang factors, 3 vector lengths at that factor
   std::vector<launch_choice> queue_;
   std::size_t at_ = 0;
-  int runs_ = 0;        // runs of queue_[at_] so far
-  double current_ = 0;  // fastest of them
-  double phase_best_ = 0, last_ = 0;  // fastest vector length's time; previous factor's time
-  launch_choice phase_choice_{};       // fastest vector length
+  std::array<double, reps> runs_{};  // times of queue_[at_] so far
+  int run_count_ = 0;
   launch_choice best_{};
   double best_time_ = 0, default_time_ = 0, cost_ = 0;
-  int trials_ = 0;
+  int trials_ = 0, shapes_ = 0;
   bool done_ = false, from_cache_ = false;
 };
 
@@ -182,18 +187,22 @@ ACC_DETAIL_RUNTIME_FN launch_spec apply_choice(const launch_spec& s, launch_choi
 
 // ---- the tune cache file (ACC_TUNE_CACHE) ------------------------------------------------------
 
-/// One tuned shape, keyed by "device \t construct \t file \t line \t column \t class".
+/// One tuned shape, keyed by "device \t construct \t file \t line \t column \t body \t class".
 struct tune_entry {
   launch_choice choice;
   double seconds = 0;
 };
 using tune_table = std::map<std::string, tune_entry>;
 
-inline constexpr const char* tune_cache_header = "acc-tune-cache 1";
+inline constexpr const char* tune_cache_header = "acc-tune-cache 2";
 
-/// The key of a call site's size class on a device; empty when a field holds a tab or a line
-/// break (such a site is tuned, but not kept in the file).
-ACC_DETAIL_RUNTIME_FN std::string tune_key(const std::string& device, const call_site& site, int cls);
+/// A body type's name as a short key field (16 hex digits of its FNV-1a hash).
+ACC_DETAIL_RUNTIME_FN std::string body_key(const char* type_name);
+
+/// The key of a call site's body and size class on a device; empty when a field holds a tab
+/// or a line break (such a site is tuned, but not kept in the file).
+ACC_DETAIL_RUNTIME_FN std::string tune_key(const std::string& device, const call_site& site, const std::string& body,
+                                           int cls);
 
 /// The file's text for `table`: the header line, then one tab-separated line per entry.
 ACC_DETAIL_RUNTIME_FN std::string format_tune_cache(const tune_table& table);
