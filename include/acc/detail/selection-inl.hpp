@@ -413,6 +413,19 @@ ACC_DETAIL_RUNTIME_FN std::string selection_report() {
   return out;
 }
 
+ACC_DETAIL_RUNTIME_FN bool adaptive_state(const std::string& name_suffix, std::uint64_t n, residency r,
+                                          adaptive_class& out) {
+  selection_registry& reg = selection_state();
+  std::lock_guard lock(reg.mutex);
+  for (const auto& [key, s] : reg.sites)
+    if (s.name.size() >= name_suffix.size() &&
+        s.name.compare(s.name.size() - name_suffix.size(), name_suffix.size(), name_suffix) == 0) {
+      out = s.policy.at(size_class(n), r);
+      return true;
+    }
+  return false;
+}
+
 ACC_DETAIL_RUNTIME_FN void reset_selection() {
   selection_registry& r = selection_state();
   std::lock_guard lock(r.mutex);

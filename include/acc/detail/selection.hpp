@@ -243,6 +243,12 @@ ACC_DETAIL_RUNTIME_FN bool selection_registry_env_auto() noexcept;
 /// default's and the search's trials and cost (tuned). Benchmarks print it.
 ACC_DETAIL_RUNTIME_FN std::string selection_report();
 
+/// A copy of the adaptive state of size n with data as `r` says, at the first call site whose
+/// name ends with `name_suffix` (e.g. "adaptive.cu:56"); false when there is none. Benchmarks
+/// print the choice and the prediction error per size with it.
+ACC_DETAIL_RUNTIME_FN bool adaptive_state(const std::string& name_suffix, std::uint64_t n, residency r,
+                                          adaptive_class& out);
+
 /// Whether ACC_DEVICE_TYPE=auto applies acc::adaptive to this thread's constructs (not once
 /// the thread chose a device type itself).
 ACC_DETAIL_RUNTIME_FN bool adaptive_everywhere() noexcept;
