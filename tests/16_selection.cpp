@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -262,6 +263,66 @@ TEST_CASE("adaptive never chooses the side predicted slower", "[16][selection]")
         const double host = mc.kernel(target::host, n) + mc.moving(target::host, m);
         const double gpu = mc.kernel(target::nvidia, n) + mc.moving(target::nvidia, m);
         CHECK((c.choice == target::host ? host : gpu) <= 1.10 * std::min(host, gpu));
+        CHECK(c.switches <= 1);
+      }
+  }
+}
+
+TEST_CASE("adaptive on the H100 log's times chooses the faster side at every size", "[16][selection]") {
+  // Medians from bench_adaptive on the H100 node (microseconds, sizes 2^10 .. 2^26 step 2), as
+  // the bench runs them: every size with the data on the host, then every size with it on the
+  // GPU. The kernel is the time with no copies (the GPU's with resident data, the host's with
+  // host data); the rest of the other setting's time is data movement. Runs get 5% noise and
+  // every 13th host run is 20x slow.
+  struct kernel_log {
+    double bytes_per_element;
+    double host_h[9], gpu_h[9], host_d[9], gpu_d[9];  // data on the host / on the GPU
+  };
+  const kernel_log logs[] = {
+      {32,
+       {7.4, 6.9, 7.4, 15.2, 47.9, 174.7, 797.5, 4268.5, 21710.7},
+       {89.6, 100.0, 143.1, 317.7, 933.8, 3369.6, 13980.5, 64933.5, 267344.8},
+       {84.1, 101.2, 189.9, 537.8, 587.5, 1731.0, 5092.6, 20449.3, 79271.7},
+       {12.7, 11.9, 12.4, 18.0, 16.0, 25.6, 54.6, 171.5, 567.4}},
+      {24,
+       {7.6, 7.3, 10.3, 27.7, 94.1, 348.8, 1601.0, 7413.3, 28909.0},
+       {71.0, 76.8, 107.9, 224.7, 787.1, 2536.0, 10933.4, 46714.6, 189053.3},
+       {50.1, 70.8, 135.0, 400.7, 501.5, 1660.8, 7137.9, 16451.3, 69360.0},
+       {12.0, 11.6, 12.4, 16.5, 17.0, 24.1, 64.1, 144.5, 445.1}},
+      {8,
+       {5.6, 6.8, 9.5, 18.1, 61.5, 229.2, 931.0, 4410.6, 18671.0},
+       {39.8, 41.2, 45.3, 72.3, 224.4, 731.3, 2685.2, 14656.0, 69161.4},
+       {29.8, 39.8, 71.9, 201.7, 293.4, 852.3, 2620.7, 18629.3, 35687.7},
+       {19.2, 18.6, 19.2, 21.7, 24.5, 25.9, 34.0, 141.5, 568.7}},
+  };
+  std::mt19937 rng(2026);
+  std::uniform_real_distribution<double> noise(1.0, 1.05);
+  for (const kernel_log& k : logs) {
+    adaptive_policy policy;
+    int host_runs = 0;
+    for (residency r : {residency::host, residency::device})
+      for (int i = 0; i < 9; ++i) {
+        const int e = 10 + 2 * i;
+        const std::uint64_t n = std::uint64_t(1) << e;
+        data_motion m;
+        m.bytes[r == residency::device ? 0 : 1] = k.bytes_per_element * double(n);
+        const double host_kernel = k.host_h[i] * 1e-6, gpu_kernel = k.gpu_d[i] * 1e-6;
+        const double host = (r == residency::host ? k.host_h[i] : k.host_d[i]) * 1e-6;
+        const double gpu = (r == residency::host ? k.gpu_h[i] : k.gpu_d[i]) * 1e-6;
+        const int runs = 10 + int(std::clamp<std::uint64_t>((std::uint64_t(1) << 26) / n, 5, 51));
+        for (int run = 0; run < runs; ++run) {
+          const target t = policy.choose(n, m);
+          const bool on_host = t == target::host;
+          double f = noise(rng);
+          if (on_host && ++host_runs % 13 == 0) f *= 20;
+          const double kernel = (on_host ? host_kernel : std::min(gpu_kernel, gpu)) * f;
+          const double total = std::max(kernel, (on_host ? host : gpu) * f);
+          policy.record(t, n, m, total, kernel);
+        }
+        const auto& c = policy.at(e, r);
+        INFO("bytes per element " << k.bytes_per_element << ", data on the " << (r == residency::host ? "host" : "GPU")
+                                  << ", 2^" << e << ", host " << host * 1e6 << " us, gpu " << gpu * 1e6 << " us");
+        CHECK((c.choice == target::host ? host : gpu) <= 1.05 * std::min(host, gpu));
         CHECK(c.switches <= 1);
       }
   }

@@ -173,20 +173,28 @@ inline bool run_selected(const construct_entry& e, const void* task, std::uint64
   clock::time_point kernel_start, kernel_end;
   if (where == target::nvidia) {
     const launch_spec run_spec = search ? apply_choice(spec, shape, size) : spec;
+    // Synchronous copies and launches return finished; an async queue is waited for between
+    // the parts of a timed run.
+    const bool wait = timed && spec.queue != queue_sync;
     implicit_data data(scope, mapped.get(), e.body_size, device, run_spec, true, site);
-    if (timed) cuda_ops().wait(device, spec.queue, site);
+    if (wait) cuda_ops().wait(device, spec.queue, site);
     kernel_start = clock::now();
     e.run_nvidia(task, mapped.get(), launch_context{run_spec, device, site}, result);
-    if (timed) cuda_ops().wait(device, spec.queue, site);
+    if (wait) cuda_ops().wait(device, spec.queue, site);
     kernel_end = clock::now();
     data.finish();
-    if (timed && spec.queue != queue_sync) cuda_ops().wait(device, spec.queue, site);
-  } else {
+    if (wait) cuda_ops().wait(device, spec.queue, site);
+  } else if (motion.bytes[0] > 0 || spec.default_present) {
     host_coherence coherent(scope, mapped.get(), e.body_size, device, spec, site);
     kernel_start = clock::now();
     e.run_host(task, body, launch_context{spec, 0, site}, result);
     kernel_end = clock::now();
     coherent.finish();
+  } else {
+    // Nothing the body captured is on the GPU: the host run is the plain one.
+    kernel_start = clock::now();
+    e.run_host(task, body, launch_context{spec, 0, site}, result);
+    kernel_end = clock::now();
   }
   if (!timed) return true;
   const auto secs = [](clock::duration d) { return std::chrono::duration<double>(d).count(); };
