@@ -61,7 +61,8 @@ constexpr residency residency_of(const data_motion& m) noexcept {
 /// SPRAT's knobs: ΔT as a fraction of the current side's time; timed runs per side in a
 /// class's warm-up (their median counts: the first run pays allocation and first touch, and a
 /// single preempted run must not decide); runs of the chosen side whose median is compared
-/// with the other side before a switch; switches allowed per class after it settled.
+/// with the other side before a switch; switches allowed per class after it settled. Trials
+/// count up to 8 and the window up to 16.
 struct adaptive_options {
   double margin = 0.10;
   int trials = 3;
@@ -70,7 +71,7 @@ struct adaptive_options {
 };
 
 /// Per size class and residency of one call site on one GPU. Times are whole runs (data
-/// movement and kernel) unless named kernel or motion.
+/// movement and kernel) unless named kernel or moved.
 struct adaptive_class {
   std::uint64_t n = 0;                  // the first size seen: the class's point in the models
   data_motion motion;                   // the bytes each side moves (as first seen)
@@ -135,8 +136,9 @@ struct launch_choice {
 /// The search of one size class, one coordinate at a time: the default shape; each vector
 /// length; with the fastest of those, growing iterations per thread (gangs = n / (vector_length
 /// x factor)) until one is 10% slower than the best so far; with the fastest factor, the other
-/// vector lengths again (a shape's best vector length depends on its gangs: a CG row product
-/// wants 128 lanes and 64 rows per thread, the plain default 256 lanes and one). Every shape runs
+/// vector lengths again (a shape's best vector length depends on its gangs: a CG row product is
+/// fastest at 128 lanes and 64 rows per thread, though at one row per thread 1024 lanes beat
+/// 128). Every shape runs
 /// `reps` times and the median counts, so that one slow run (a clock or a cold cache) neither
 /// wins nor loses a shape. The result is never slower than the default.
 class tune_search {
