@@ -580,4 +580,13 @@ TEST_CASE("parallel_reduce names its line when its first clause is a constant", 
   line = __LINE__ + 1;
   what = message([&] { return acc::parallel_reduce(8, acc::tuned, acc::default_present, acc::plus, ACC_LAMBDA(int i) { return a[i]; }, 1.0); });
   CHECK_THAT(what, Catch::Contains(at(line)));
+
+  SECTION("parallel_scan too") {
+    line = __LINE__ + 1;
+    what = message([&] { return acc::parallel_scan(8, acc::default_present, ACC_LAMBDA(int i, double& p, bool final) { p += final ? a[i] : a[i]; }); });
+    CHECK_THAT(what, Catch::Contains("acc::parallel_scan at 16_selection.cpp:" + std::to_string(line) + ":"));
+    line = __LINE__ + 1;
+    what = message([&] { return acc::parallel_scan(8, acc::adaptive, acc::default_present, ACC_LAMBDA(int i, double& p, bool final) { p += final ? a[i] : a[i]; }); });
+    CHECK_THAT(what, Catch::Contains("acc::parallel_scan at 16_selection.cpp:" + std::to_string(line) + ":"));
+  }
 }

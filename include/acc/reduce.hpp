@@ -127,18 +127,6 @@ auto reduce_with_clauses(const std::source_location& at, const Extent& extent, c
 template <class T>
 inline constexpr bool is_location_v = std::is_same_v<std::remove_cvref_t<T>, std::source_location>;
 
-/// Clauses that are constants and so know no line: given first, they are converted to
-/// sited_clause, whose defaulted argument is the line of the parallel_reduce call.
-template <class C>
-inline constexpr bool knows_no_line_v =
-    std::is_same_v<C, adaptive_t> || std::is_same_v<C, tuned_t> || std::is_same_v<C, default_present_t>;
-template <class C>
-struct sited_clause {
-  C clause;
-  std::source_location where;
-  sited_clause(const C& c, std::source_location w = std::source_location::current()) noexcept : clause(c), where(w) {}
-};
-
 }  // namespace detail
 
 /// Reduces body(i...) over the extent with op and returns the result (OpenACC 3.3 §2.9.11,
