@@ -4,9 +4,13 @@
 //   device-resident: the arrays are in a data region; the host pays update_self before and
 //   update_device after (what acc::adaptive does when it chooses the host).
 // Per size: adaptive's warm-up runs first (its own timed runs), then the three take turns for
-// `runs` calls each; the median of each is printed with adaptive / better fixed. At the end acc's
-// report of every call site: per size class the choice, the times, the predictions and their
-// errors, the switches.
+// `runs` calls each; the median of each is printed with adaptive / better fixed (OVER 5%: more
+// than 5% slower), where adaptive runs ("gpu*": decided from the models' predictions at first
+// sight, else from timing both sides), the prediction error of that side's time (measured
+// median of its warm-up runs against the prediction; "-": no prediction, both were timed) and
+// the switches of that size class. At the end acc's report of every call site: per size class
+// and residency the choice, each side's time split into kernel and data movement, the
+// predictions and their errors, the switches.
 //   bench_adaptive [--from 10] [--to 28] [--step 2] [--runs N]
 // Exits 1 on a wrong result or when adaptive is more than 5% slower than the better fixed
 // choice at some size; 0 without a GPU (nothing to measure).
@@ -18,6 +22,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <string>
 #include <cmath>
 #include <cstdio>
 #include <cstdint>
@@ -44,6 +49,7 @@ enum mode { fixed_host, fixed_gpu, adaptive_choice };
 // STREAM's triad: a = b + s c (BabelStream's scalar 0.4).
 struct triad {
   static constexpr const char* name = "triad";
+  static inline int line = 0;  // of the adaptive call
   acc::array<double> a, b, c;
   explicit triad(std::int64_t n) : a(n), b(n), c(n) {
     for (std::int64_t i = 0; i < n; ++i) a[i] = 0, b[i] = 0.2 + 1e-9 * double(i % 1000), c[i] = 0.1;
@@ -52,11 +58,13 @@ struct triad {
     auto a = this->a;
     acc::view<const double> b = this->b, c = this->c;
     const std::int64_t n = a.size();
+    line = __LINE__ + 2;
     if (m == adaptive_choice)
       acc::parallel_loop(n, acc::adaptive, ACC_LAMBDA(std::int64_t i) { a[i] = b[i] + 0.4 * c[i]; });
     else
       acc::parallel_loop(n, acc::if_(m == fixed_gpu), ACC_LAMBDA(std::int64_t i) { a[i] = b[i] + 0.4 * c[i]; });
   }
+  std::int64_t size() const { return a.size(); }  // iterations: the size adaptive is keyed by
   template <class F> void each(F f) { f(a); f(b); f(c); }
   bool check() const {
     for (std::int64_t i = 0; i < a.size(); ++i)
@@ -68,6 +76,7 @@ struct triad {
 // A Jacobi sweep of a square grid of n points: out = mean of the four neighbours.
 struct stencil {
   static constexpr const char* name = "stencil";
+  static inline int line = 0;
   int side;
   acc::array<double, 2> in, out;
   explicit stencil(std::int64_t n)
@@ -79,6 +88,7 @@ struct stencil {
     acc::view<const double, 2> in = this->in;
     auto out = this->out;
     const auto space = acc::collapse(acc::range(1, side - 1), acc::range(1, side - 1));
+    line = __LINE__ + 2;
     if (m == adaptive_choice)
       acc::parallel_loop(space, acc::adaptive, ACC_LAMBDA(int i, int j) {
         out(i, j) = 0.25 * (in(i - 1, j) + in(i + 1, j) + in(i, j - 1) + in(i, j + 1));
@@ -88,6 +98,7 @@ struct stencil {
         out(i, j) = 0.25 * (in(i - 1, j) + in(i + 1, j) + in(i, j - 1) + in(i, j + 1));
       });
   }
+  std::int64_t size() const { return std::int64_t(side - 2) * (side - 2); }
   template <class F> void each(F f) { f(in); f(out); }
   bool check() const {
     for (int i = 1; i < side - 1; ++i)
@@ -100,6 +111,7 @@ struct stencil {
 // A sum of n values whose total is exact (check.cuh's i % 17 - 8).
 struct sum {
   static constexpr const char* name = "reduction";
+  static inline int line = 0;
   acc::array<double> x;
   double result = 0;
   explicit sum(std::int64_t n) : x(n) {
@@ -108,11 +120,13 @@ struct sum {
   void run(mode m) {
     acc::view<const double> x = this->x;
     const std::int64_t n = x.size();
+    line = __LINE__ + 2;
     if (m == adaptive_choice)
       result = acc::parallel_reduce(n, acc::adaptive, acc::plus, ACC_LAMBDA(std::int64_t i) { return x[i]; });
     else
       result = acc::parallel_reduce(n, acc::if_(m == fixed_gpu), acc::plus, ACC_LAMBDA(std::int64_t i) { return x[i]; });
   }
+  std::int64_t size() const { return x.size(); }
   template <class F> void each(F f) { f(x); }
   bool check() const { return result == double(bench::sum_mod17(x.size())); }
 };
@@ -138,7 +152,7 @@ outcome measure(std::int64_t n, bool resident, int runs) {
     });
   };
   const auto body = [&] {
-    for (int i = 0; i < 8; ++i) one(adaptive_choice);  // adaptive's warm-up: its own timed runs
+    for (int i = 0; i < 10; ++i) one(adaptive_choice);  // adaptive's warm-up: its own timed runs
     for (int m = 0; m < 3; ++m) one(mode(m));             // every path once, untimed
     for (int r = 0; r < runs; ++r)
       for (int m = 0; m < 3; ++m) t[m].push_back(one(mode(m)));
@@ -149,9 +163,20 @@ outcome measure(std::int64_t n, bool resident, int runs) {
   o.correct = k.check();
   const double h = median(t[0]), g = median(t[1]), a = median(t[2]), best = std::min(h, g);
   o.within = a <= 1.05 * best;
-  std::printf("%-9s %-15s 2^%-3d %12.1f %12.1f %12.1f %8.3f %s%s\n", K::name,
+  // The call site's state for this size class and residency (acc::detail::adaptive_state).
+  acc::detail::adaptive_class c;
+  std::string where = "?", error = "-", switches = "?";
+  if (acc::detail::adaptive_state("adaptive.cu:" + std::to_string(K::line), std::uint64_t(k.size()),
+                                  resident ? acc::detail::residency::device : acc::detail::residency::host, c)) {
+    const int side = c.choice == acc::detail::target::nvidia ? 1 : 0;
+    where = std::string(side ? "gpu" : "host") + (c.by_model ? "*" : "");
+    if (c.predicted[side] > 0 && c.error[side] >= 0) error = std::to_string(int(c.error[side] * 100 + 0.5)) + "%";
+    switches = std::to_string(c.switches);
+  }
+  std::printf("%-9s %-15s 2^%-3d %12.1f %12.1f %12.1f %8.3f %-6s %8s %8s%s%s\n", K::name,
               resident ? "device-resident" : "host-resident", int(std::log2(double(n)) + 0.5), h * 1e6, g * 1e6,
-              a * 1e6, a / best, o.within ? "" : " OVER 5%", o.correct ? "" : " WRONG");
+              a * 1e6, a / best, where.c_str(), error.c_str(), switches.c_str(), o.within ? "" : "  OVER 5%",
+              o.correct ? "" : " WRONG");
   return o;
 }
 
@@ -161,8 +186,11 @@ int main(int argc, char** argv) {
   if (!bench::have_gpu()) return 0;
   const int from = bench::int_arg(argc, argv, "--from", 10), to = bench::int_arg(argc, argv, "--to", 28),
             step = bench::int_arg(argc, argv, "--step", 2), runs_arg = bench::int_arg(argc, argv, "--runs", 0);
-  std::printf("# median microseconds per call; ratio = adaptive / better fixed choice\n");
-  std::printf("%-9s %-15s %-5s %12s %12s %12s %8s\n", "kernel", "data", "size", "host", "gpu", "adaptive", "ratio");
+  std::printf("# median microseconds per call; ratio = adaptive / better fixed choice (OVER 5%%: above 1.05)\n"
+              "# runs on: adaptive's choice (*: decided from predictions); pred err: |predicted - measured| / measured\n"
+              "# of that side's time in this size class; switches: changes of choice after the warm-up (at most 1)\n");
+  std::printf("%-9s %-15s %-5s %12s %12s %12s %8s %-6s %8s %8s\n", "kernel", "data", "size", "host", "gpu", "adaptive",
+              "ratio", "runs on", "pred err", "switches");
   bool ok = true;
   for (int resident = 0; resident < 2; ++resident)
     for (int e = from; e <= to; e += step) {

@@ -104,9 +104,9 @@ auto reduce(const Extent& extent, const launch_spec& spec, const Op& op, const B
 }
 
 /// parallel_reduce(extent, clauses..., op, body[, init]) with at least one clause; the call
-/// site is where the first clause was written (acc/clauses.hpp says why).
+/// site is `at` when known, else where the first clause was written (acc/clauses.hpp says why).
 template <class Extent, class... Args>
-auto reduce_with_clauses(const Extent& extent, const Args&... args) {
+auto reduce_with_clauses(const std::source_location& at, const Extent& extent, const Args&... args) {
   constexpr std::size_t k = leading_clause_count<Args...>();
   constexpr std::size_t rest = sizeof...(Args) - k;
   if constexpr (rest < 2 || rest > 3) {
@@ -119,7 +119,7 @@ auto reduce_with_clauses(const Extent& extent, const Args&... args) {
   } else {
     return with_leading_clauses(
         [&](const launch_spec& spec, const std::source_location& where, const auto& op, const auto& body,
-            const auto&... init) { return reduce(extent, spec, op, body, where, init...); },
+            const auto&... init) { return reduce(extent, spec, op, body, at.line() ? at : where, init...); },
         args...);
   }
 }
@@ -144,7 +144,9 @@ inline constexpr bool is_location_v = std::is_same_v<std::remove_cvref_t<T>, std
 ///   the host and a GPU, which group the operations differently.
 /// e.g. acc::parallel_reduce(4, acc::plus, ACC_LAMBDA(int i) { return i; }) == 6
 // Without clauses the call site is a defaulted parameter; with clauses it comes from the first
-// clause, since no defaulted parameter can follow them.
+// clause, since no defaulted parameter can follow them: a factory's clause carries its line,
+// and a constant clause (adaptive, tuned, default_present) given first gets the call's line
+// from its conversion to sited_clause.
 template <class Extent, class Op, class Body>
   requires(!detail::is_clause_v<Op>)
 auto parallel_reduce(Extent e, const Op& op, const Body& body,
@@ -158,9 +160,21 @@ auto parallel_reduce(Extent e, const Op& op, const Body& body, const Init& init,
   return detail::reduce(e, detail::launch_spec{}, op, body, where, init);
 }
 template <class Extent, class Clause, class... Rest>
-  requires detail::is_clause_v<Clause>
+  requires(detail::is_clause_v<Clause> && !detail::knows_no_line_v<Clause>)
 auto parallel_reduce(Extent e, const Clause& first, const Rest&... rest) {
-  return detail::reduce_with_clauses(e, first, rest...);
+  return detail::reduce_with_clauses(std::source_location{}, e, first, rest...);
+}
+template <class Extent, class... Rest>
+auto parallel_reduce(Extent e, detail::sited_clause<adaptive_t> first, const Rest&... rest) {
+  return detail::reduce_with_clauses(first.where, e, first.clause, rest...);
+}
+template <class Extent, class... Rest>
+auto parallel_reduce(Extent e, detail::sited_clause<tuned_t> first, const Rest&... rest) {
+  return detail::reduce_with_clauses(first.where, e, first.clause, rest...);
+}
+template <class Extent, class... Rest>
+auto parallel_reduce(Extent e, detail::sited_clause<default_present_t> first, const Rest&... rest) {
+  return detail::reduce_with_clauses(first.where, e, first.clause, rest...);
 }
 
 }  // namespace acc

@@ -336,9 +336,9 @@ auto parallel_scan_entry(const Extent& extent, const launch_spec& spec, const Op
 }
 
 /// parallel_scan(extent, clauses..., [op,] body) with at least one clause; the call site is
-/// where the first clause was written (acc/clauses.hpp says why).
+/// `at` when known, else where the first clause was written (acc/clauses.hpp says why).
 template <class Explicit, class Extent, class... Args>
-auto parallel_scan_with_clauses(const Extent& extent, const Args&... args) {
+auto parallel_scan_with_clauses(const std::source_location& at, const Extent& extent, const Args&... args) {
   constexpr std::size_t k = leading_clause_count<Args...>();
   constexpr std::size_t rest = sizeof...(Args) - k;
   if constexpr (rest < 1 || rest > 2) {
@@ -351,10 +351,11 @@ auto parallel_scan_with_clauses(const Extent& extent, const Args&... args) {
   } else {
     return with_leading_clauses(
         [&](const launch_spec& spec, const std::source_location& where, const auto&... op_body) {
+          const std::source_location& site = at.line() ? at : where;
           if constexpr (sizeof...(op_body) == 1)
-            return parallel_scan_entry<Explicit>(extent, spec, plus, op_body..., where);
+            return parallel_scan_entry<Explicit>(extent, spec, plus, op_body..., site);
           else
-            return parallel_scan_entry<Explicit>(extent, spec, op_body..., where);
+            return parallel_scan_entry<Explicit>(extent, spec, op_body..., site);
         },
         args...);
   }
@@ -429,10 +430,24 @@ auto parallel_scan(Extent e, const Op& op, const Body& body,
                    std::source_location where = std::source_location::current()) {
   return detail::parallel_scan_entry<T>(e, detail::launch_spec{}, op, body, where);
 }
+// With clauses the call site comes from the first clause; a constant one given first gets the
+// call's line from its conversion to sited_clause (as parallel_reduce's).
 template <class T = void, class Extent, class Clause, class... Rest>
-  requires detail::is_clause_v<Clause>
+  requires(detail::is_clause_v<Clause> && !detail::knows_no_line_v<Clause>)
 auto parallel_scan(Extent e, const Clause& first, const Rest&... rest) {
-  return detail::parallel_scan_with_clauses<T>(e, first, rest...);
+  return detail::parallel_scan_with_clauses<T>(std::source_location{}, e, first, rest...);
+}
+template <class T = void, class Extent, class... Rest>
+auto parallel_scan(Extent e, detail::sited_clause<adaptive_t> first, const Rest&... rest) {
+  return detail::parallel_scan_with_clauses<T>(first.where, e, first.clause, rest...);
+}
+template <class T = void, class Extent, class... Rest>
+auto parallel_scan(Extent e, detail::sited_clause<tuned_t> first, const Rest&... rest) {
+  return detail::parallel_scan_with_clauses<T>(first.where, e, first.clause, rest...);
+}
+template <class T = void, class Extent, class... Rest>
+auto parallel_scan(Extent e, detail::sited_clause<default_present_t> first, const Rest&... rest) {
+  return detail::parallel_scan_with_clauses<T>(first.where, e, first.clause, rest...);
 }
 
 }  // namespace acc

@@ -260,6 +260,18 @@ constexpr std::source_location location_of(const C&... c) {
   return where;
 }
 
+/// Clauses that are constants and so know no line: given first to a construct that returns a
+/// value, they are converted to sited_clause, whose defaulted argument is the call's line.
+template <class C>
+inline constexpr bool knows_no_line_v =
+    std::is_same_v<C, adaptive_t> || std::is_same_v<C, tuned_t> || std::is_same_v<C, default_present_t>;
+template <class C>
+struct sited_clause {
+  C clause;
+  std::source_location where;
+  sited_clause(const C& c, std::source_location w = std::source_location::current()) noexcept : clause(c), where(w) {}
+};
+
 /// Values no device accepts, whatever the device: these do not depend on where it runs.
 ACC_DETAIL_NOINLINE inline void check_spec(const launch_spec& s, const call_site& site) {
   if (s.bad_count_clause)

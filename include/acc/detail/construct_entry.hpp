@@ -27,6 +27,9 @@ struct construct_entry {
   /// Null in a translation unit that nvcc did not compile: it has no kernels, so it runs on
   /// the host even when the program's current device is a GPU, as OpenACC's host fallback.
   void (*run_nvidia)(const void* task, const void* body, const launch_context& ctx, void* result);
+  /// The body type's mangled name: tells apart, in the tune cache, the bodies of a helper that
+  /// wraps a construct at one line.
+  const char* (*body_name)() noexcept;
 };
 
 /// check_spec, place, map the body's captures (into `copy`, storage for one Body), run where

@@ -97,20 +97,38 @@ private:
   const call_site& site_;
 };
 
-/// A construct on the GPU, as run_construct runs it, with `spec` for its launch shape.
-inline void run_on_nvidia(const construct_entry& e, const void* task, const launch_spec& spec, int device,
-                          const void* body, void* copy, void* result, const call_site& site) {
-  capture_scope scope;
-  const body_copy mapped(e, scope, body, copy);
-  implicit_data data(scope, mapped.get(), e.body_size, device, spec, true, site);
-  e.run_nvidia(task, mapped.get(), launch_context{spec, device, site}, result);
-  data.finish();
+/// What each side would move for a construct whose captured arrays are `scope`'s: the host
+/// copies the present ones from the GPU and, unless const, back; the GPU copies the absent ones
+/// in and, unless const, out.
+inline data_motion motion_of(capture_scope& scope, const void* body, std::size_t body_size, int device) {
+  data_motion m;
+  for (const captured& c : own_captures(scope, body, body_size)) {
+    const double bytes = double(c.span.bytes) * (c.span.read_only ? 1 : 2);
+    m.bytes[present_address(device, c.span) ? 0 : 1] += bytes;
+  }
+  return m;
+}
+
+/// The call site's record, found by the construct's entry (one per body type), its source
+/// location and the GPU without building a string, once the site is known.
+inline selected_site& site_record(selection_registry& r, const construct_entry& e, const call_site& site, int device) {
+  const selection_registry::site_id id{&e, site.where.file_name(), site.where.line(), site.where.column(), device};
+  if (auto it = r.by_id.find(id); it != r.by_id.end()) return *it->second;
+  // By the construct's entry too: a helper that wraps a construct shares its line among
+  // callers with different bodies.
+  const std::string& name = selection_impl::device_name(r, device);
+  char entry[2 + 2 * sizeof(void*) + 1];
+  std::snprintf(entry, sizeof entry, "%p", static_cast<const void*>(&e));
+  selected_site& s = r.sites[name + '\t' + describe(site) + '\t' + entry];
+  if (s.name.empty()) s.name = describe(site);
+  r.by_id.emplace(id, &s);
+  return s;
 }
 
 /// acc::adaptive, acc::tuned, ACC_DEVICE_TYPE=auto, for a construct placed on a GPU: runs it
 /// where the call site's policy says, with the shape its search says, timing the runs that
-/// the policy and the search still learn from. False when neither applies (a scan under
-/// ACC_DEVICE_TYPE=auto): the caller runs it as usual.
+/// the policy and the search still learn from (the kernel apart from the data movement). False
+/// when neither applies (a scan under ACC_DEVICE_TYPE=auto): the caller runs it as usual.
 inline bool run_selected(const construct_entry& e, const void* task, std::uint64_t size, const launch_spec& spec,
                          int device, const void* body, void* copy, void* result, const call_site& site) {
   const bool adapt = e.selectable && ((spec.select & select_adaptive) || adaptive_everywhere());
@@ -118,6 +136,10 @@ inline bool run_selected(const construct_entry& e, const void* task, std::uint64
   if (!adapt && !tune) return false;
   selection_registry& r = selection_state();
   const int cls = size_class(size);
+  // The construct's own copy of its body, and where the arrays it captured are now.
+  capture_scope scope;
+  const body_copy mapped(e, scope, body, copy);
+  const data_motion motion = adapt ? motion_of(scope, mapped.get(), e.body_size, device) : data_motion{};
   target where = target::nvidia;
   launch_choice shape{};
   bool timed = false;
@@ -126,20 +148,14 @@ inline bool run_selected(const construct_entry& e, const void* task, std::uint64
   std::string key;
   {
     std::lock_guard lock(r.mutex);
-    // By the construct's entry too (one per body type): a parallel_reduce whose only clauses are
-    // adaptive and tuned knows no line (acc/clauses.hpp), and is then kept out of the cache file.
-    const std::string& name = selection_impl::device_name(r, device);
-    char entry[2 + 2 * sizeof(void*) + 1];
-    std::snprintf(entry, sizeof entry, "%p", static_cast<const void*>(&e));
-    s = &r.sites[name + '\t' + describe(site) + '\t' + entry];
-    if (s->name.empty()) s->name = describe(site);
+    s = &site_record(r, e, site, device);
     if (adapt) {
-      where = s->policy.choose(size);
-      timed = spec.queue == queue_sync || s->policy.warming(size);
+      where = s->policy.choose(size, motion);
+      timed = spec.queue == queue_sync || s->policy.warming(size, motion);
     }
     if (tune && where == target::nvidia) {
       auto& t = s->tuning[cls];
-      if (site.where.line() != 0) key = tune_key(name, site, cls);
+      if ((!t || !t->done()) && site.where.line() != 0) key = tune_key(selection_impl::device_name(r, device), site, body_key(e.body_name()), cls);
       if (!t) {
         selection_impl::load_cache(r);
         auto hit = key.empty() ? r.cache.end() : r.cache.find(key);
@@ -154,22 +170,40 @@ inline bool run_selected(const construct_entry& e, const void* task, std::uint64
   }
   using clock = std::chrono::steady_clock;
   const clock::time_point start = clock::now();
+  clock::time_point kernel_start, kernel_end;
   if (where == target::nvidia) {
-    run_on_nvidia(e, task, search ? apply_choice(spec, shape, size) : spec, device, body, copy, result, site);
-    if (timed && spec.queue != queue_sync) cuda_ops().wait(device, spec.queue, site);
-  } else {
-    capture_scope scope;
-    const body_copy captured_body(e, scope, body, copy);
-    host_coherence coherent(scope, captured_body.get(), e.body_size, device, spec, site);
+    const launch_spec run_spec = search ? apply_choice(spec, shape, size) : spec;
+    // Synchronous copies and launches return finished; an async queue is waited for between
+    // the parts of a timed run.
+    const bool wait = timed && spec.queue != queue_sync;
+    implicit_data data(scope, mapped.get(), e.body_size, device, run_spec, true, site);
+    if (wait) cuda_ops().wait(device, spec.queue, site);
+    kernel_start = clock::now();
+    e.run_nvidia(task, mapped.get(), launch_context{run_spec, device, site}, result);
+    if (wait) cuda_ops().wait(device, spec.queue, site);
+    kernel_end = clock::now();
+    data.finish();
+    if (wait) cuda_ops().wait(device, spec.queue, site);
+  } else if (motion.bytes[0] > 0 || spec.default_present) {
+    host_coherence coherent(scope, mapped.get(), e.body_size, device, spec, site);
+    kernel_start = clock::now();
     e.run_host(task, body, launch_context{spec, 0, site}, result);
+    kernel_end = clock::now();
     coherent.finish();
+  } else {
+    // Nothing the body captured is on the GPU: the host run is the plain one.
+    kernel_start = clock::now();
+    e.run_host(task, body, launch_context{spec, 0, site}, result);
+    kernel_end = clock::now();
   }
   if (!timed) return true;
-  const double seconds = std::chrono::duration<double>(clock::now() - start).count();
+  const auto secs = [](clock::duration d) { return std::chrono::duration<double>(d).count(); };
+  const double seconds = secs(clock::now() - start), kernel = secs(kernel_end - kernel_start);
   std::lock_guard lock(r.mutex);
-  if (adapt) s->policy.record(where, size, seconds);
+  if (adapt) s->policy.record(where, size, motion, seconds, kernel);
   if (search && !search->done()) {
-    search->record(shape, seconds);
+    // The shape changes the kernel only: the data movement around it would be noise.
+    search->record(shape, kernel);
     if (search->done() && !key.empty()) {
       r.cache[key] = tune_entry{search->best(), search->best_time()};
       selection_impl::save_cache(r);

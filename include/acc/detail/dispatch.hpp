@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <new>
 #include <type_traits>
+#include <typeinfo>
 
 namespace acc::detail {
 
@@ -59,6 +60,11 @@ void run_task_on_nvidia(const void* task, const void* body, const launch_context
 }
 #endif
 
+template <class Body>
+const char* body_type_name() noexcept {
+  return typeid(Body).name();
+}
+
 template <class Task, class Body>
 inline constexpr construct_entry entry_of{
     sizeof(Body), !std::is_empty_v<Body>, task_selectable<Task>(), &copy_body<Body>, &destroy_body<Body>, &run_task_on_host<Task, Body>,
@@ -67,6 +73,7 @@ inline constexpr construct_entry entry_of{
 #else
     nullptr,
 #endif
+    &body_type_name<Body>,
 };
 
 /// Runs `task` with `body` where the clauses place it and returns the task's result (its

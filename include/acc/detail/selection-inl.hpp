@@ -58,13 +58,35 @@ ACC_DETAIL_RUNTIME_FN double time_model::predict(double n, int excluding) const 
 
 // ---- adaptive_policy ----------------------------------------------------------------------------
 
-ACC_DETAIL_RUNTIME_FN target adaptive_policy::choose(std::uint64_t n) {
+namespace selection_impl {
+/// The median of v[0..k) (the upper one of an even count); k > 0.
+inline double median_of(const double* v, int k) {
+  double w[16];
+  std::copy(v, v + k, w);
+  std::nth_element(w, w + k / 2, w + k);
+  return w[k / 2];
+}
+}  // namespace selection_impl
+
+ACC_DETAIL_RUNTIME_FN double adaptive_policy::predict(target where, std::uint64_t n, const data_motion& m) const noexcept {
+  const int s = side(where), cls = size_class(n);
+  // The model through the nearest measured classes (this one's included) follows n inside a
+  // class too; with one class measured, that class's time.
+  const double kernel = kernel_models_[s].ready() ? kernel_models_[s].predict(double(n)) : kernel_at_[s][cls];
+  if (kernel <= 0) return 0;
+  if (m.bytes[s] <= 0) return kernel;
+  const double moved = motion_models_[s].predict(m.bytes[s]);
+  return moved > 0 ? kernel + moved : 0;
+}
+
+ACC_DETAIL_RUNTIME_FN target adaptive_policy::choose(std::uint64_t n, const data_motion& m) {
   const int cls = size_class(n);
-  adaptive_class& c = classes_[cls];
+  adaptive_class& c = classes_[int(residency_of(m))][cls];
   if (c.settled) return c.choice;
   if (c.n == 0 && c.runs[0] + c.runs[1] == 0) {
     c.n = n ? n : 1;
-    for (int s = 0; s < 2; ++s) c.predicted[s] = models_[s].predict(double(c.n), cls);
+    c.motion = m;
+    for (int s = 0; s < 2; ++s) c.predicted[s] = predict(s ? target::nvidia : target::host, c.n, m);
     if (c.predicted[0] > 0 && c.predicted[1] > 0) {
       c.choice = c.predicted[1] < c.predicted[0] ? target::nvidia : target::host;
       c.settled = c.by_model = true;
@@ -74,48 +96,61 @@ ACC_DETAIL_RUNTIME_FN target adaptive_policy::choose(std::uint64_t n) {
   return c.runs[0] < o_.trials ? target::host : target::nvidia;
 }
 
-ACC_DETAIL_RUNTIME_FN bool adaptive_policy::warming(std::uint64_t n) const noexcept {
-  const adaptive_class& c = classes_[size_class(n)];
+ACC_DETAIL_RUNTIME_FN bool adaptive_policy::warming(std::uint64_t n, const data_motion& m) const noexcept {
+  const adaptive_class& c = classes_[int(residency_of(m))][size_class(n)];
   return !c.settled || c.runs[side(c.choice)] < o_.trials;
 }
 
-ACC_DETAIL_RUNTIME_FN double adaptive_policy::other_estimate(const adaptive_class& c, int cls, int other) const noexcept {
+ACC_DETAIL_RUNTIME_FN double adaptive_policy::other_estimate(const adaptive_class& c, int other) const noexcept {
   if (c.runs[other] >= o_.trials) return c.best[other];
-  return models_[other].predict(double(c.n), cls);
+  return predict(other ? target::nvidia : target::host, c.n, c.motion);
 }
 
-ACC_DETAIL_RUNTIME_FN void adaptive_policy::record(target where, std::uint64_t n, double seconds) {
+ACC_DETAIL_RUNTIME_FN void adaptive_policy::record(target where, std::uint64_t n, const data_motion& m, double seconds,
+                                                  double kernel) {
+  using selection_impl::median_of;
   const int cls = size_class(n), s = side(where);
-  adaptive_class& c = classes_[cls];
-  if (c.n == 0) c.n = n ? n : 1;
+  const int trials = std::clamp(o_.trials, 1, 8), window = std::clamp(o_.window, 1, 16);
+  adaptive_class& c = classes_[int(residency_of(m))][cls];
+  if (c.n == 0) c.n = n ? n : 1, c.motion = m;
   if (seconds <= 0) seconds = 1e-9;  // a clock tick too coarse to see the run
-  c.best[s] = c.runs[s] == 0 ? seconds : std::min(c.best[s], seconds);
-  ++c.runs[s];
-  if (c.predicted[s] > 0 && c.runs[s] <= o_.trials) c.error[s] = std::abs(c.predicted[s] - c.best[s]) / c.best[s];
-  models_[s].set(cls, double(c.n), c.best[s]);
+  kernel = std::clamp(kernel, 0.0, seconds);
+  if (c.runs[s] < trials) {
+    // Warm-up: the median of these runs is this side's time here, split into kernel and
+    // movement, and each part feeds its model.
+    c.warm_total[s][c.runs[s]] = seconds;
+    c.warm_kernel[s][c.runs[s]] = kernel;
+    const int k = ++c.runs[s];
+    c.best[s] = median_of(c.warm_total[s].data(), k);
+    c.kernel[s] = median_of(c.warm_kernel[s].data(), k);
+    c.moved[s] = std::max(0.0, c.best[s] - c.kernel[s]);
+    if (c.predicted[s] > 0) c.error[s] = std::abs(c.predicted[s] - c.best[s]) / c.best[s];
+    kernel_at_[s][cls] = c.kernel[s] > 0 ? c.kernel[s] : 1e-9;
+    kernel_models_[s].set(cls, double(c.n), kernel_at_[s][cls]);
+    if (c.motion.bytes[s] > 0 && c.moved[s] > 0)
+      motion_models_[s].set(size_class(std::uint64_t(c.motion.bytes[s])), c.motion.bytes[s], c.moved[s]);
+  } else {
+    ++c.runs[s];
+  }
   if (!c.settled) {
-    if (c.runs[0] >= o_.trials && c.runs[1] >= o_.trials) {
+    if (c.runs[0] >= trials && c.runs[1] >= trials) {
       c.choice = c.best[1] < c.best[0] ? target::nvidia : target::host;
       c.settled = true;
-      c.recent = c.best[side(c.choice)];
-      c.recent_runs = o_.trials;
+      c.window_runs = 0;
     }
     return;
   }
   if (where != c.choice) return;
-  // The first runs of a newly chosen side pay its warm-up: the fastest of them starts the average.
-  if (c.recent_runs < o_.trials) {
-    c.recent = c.recent_runs == 0 ? seconds : std::min(c.recent, seconds);
-    if (++c.recent_runs < o_.trials) return;
-  } else {
-    c.recent = 0.75 * c.recent + 0.25 * seconds;
-  }
-  const double other = other_estimate(c, cls, 1 - s);
-  if (other > 0 && other < c.recent * (1 - o_.margin) && c.switches < o_.max_switches) {
+  // Hysteresis: the median of the chosen side's last runs (one slow run, preempted or paying a
+  // thread wake-up, moves no median) against the other side, which must be faster by the margin.
+  c.window[c.window_runs++ % window] = seconds;
+  if (c.window_runs < window || c.switches >= o_.max_switches) return;
+  const double current = median_of(c.window.data(), window);
+  const double other = other_estimate(c, 1 - s);
+  if (other > 0 && other < current * (1 - o_.margin)) {
     c.choice = s ? target::host : target::nvidia;
     ++c.switches;
-    c.recent = 0;
-    c.recent_runs = 0;
+    c.window_runs = 0;
   }
 }
 
@@ -138,45 +173,36 @@ ACC_DETAIL_RUNTIME_FN void tune_search::record(launch_choice c, double seconds) 
   if (done_ || !(c == queue_[at_])) return;
   ++trials_;
   cost_ += seconds;
-  current_ = runs_ == 0 ? seconds : std::min(current_, seconds);
-  if (++runs_ < reps) return;
-  runs_ = 0;
-  if (phase_ == 0) default_time_ = current_;
-  if (best_time_ == 0 || current_ < best_time_) best_time_ = current_, best_ = c;
-  advance();
+  runs_[run_count_] = seconds;
+  if (++run_count_ < reps) return;
+  run_count_ = 0;
+  ++shapes_;
+  const double t = selection_impl::median_of(runs_.data(), reps);
+  if (phase_ == 0) default_time_ = t;
+  if (best_time_ == 0 || t < best_time_) best_time_ = t, best_ = c;
+  advance(t);
 }
 
-ACC_DETAIL_RUNTIME_FN void tune_search::advance() {
-  const double t = current_;
-  if (phase_ == 2) {
-    // More iterations per thread pay until they do not: stop at the first factor 10% slower
-    // than the one before.
-    if (t > last_ * 1.1 || ++at_ == queue_.size()) done_ = true;
-    last_ = t;
-    return;
+ACC_DETAIL_RUNTIME_FN void tune_search::advance(double t) {
+  // More iterations per thread pay until they do not: the first factor 10% slower than the
+  // best shape so far ends that coordinate.
+  const bool stop = phase_ == 2 && t > 1.1 * best_time_;
+  if (!stop && ++at_ < queue_.size()) return;
+  at_ = 0;
+  queue_.clear();
+  while (queue_.empty() && phase_ < 3) {
+    ++phase_;
+    if (phase_ == 1 && vector_open_)
+      for (int v : vector_lengths) queue_.push_back({v, 0});
+    if (phase_ == 2 && gangs_open_)
+      // The default block is the kernel's own choice, unknown here, so iterations per thread
+      // take the fastest explicit vector length (or the clauses').
+      for (int f : gang_factors) queue_.push_back({best_.vector_length ? best_.vector_length : vector_open_ ? 256 : 0, f});
+    if (phase_ == 3 && vector_open_ && gangs_open_ && best_.gang_factor)
+      for (int v : vector_lengths)
+        if (v != best_.vector_length) queue_.push_back({v, best_.gang_factor});
   }
-  if (phase_ == 1) {
-    if (phase_best_ == 0 || t < phase_best_) phase_best_ = t, phase_choice_ = queue_[at_];
-    if (++at_ < queue_.size()) return;
-  }
-  if (phase_ == 0 && vector_open_) {
-    phase_ = 1;
-    queue_.clear();
-    for (int v : vector_lengths) queue_.push_back({v, 0});
-    at_ = 0;
-    return;
-  }
-  if (gangs_open_) {
-    // With the fastest explicit vector length (the default block is the kernel's own choice,
-    // unknown here, so iterations per thread could not be turned into gangs), else the clauses'.
-    phase_ = 2;
-    last_ = phase_best_ > 0 ? phase_best_ : t;
-    queue_.clear();
-    for (int f : gang_factors) queue_.push_back({phase_choice_.vector_length, f});
-    at_ = 0;
-    return;
-  }
-  done_ = true;
+  done_ = queue_.empty();
 }
 
 ACC_DETAIL_RUNTIME_FN launch_spec apply_choice(const launch_spec& s, launch_choice c, std::uint64_t size) noexcept {
@@ -193,17 +219,27 @@ ACC_DETAIL_RUNTIME_FN launch_spec apply_choice(const launch_spec& s, launch_choi
 
 // ---- the tune cache file ------------------------------------------------------------------------
 
-ACC_DETAIL_RUNTIME_FN std::string tune_key(const std::string& device, const call_site& site, int cls) {
+ACC_DETAIL_RUNTIME_FN std::string body_key(const char* type_name) {
+  std::uint64_t h = 14695981039346656037ull;
+  for (const char* p = type_name; p && *p; ++p) h = (h ^ std::uint8_t(*p)) * 1099511628211ull;
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+ACC_DETAIL_RUNTIME_FN std::string tune_key(const std::string& device, const call_site& site, const std::string& body,
+                                           int cls) {
   std::string key = device + '\t' + site.construct + '\t' + site.where.file_name() + '\t' +
-                    std::to_string(site.where.line()) + '\t' + std::to_string(site.where.column()) + '\t' +
-                    std::to_string(cls);
-  if (std::count(key.begin(), key.end(), '\t') != 5 || key.find_first_of("\r\n") != std::string::npos) return {};
+                    std::to_string(site.where.line()) + '\t' + std::to_string(site.where.column()) + '\t' + body +
+                    '\t' + std::to_string(cls);
+  if (std::count(key.begin(), key.end(), '\t') != 6 || key.find_first_of("\r\n") != std::string::npos) return {};
   return key;
 }
 
 ACC_DETAIL_RUNTIME_FN std::string format_tune_cache(const tune_table& table) {
   std::string out = std::string(tune_cache_header) + "\n";
-  out += "# device\tconstruct\tfile\tline\tcolumn\tsize class (log2)\tvector_length\titerations per thread\tseconds\n";
+  out += "# device\tconstruct\tfile\tline\tcolumn\tbody type (hash)\tsize class (log2)\tvector_length\t"
+         "iterations per thread\tseconds\n";
   char buf[96];
   for (const auto& [key, e] : table) {
     std::snprintf(buf, sizeof buf, "\t%d\t%d\t%.6g\n", e.choice.vector_length, e.choice.gang_factor, e.seconds);
@@ -246,23 +282,23 @@ ACC_DETAIL_RUNTIME_FN bool parse_tune_cache(const std::string& text, tune_table&
     if (line.empty() || line[0] == '#') continue;
     const auto f = split_tabs(line);
     long v = 0;
-    bool ok = f.size() == 9 && !f[0].empty() && !f[1].empty() && !f[2].empty();
+    bool ok = f.size() == 10 && !f[0].empty() && !f[1].empty() && !f[2].empty() && !f[5].empty();
     for (int i : {3, 4}) ok = ok && to_int(f[i], 0, LONG_MAX, v);
-    ok = ok && to_int(f[5], 0, size_classes - 1, v);
+    ok = ok && to_int(f[6], 0, size_classes - 1, v);
     long vector = 0, factor = 0;
-    ok = ok && to_int(f[6], 0, 1 << 16, vector) && to_int(f[7], 0, 1 << 20, factor);
+    ok = ok && to_int(f[7], 0, 1 << 16, vector) && to_int(f[8], 0, 1 << 20, factor);
     double seconds = 0;
     if (ok) {
       char* end = nullptr;
-      seconds = std::strtod(f[8].c_str(), &end);
-      ok = !f[8].empty() && *end == '\0' && std::isfinite(seconds) && seconds >= 0;
+      seconds = std::strtod(f[9].c_str(), &end);
+      ok = !f[9].empty() && *end == '\0' && std::isfinite(seconds) && seconds >= 0;
     }
     if (!ok) {
       why = "line " + std::to_string(number) + " is not an entry";
       return false;
     }
     std::string key = f[0];
-    for (int i = 1; i < 6; ++i) key += '\t' + f[i];
+    for (int i = 1; i < 7; ++i) key += '\t' + f[i];
     read[key] = tune_entry{launch_choice{int(vector), int(factor)}, seconds};
   }
   table.swap(read);
@@ -338,15 +374,21 @@ ACC_DETAIL_RUNTIME_FN std::string selection_report() {
   for (const auto& [key, s] : r.sites) {
     out += s.name + " on " + key.substr(0, key.find('\t')) + "\n";
     for (int cls = 0; cls < size_classes; ++cls) {
-      const adaptive_class& c = s.policy.at(cls);
-      if (c.runs[0] + c.runs[1] > 0 || c.settled) {
-        out += "  adaptive 2^" + std::to_string(cls) + ": " +
+      for (int r = 0; r < residencies; ++r) {
+        const adaptive_class& c = s.policy.at(cls, residency(r));
+        if (c.runs[0] + c.runs[1] == 0 && !c.settled) continue;
+        const char* data_name[residencies] = {"data on the host", "data on the GPU", "data on both"};
+        out += "  adaptive 2^" + std::to_string(cls) + ", " + data_name[r] + ": " +
                (c.choice == target::nvidia ? "gpu" : c.choice == target::host ? "host" : "undecided") +
                (c.by_model ? " (predicted)" : "");
         const char* side_name[2] = {"host", "gpu"};
         for (int k = 0; k < 2; ++k) {
           out += std::string(", ") + side_name[k] + " ";
-          out += c.runs[k] ? microseconds(c.best[k]) : std::string("unmeasured");
+          if (c.runs[k])
+            out += microseconds(c.best[k]) + " [kernel " + microseconds(c.kernel[k]) + " + data " +
+                   microseconds(c.moved[k]) + "]";
+          else
+            out += "unmeasured";
           if (c.predicted[k] > 0) out += " (predicted " + microseconds(c.predicted[k]);
           if (c.predicted[k] > 0 && c.error[k] >= 0) out += ", error " + std::to_string(int(c.error[k] * 100 + 0.5)) + "%";
           if (c.predicted[k] > 0) out += ")";
@@ -363,16 +405,31 @@ ACC_DETAIL_RUNTIME_FN std::string selection_report() {
         else
           out += ": " + microseconds(t->best_time()) + ", default " + microseconds(t->default_time()) + " (" +
                  std::to_string(t->default_time() / (t->best_time() > 0 ? t->best_time() : 1)).substr(0, 4) +
-                 "x); search: " + std::to_string(t->trials()) + " trials, " + microseconds(t->cost()) + "\n";
+                 "x); search: " + std::to_string(t->shapes()) + " shapes, " + std::to_string(t->trials()) + " trials, " +
+                 microseconds(t->cost()) + "\n";
       }
     }
   }
   return out;
 }
 
+ACC_DETAIL_RUNTIME_FN bool adaptive_state(const std::string& name_suffix, std::uint64_t n, residency r,
+                                          adaptive_class& out) {
+  selection_registry& reg = selection_state();
+  std::lock_guard lock(reg.mutex);
+  for (const auto& [key, s] : reg.sites)
+    if (s.name.size() >= name_suffix.size() &&
+        s.name.compare(s.name.size() - name_suffix.size(), name_suffix.size(), name_suffix) == 0) {
+      out = s.policy.at(size_class(n), r);
+      return true;
+    }
+  return false;
+}
+
 ACC_DETAIL_RUNTIME_FN void reset_selection() {
   selection_registry& r = selection_state();
   std::lock_guard lock(r.mutex);
+  r.by_id.clear();
   r.sites.clear();
 }
 

@@ -17,6 +17,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace acc::detail {
@@ -41,52 +42,87 @@ private:
   std::array<double, size_classes> n_{}, t_{};  // t_ 0: no point in that class
 };
 
-/// SPRAT's knobs: ΔT as a fraction of the current side's time, timed runs per side in a class's
-/// warm-up (the fastest counts: the first run pays allocation and first touch), switches
-/// allowed per class after it settled.
+/// What a run would move between host and GPU memory, by side, from where the construct's
+/// captured arrays are now: [0] the host run copies the arrays present on the GPU to the host and
+/// back (update_self, update_device), [1] the GPU run copies the absent ones in and out.
+struct data_motion {
+  std::array<double, 2> bytes{};
+};
+
+/// Where a construct's data is: a size class is kept apart per residency, since the same loop
+/// costs a transfer on one side when its data is on the host and on the other when it is on the
+/// GPU.
+enum class residency : int { host = 0, device = 1, mixed = 2 };
+inline constexpr int residencies = 3;
+constexpr residency residency_of(const data_motion& m) noexcept {
+  return m.bytes[0] > 0 && m.bytes[1] > 0 ? residency::mixed : m.bytes[0] > 0 ? residency::device : residency::host;
+}
+
+/// SPRAT's knobs: ΔT as a fraction of the current side's time; timed runs per side in a
+/// class's warm-up (their median counts: the first run pays allocation and first touch, and a
+/// single preempted run must not decide); runs of the chosen side whose median is compared
+/// with the other side before a switch; switches allowed per class after it settled. Trials
+/// count up to 8 and the window up to 16.
 struct adaptive_options {
   double margin = 0.10;
-  int trials = 2;
+  int trials = 3;
+  int window = 5;
   int max_switches = 1;
 };
 
-/// Per size class of one call site on one GPU.
+/// Per size class and residency of one call site on one GPU. Times are whole runs (data
+/// movement and kernel) unless named kernel or moved.
 struct adaptive_class {
-  std::uint64_t n = 0;                 // the first size seen: the class's point in the models
-  std::array<int, 2> runs{};           // timed runs, [0] host, [1] GPU
-  std::array<double, 2> best{};        // fastest timed run (0: none)
-  std::array<double, 2> predicted{};   // the model's time at first sight (0: no model then)
-  std::array<double, 2> error{-1, -1}; // |predicted - best| / best (-1: nothing to compare)
-  double recent = 0;                   // moving average of the chosen side since it was chosen
-  int recent_runs = 0;
+  std::uint64_t n = 0;                  // the first size seen: the class's point in the models
+  data_motion motion;                   // the bytes each side moves (as first seen)
+  std::array<int, 2> runs{};            // timed runs, [0] host, [1] GPU
+  std::array<double, 2> best{};         // median of the warm-up runs (0: none)
+  std::array<double, 2> kernel{};       // their kernel part (median)
+  std::array<double, 2> moved{};        // their data movement part (median)
+  std::array<double, 2> predicted{};    // the models' time at first sight (0: no prediction)
+  std::array<double, 2> error{-1, -1};  // |predicted - best| / best (-1: nothing to compare)
+  std::array<std::array<double, 8>, 2> warm_total{}, warm_kernel{};  // the warm-up runs
+  std::array<double, 16> window{};      // the chosen side's latest runs since it was chosen
+  int window_runs = 0;
   target choice = target::unset;
   int switches = 0;
-  bool settled = false;  // warm-up over: runs go to `choice`
-  bool by_model = false; // settled at first sight from the models' predictions
+  bool settled = false;   // warm-up over: runs go to `choice`
+  bool by_model = false;  // settled at first sight from the models' predictions
 };
 
-/// Host or GPU for one call site on one GPU. A new size class is predicted from the models of
-/// both sides when each has two other classes measured, else timed on both (`trials` runs
-/// each); from then on it runs on the faster, and switches only when the other side's time
-/// (measured, else predicted) beats the moving average of the current one by `margin`.
+/// Host or GPU for one call site on one GPU. Each side has two models: its kernel time against
+/// the iteration count (per size class, whatever the residency) and its data movement time
+/// against the bytes moved. A run is predicted as kernel + movement of the bytes that side
+/// would move now. A new size class and residency is decided at first sight when both sides
+/// can be predicted, else timed on both (`trials` runs each, their median counts); from then on
+/// it runs on the faster, and switches once at most, when the other side's time (measured, else
+/// predicted) beats the median of the chosen side's last `window` runs by `margin`.
 class adaptive_policy {
 public:
   explicit adaptive_policy(adaptive_options o = {}) noexcept : o_(o) {}
-  /// Where the next run of size n goes.
-  ACC_DETAIL_RUNTIME_FN target choose(std::uint64_t n);
+  /// Where the next run of size n goes, its data being where `m` says.
+  ACC_DETAIL_RUNTIME_FN target choose(std::uint64_t n, const data_motion& m = {});
   /// Whether runs of size n are still being compared (an async construct then waits to be timed).
-  ACC_DETAIL_RUNTIME_FN bool warming(std::uint64_t n) const noexcept;
-  /// A timed run of size n on `where`, data movement included.
-  ACC_DETAIL_RUNTIME_FN void record(target where, std::uint64_t n, double seconds);
-  const adaptive_class& at(int cls) const noexcept { return classes_[cls]; }
+  ACC_DETAIL_RUNTIME_FN bool warming(std::uint64_t n, const data_motion& m = {}) const noexcept;
+  /// A timed run of size n on `where`: `seconds` in all, `kernel` of them in the construct
+  /// itself, the rest moving data (`m`: the bytes, as choose() was told).
+  ACC_DETAIL_RUNTIME_FN void record(target where, std::uint64_t n, const data_motion& m, double seconds, double kernel);
+  /// A timed run whose kernel time is not known apart: all of it counts as kernel.
+  void record(target where, std::uint64_t n, double seconds) { record(where, n, data_motion{}, seconds, seconds); }
+  /// The predicted time of a run of size n on side `where` with data as `m` says (0: unknown).
+  ACC_DETAIL_RUNTIME_FN double predict(target where, std::uint64_t n, const data_motion& m) const noexcept;
+  const adaptive_class& at(int cls, residency r = residency::host) const noexcept {
+    return classes_[int(r)][cls];
+  }
 
 private:
   static int side(target t) noexcept { return t == target::nvidia ? 1 : 0; }
-  double other_estimate(const adaptive_class& c, int cls, int other) const noexcept;
+  double other_estimate(const adaptive_class& c, int other) const noexcept;
 
   adaptive_options o_;
-  std::array<adaptive_class, size_classes> classes_{};
-  std::array<time_model, 2> models_{};
+  std::array<std::array<adaptive_class, size_classes>, residencies> classes_{};
+  std::array<time_model, 2> kernel_models_{}, motion_models_{};
+  std::array<std::array<double, size_classes>, 2> kernel_at_{};  // measured kernel per class (0: none)
 };
 
 /// A launch shape relative to the size: vector_length (0: the default) and iterations per
@@ -97,14 +133,21 @@ struct launch_choice {
   friend bool operator==(const launch_choice&, const launch_choice&) = default;
 };
 
-/// The search of one size class: the default shape, then each vector length, then, with the
-/// fastest of those, growing iterations per thread until that stops paying; every shape is
-/// run `reps` times and its fastest run counts. The result is never slower than the default.
+/// The search of one size class, one coordinate at a time: the default shape; each vector
+/// length; with the fastest of those, growing iterations per thread (gangs = n / (vector_length
+/// x factor)) until one is 10% slower than the best so far; with the fastest factor, the other
+/// vector lengths again (a shape's best vector length depends on its gangs: a CG row product is
+/// fastest at 128 lanes and 64 rows per thread, though at one row per thread 1024 lanes beat
+/// 128). Every shape runs
+/// `reps` times and the median counts, so that one slow run (a clock or a cold cache) neither
+/// wins nor loses a shape. The result is never slower than the default.
 class tune_search {
 public:
-  static constexpr int reps = 2;
-  static constexpr std::array<int, 5> vector_lengths{64, 128, 256, 512, 1024};
+  static constexpr int reps = 3;
+  static constexpr std::array<int, 6> vector_lengths{32, 64, 128, 256, 512, 1024};
   static constexpr std::array<int, 6> gang_factors{2, 4, 8, 16, 32, 64};
+  /// At most this many shapes are run (the default, every vector length twice, every factor).
+  static constexpr int max_shapes = 1 + 2 * int(vector_lengths.size()) + int(gang_factors.size());
 
   /// `vector_open` / `gangs_open`: the clauses leave vector_length / num_gangs to acc.
   ACC_DETAIL_RUNTIME_FN tune_search(bool vector_open, bool gangs_open);
@@ -121,24 +164,23 @@ public:
   double best_time() const noexcept { return best_time_; }
   double default_time() const noexcept { return default_time_; }
   int trials() const noexcept { return trials_; }
+  int shapes() const noexcept { return shapes_; }
   double cost() const noexcept { return cost_; }  // seconds spent in timed runs of the search
   bool from_cache() const noexcept { return from_cache_; }
 
 private:
   tune_search() = default;
-  void advance();
+  void advance(double t);
 
   bool vector_open_ = false, gangs_open_ = false;
-  int phase_ = 0;  // 0 default, 1 vector lengths, 2 gang factors
+  int phase_ = 0;  // 0 default, 1 vector lengths, 2 gang factors, 3 vector lengths at that factor
   std::vector<launch_choice> queue_;
   std::size_t at_ = 0;
-  int runs_ = 0;        // runs of queue_[at_] so far
-  double current_ = 0;  // fastest of them
-  double phase_best_ = 0, last_ = 0;  // fastest vector length's time; previous factor's time
-  launch_choice phase_choice_{};       // fastest vector length
+  std::array<double, reps> runs_{};  // times of queue_[at_] so far
+  int run_count_ = 0;
   launch_choice best_{};
   double best_time_ = 0, default_time_ = 0, cost_ = 0;
-  int trials_ = 0;
+  int trials_ = 0, shapes_ = 0;
   bool done_ = false, from_cache_ = false;
 };
 
@@ -147,18 +189,22 @@ ACC_DETAIL_RUNTIME_FN launch_spec apply_choice(const launch_spec& s, launch_choi
 
 // ---- the tune cache file (ACC_TUNE_CACHE) ------------------------------------------------------
 
-/// One tuned shape, keyed by "device \t construct \t file \t line \t column \t class".
+/// One tuned shape, keyed by "device \t construct \t file \t line \t column \t body \t class".
 struct tune_entry {
   launch_choice choice;
   double seconds = 0;
 };
 using tune_table = std::map<std::string, tune_entry>;
 
-inline constexpr const char* tune_cache_header = "acc-tune-cache 1";
+inline constexpr const char* tune_cache_header = "acc-tune-cache 2";
 
-/// The key of a call site's size class on a device; empty when a field holds a tab or a line
-/// break (such a site is tuned, but not kept in the file).
-ACC_DETAIL_RUNTIME_FN std::string tune_key(const std::string& device, const call_site& site, int cls);
+/// A body type's name as a short key field (16 hex digits of its FNV-1a hash).
+ACC_DETAIL_RUNTIME_FN std::string body_key(const char* type_name);
+
+/// The key of a call site's body and size class on a device; empty when a field holds a tab
+/// or a line break (such a site is tuned, but not kept in the file).
+ACC_DETAIL_RUNTIME_FN std::string tune_key(const std::string& device, const call_site& site, const std::string& body,
+                                           int cls);
 
 /// The file's text for `table`: the header line, then one tab-separated line per entry.
 ACC_DETAIL_RUNTIME_FN std::string format_tune_cache(const tune_table& table);
@@ -180,6 +226,9 @@ struct selected_site {
 struct selection_registry {
   std::mutex mutex;
   std::map<std::string, selected_site> sites;  // key: tune_key without the class
+  /// The same sites by construct entry, file, line, column and device (no string to build).
+  using site_id = std::tuple<const void*, const char*, unsigned, unsigned, int>;
+  std::map<site_id, selected_site*> by_id;
   std::map<int, std::string> device_names;
   bool cache_loaded = false;
   std::string cache_path;  // ACC_TUNE_CACHE; empty: none
@@ -195,6 +244,12 @@ ACC_DETAIL_RUNTIME_FN bool selection_registry_env_auto() noexcept;
 /// times, the prediction error and the switches (adaptive); the shape, its time against the
 /// default's and the search's trials and cost (tuned). Benchmarks print it.
 ACC_DETAIL_RUNTIME_FN std::string selection_report();
+
+/// A copy of the adaptive state of size n with data as `r` says, at the first call site whose
+/// name ends with `name_suffix` (e.g. "adaptive.cu:56"); false when there is none. Benchmarks
+/// print the choice and the prediction error per size with it.
+ACC_DETAIL_RUNTIME_FN bool adaptive_state(const std::string& name_suffix, std::uint64_t n, residency r,
+                                          adaptive_class& out);
 
 /// Whether ACC_DEVICE_TYPE=auto applies acc::adaptive to this thread's constructs (not once
 /// the thread chose a device type itself).
