@@ -55,6 +55,8 @@ struct present_entry {
   bool owned = true;       // false for deviceptr ranges: nothing to copy or free
   bool global = false;     // an ACC_DECLARE variable's device copy: updated, never freed
   bool pinned = false;     // the host range was page-locked for this entry
+  bool mapped = false;     // acc::map_data: device memory the program owns, updated, never freed
+  char* mapped_to = nullptr;  // on the host device, where acc::unmap_data copies the range back
   std::string label;
 };
 
