@@ -242,9 +242,12 @@ void fold_device_clause(device_directive& d, const C& c) {
   } else if constexpr (Set && std::is_same_v<C, default_async_t>) {
     d.has_queue = true;
     d.queue = c.queue;
+  } else if constexpr (Set) {
+    static_assert(sizeof(C) == 0, "acc::set takes only an acc::device_type, acc::device_num(n), "
+                                  "acc::default_async(q) and acc::if_(b)");
   } else {
-    static_assert(sizeof(C) == 0, "acc::init and acc::shutdown take an acc::device_type, acc::device_num(n) and "
-                                  "acc::if_(b); acc::set also acc::default_async(q)");
+    static_assert(sizeof(C) == 0, "acc::init and acc::shutdown take only an acc::device_type, acc::device_num(n) "
+                                  "and acc::if_(b)");
   }
 }
 
