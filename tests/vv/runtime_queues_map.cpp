@@ -17,9 +17,10 @@ struct default_async_reset {
 };
 
 /// a = a*a on the default queue set to 1, b = b*b on the default queue set to 2, then
-/// c = a + b on queue 1 after queue 2; `set_default(q)` is how each variant sets it.
-template <class SetDefault>
-void squares_on_default_queues(SetDefault set_default) {
+/// c = a + b on queue 1 after queue 2; `set_default(q)` is how each variant sets it (a
+/// function pointer: nvcc takes no local lambda type as the template argument of a function
+/// that holds an ACC_LAMBDA).
+void squares_on_default_queues(void (*set_default)(int)) {
   default_async_reset reset;
   auto a = vv::random_array("a", n, 71), b = vv::random_array("b", n, 72), c = vv::filled("c", n, 0);
   std::vector<double> a0(a.data(), a.data() + n), b0(b.data(), b.data() + n);
