@@ -132,6 +132,10 @@ ACC_DETAIL_RUNTIME_FN thread_state& this_thread() noexcept {
   return t;
 }
 
+ACC_DETAIL_RUNTIME_FN int resolved_queue(int queue) noexcept {
+  return queue == queue_noval ? this_thread().default_async : queue;
+}
+
 ACC_DETAIL_RUNTIME_FN void register_cuda_ops(const device_ops* ops) noexcept {
   const device_ops* expected = nullptr;
   state().cuda.compare_exchange_strong(expected, ops, std::memory_order_acq_rel);

@@ -92,7 +92,7 @@ ACC_DETAIL_RUNTIME_FN thread_state& this_thread() noexcept;
 
 /// The queue a queue id names: acc_async_noval is the thread's default async queue
 /// (OpenACC 3.3 §2.16.1); every other id names itself.
-inline int resolved_queue(int queue) noexcept { return queue == queue_noval ? this_thread().default_async : queue; }
+ACC_DETAIL_RUNTIME_FN int resolved_queue(int queue) noexcept;
 
 /// Installs the CUDA backend's table; the first one registered stays.
 ACC_DETAIL_RUNTIME_FN void register_cuda_ops(const device_ops* ops) noexcept;
