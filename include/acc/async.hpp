@@ -8,6 +8,7 @@
 
 #include <source_location>
 #include <string>
+#include <thread>
 
 namespace acc {
 namespace detail {
@@ -55,6 +56,36 @@ inline void wait(std::source_location where = std::source_location::current()) {
 inline void wait_all(std::source_location where = std::source_location::current()) {
   const detail::call_site site{"wait_all", where};
   if (int d = detail::current_device(); d >= 0) detail::cuda_ops().wait_all(d, site);
+}
+
+/// Queue q goes on with work queued on it from now on only after everything every other queue
+/// of the current device holds now is done; the host does not block (`acc_wait_all_async`,
+/// `#pragma acc wait async(q)`).
+inline void wait_all_async(int q, std::source_location where = std::source_location::current()) {
+  const detail::call_site site{"wait_all_async", where};
+  detail::check_queue(q, site);
+  if (int d = detail::current_device(); d >= 0) detail::cuda_ops().wait_all_async(d, q, site);
+}
+
+/// Blocks until one of the `count` queues listed is done and returns its index
+/// (`acc_wait_any`); entries equal to acc::async_sync are skipped, and when every entry is,
+/// it returns -1 at once. With several done, the lowest index wins. On the host device
+/// constructs are complete when they return: the first entry that is not async_sync.
+inline int wait_any(int count, const int* queues, std::source_location where = std::source_location::current()) {
+  const detail::call_site site{"wait_any", where};
+  for (int i = 0; i < count; ++i)
+    if (queues[i] != async_sync) detail::check_queue(queues[i], site);
+  const int d = detail::current_device();
+  for (;;) {
+    bool any = false;
+    for (int i = 0; i < count; ++i) {
+      if (queues[i] == async_sync) continue;
+      any = true;
+      if (d < 0 || detail::cuda_ops().test(d, queues[i], site)) return i;
+    }
+    if (!any) return -1;
+    std::this_thread::yield();
+  }
 }
 
 /// Whether everything queued on q is done, without blocking (`acc_async_test`).

@@ -14,10 +14,14 @@ template <class Op>
 concept atomic_only_op = requires { Op::atomic_only; };
 }  // namespace detail
 
-/// OpenACC's acc_async_noval: the queue `async` names when given no number.
+/// OpenACC's acc_async_noval: the queue `async` names when given no number, the calling
+/// thread's default async queue (acc::get_default_async; queue 0 until set_default_async).
 inline constexpr int async_noval = detail::queue_noval;
 /// OpenACC's acc_async_sync: `async(acc::async_sync)` is the same as no async clause.
 inline constexpr int async_sync = detail::queue_sync;
+/// OpenACC's acc_async_default: acc::set_default_async(acc::async_default) restores the
+/// initial default async queue.
+inline constexpr int async_default = detail::queue_default;
 
 // Each clause made by a factory remembers where it was written: constructs that return a
 // value (parallel_reduce, parallel_scan) take any number of clauses, so no defaulted

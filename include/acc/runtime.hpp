@@ -1,6 +1,7 @@
 //! @file Device selection: the OpenACC runtime API (OpenACC 3.3 §3.2.1-3.2.5).
 #pragma once
 
+#include <acc/clauses.hpp>
 #include <acc/detail/config.hpp>
 #include <acc/detail/runtime_state.hpp>
 #include <acc/error.hpp>
@@ -12,6 +13,7 @@
 #include <cstring>
 #include <source_location>
 #include <string>
+#include <type_traits>
 
 #if defined(__unix__) || defined(__APPLE__)
 #  include <unistd.h>
@@ -23,8 +25,9 @@
 
 namespace acc {
 
-/// OpenACC's `acc_device_t`. `gpu` is another name for `nvidia`.
-enum class device_type : int { none, default_, host, not_host, nvidia, gpu = nvidia };
+/// OpenACC's `acc_device_t`. `gpu` is another name for `nvidia`; `multicore` is another name
+/// for `host`, whose constructs run on every core when acc is built with OpenMP.
+enum class device_type : int { none, default_, host, not_host, nvidia, gpu = nvidia, multicore = host };
 
 namespace detail {
 
@@ -140,6 +143,45 @@ inline void memcpy_device(void* dst, const void* src, std::size_t bytes, int que
   else std::memmove(dst, src, bytes);
 }
 
+/// Copies `bytes` from device address `src` on device `src_device` to device address `dst` on
+/// device `dst_device`, both numbers of the current device type (`acc_memcpy_d2d[_async]`);
+/// with a queue the copy is ordered on that queue of `dst_device`, after what the same queue
+/// of `src_device` holds, and the host does not wait. On the host device (number 0) it is memmove.
+inline void memcpy_d2d(void* dst, const void* src, std::size_t bytes, int dst_device, int src_device,
+                       int queue = detail::queue_sync, std::source_location where = std::source_location::current()) {
+  const detail::call_site site{"memcpy_d2d", where};
+  detail::checked_queue(queue, site);
+  const bool gpu = detail::current_target() == detail::target::nvidia;
+  const int count = gpu ? detail::nvidia_device_count() : 1;
+  for (int d : {dst_device, src_device})
+    if (d < 0 || d >= count)
+      detail::fail<bad_clause>(site, "device " + std::to_string(d) + " does not exist; there " +
+                                         (count == 1 ? std::string("is 1 device") : "are " + std::to_string(count) + " devices") +
+                                         " of the current type");
+  if (bytes == 0) return;
+  if (gpu) detail::cuda_ops().peer_copy(dst_device, dst, src_device, src, bytes, queue, site);
+  else std::memmove(dst, src, bytes);
+}
+
+/// Enters `bytes` of host memory at `host` into the present table with device memory the
+/// program allocated (acc::malloc) at `dev` as its device copy (`acc_map_data`). Data
+/// clauses then find it present; updates copy between the two; acc never frees `dev`, and
+/// exit_data leaves the mapping alone: only acc::unmap_data ends it. Throws
+/// acc::bad_clause if any of the host range is already present. On the host device, where a
+/// range is its own device copy, the contents of `dev` are copied into `host` here and back
+/// by acc::unmap_data, so that what a program put in `dev` is what constructs see.
+inline void map_data(void* host, void* dev, std::size_t bytes,
+                     std::source_location where = std::source_location::current()) {
+  detail::map_action(detail::current_device(), detail::host_span{host, bytes}, dev, {"map_data", where});
+}
+
+/// Ends a mapping made by acc::map_data (`acc_unmap_data`): the host data is no longer
+/// present; the device memory stays the program's. Throws acc::not_present_error if `host`
+/// does not begin a mapped range, acc::bad_clause while a data region still uses it.
+inline void unmap_data(void* host, std::source_location where = std::source_location::current()) {
+  detail::unmap_action(detail::current_device(), host, {"unmap_data", where});
+}
+
 /// The host address whose device copy holds device address `dev` (`acc_hostptr`); nullptr
 /// when no present data holds it. On the host device data is its own copy: `dev` itself.
 template <class T>
@@ -166,6 +208,153 @@ ACC_ROUTINE constexpr bool on_device(device_type t) noexcept {
 #else
   return t == device_type::host;
 #endif
+}
+
+// ---- init, shutdown and set (OpenACC 3.3 §2.14.1-2.14.3, §3.2.6-3.2.8) ------------------------
+
+/// OpenACC's `default_async(q)` clause of acc::set.
+struct default_async_t {
+  int queue;
+};
+constexpr default_async_t default_async(int q) noexcept { return {q}; }
+
+namespace detail {
+
+/// What the clauses of one init / shutdown / set said.
+struct device_directive {
+  bool has_type = false;
+  device_type type = device_type::default_;
+  int num = -1;
+  bool on = true;
+  bool has_queue = false;
+  int queue = 0;
+};
+
+template <bool Set, class C>
+void fold_device_clause(device_directive& d, const C& c) {
+  if constexpr (std::is_same_v<C, device_type>) {
+    d.has_type = true;
+    d.type = c;
+  } else if constexpr (std::is_same_v<C, device_num_t>) {
+    d.num = c.value;
+  } else if constexpr (std::is_same_v<C, if_t>) {
+    d.on = c.value;
+  } else if constexpr (Set && std::is_same_v<C, default_async_t>) {
+    d.has_queue = true;
+    d.queue = c.queue;
+  } else if constexpr (Set) {
+    static_assert(sizeof(C) == 0, "acc::set takes only an acc::device_type, acc::device_num(n), "
+                                  "acc::default_async(q) and acc::if_(b)");
+  } else {
+    static_assert(sizeof(C) == 0, "acc::init and acc::shutdown take only an acc::device_type, acc::device_num(n) "
+                                  "and acc::if_(b)");
+  }
+}
+
+template <bool Set, class... Clauses>
+device_directive fold_device_clauses(const Clauses&... clauses) {
+  device_directive d;
+  (fold_device_clause<Set>(d, clauses), ...);
+  return d;
+}
+
+/// Device `n` of target `t` for init / shutdown, checked; -1 for the host device.
+inline int directive_device(target t, int n, const call_site& site) {
+  if (t == target::host) {
+    if (n > 0) fail<bad_clause>(site, "the host has only device 0, not " + std::to_string(n));
+    return -1;
+  }
+  const int count = nvidia_device_count();
+  if (n >= count && count > 0)
+    fail<bad_clause>(site, "device " + std::to_string(n) + " does not exist; there are " + std::to_string(count) +
+                               " NVIDIA devices");
+  return n;
+}
+
+inline void init_one(target t, int n, const call_site& site) {
+  const int d = directive_device(t, n, site);
+  // Without a GPU, constructs for nvidia run on the host: nothing to prepare.
+  if (d >= 0 && nvidia_device_count() > 0) cuda_ops().init_device(d, site);
+}
+
+inline void shutdown_one(target t, int n, const call_site& site) {
+  const int d = directive_device(t, n, site);
+  if (d >= 0 && nvidia_device_count() > 0) cuda_ops().shutdown_device(d, site);
+}
+
+}  // namespace detail
+
+/// Prepares device n of type t (`acc_init_device`): acc initialises itself on first use, so
+/// this only moves the cost of that (the GPU's context, acc's memory pool) to here. The host
+/// device, or nvidia without a GPU (constructs then run on the host), needs nothing.
+/// Throws acc::bad_clause if there is no device n.
+inline void init_device(int n, device_type t, std::source_location where = std::source_location::current()) {
+  const detail::call_site site{"init_device", where};
+  detail::init_one(detail::resolve(t, "init_device"), n, site);
+}
+
+/// OpenACC `init` (directive and `acc_init(t)`): prepares the current device of type t, or
+/// device_num(n) of it; with no device_type, of the current type. e.g.
+/// acc::init(acc::device_type::nvidia, acc::device_num(1), acc::if_(use_gpu)).
+template <class... Clauses>
+void init(const Clauses&... clauses) {
+  const detail::device_directive d = detail::fold_device_clauses<false>(clauses...);
+  if (!d.on) return;
+  const device_type t = d.has_type ? d.type : get_device_type();
+  const detail::call_site site{"init"};
+  detail::init_one(detail::resolve(t, "init"), d.num >= 0 ? d.num : get_device_num(t), site);
+}
+
+/// Shuts device n of type t down (`acc_shutdown_device`): everything queued on it completes
+/// and the memory acc keeps there for reuse is given back. acc stays usable: a later
+/// construct or data clause on the device works as before, and present data stays present.
+inline void shutdown_device(int n, device_type t, std::source_location where = std::source_location::current()) {
+  const detail::call_site site{"shutdown_device", where};
+  detail::shutdown_one(detail::resolve(t, "shutdown_device"), n, site);
+}
+
+/// OpenACC `shutdown` (directive and `acc_shutdown(t)`): acc::shutdown_device on every device
+/// of type t, or on device_num(n) only; with no device_type, the current type.
+template <class... Clauses>
+void shutdown(const Clauses&... clauses) {
+  const detail::device_directive d = detail::fold_device_clauses<false>(clauses...);
+  if (!d.on) return;
+  const device_type t = d.has_type ? d.type : get_device_type();
+  const detail::call_site site{"shutdown"};
+  const detail::target target = detail::resolve(t, "shutdown");
+  if (d.num >= 0) return detail::shutdown_one(target, d.num, site);
+  const int count = target == detail::target::host ? 1 : detail::nvidia_device_count();
+  for (int n = 0; n < count; ++n) detail::shutdown_one(target, n, site);
+}
+
+/// Makes q the calling thread's default async queue (`acc_set_default_async`): the queue that
+/// acc::async() and acc::async_noval name from now on. acc::async_default restores the
+/// initial one (queue 0). Throws acc::bad_clause for other negative q.
+inline void set_default_async(int q, std::source_location where = std::source_location::current()) {
+  if (q == async_default) q = detail::initial_default_queue;
+  else if (q < 0)
+    detail::fail<bad_clause>(detail::call_site{"set_default_async", where},
+                             std::to_string(q) + " cannot be the default async queue; use a queue number >= 0 "
+                                                 "or acc::async_default");
+  detail::this_thread().default_async = q;
+}
+
+/// The calling thread's default async queue (`acc_get_default_async`): the queue acc::async()
+/// and acc::async_noval name; 0 until acc::set_default_async changes it.
+inline int get_default_async() noexcept { return detail::this_thread().default_async; }
+
+/// OpenACC `set`: with device_type, acc::set_device_type; with device_num(n),
+/// acc::set_device_num(n) of that type (else of the current type); with default_async(q),
+/// acc::set_default_async(q). e.g. acc::set(acc::device_num(1), acc::default_async(2)).
+template <class... Clauses>
+void set(const Clauses&... clauses) {
+  static_assert(sizeof...(Clauses) > 0, "acc::set needs a clause: acc::device_type, acc::device_num(n) or "
+                                        "acc::default_async(q)");
+  const detail::device_directive d = detail::fold_device_clauses<true>(clauses...);
+  if (!d.on) return;
+  if (d.num >= 0) set_device_num(d.num, d.has_type ? d.type : get_device_type());
+  if (d.has_type) set_device_type(d.type);
+  if (d.has_queue) set_default_async(d.queue);
 }
 
 /// What acc::get_property / get_property_string report (`acc_device_property_t`).

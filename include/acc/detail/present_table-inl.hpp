@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <iterator>
 #include <mutex>
 #include <string>
@@ -214,6 +215,11 @@ ACC_DETAIL_RUNTIME_FN void exit_action(int device, data_kind kind, const host_sp
   // was freed inside the region (forget_host_range): nothing is left to give back either way.
   if (it == m.end()) return;
   present_entry& e = it->second;
+  if (e.mapped) {
+    // A mapping ends only by acc::unmap_data; regions give back their references.
+    if (counter == ref_counter::structured && e.structured > 0) --e.structured;
+    return;
+  }
   if (counter == ref_counter::dynamic) {
     if (e.dynamic == 0) return;
     e.dynamic = finalize ? 0 : e.dynamic - 1;
@@ -245,7 +251,7 @@ ACC_DETAIL_RUNTIME_FN void update_action(int device, const host_span& s, bool to
     auto it = find_present_or_declared(m, s, device, site);
     if (it == m.end())
       fail_absent(s, device, "enter it with acc::enter_data or an acc::data region before updating it", site);
-    if (device < 0 || !(it->second.owned || it->second.global)) return;
+    if (device < 0 || !(it->second.owned || it->second.global || it->second.mapped)) return;
     dev = it->second.device + (s.begin() - it->first);
   }
   const device_ops& ops = cuda_ops();
@@ -279,6 +285,52 @@ ACC_DETAIL_RUNTIME_FN void peer_action(int from, int to, const host_span& s, int
   if (from == to || src == dst) return;
   const nvtx_text_range range(transfer_name("update_peer", s));
   cuda_ops().peer_copy(to, dst, from, src, s.bytes, queue, site);
+}
+
+ACC_DETAIL_RUNTIME_FN void map_action(int device, const host_span& s, void* device_address, const call_site& site) {
+  if (!s.p || !device_address) fail<bad_clause>(site, "the host and device addresses must not be null");
+  if (s.bytes == 0) fail<bad_clause>(site, "cannot map 0 bytes");
+  auto& st = state();
+  std::lock_guard lock(st.present_mutex);
+  present_map& m = st.present[device];
+  if (auto it = find_overlapping(m, s); it != m.end())
+    fail<bad_clause>(site, describe(s) + " is already present on " + describe_device(device) + " (" +
+                               describe(host_span{reinterpret_cast<const void*>(it->first), it->second.end - it->first,
+                                                  it->second.label.c_str()}) +
+                               "); OpenACC maps only data that is not present");
+  present_entry e;
+  e.end = s.end();
+  e.owned = false;
+  e.mapped = true;
+  e.dynamic = 1;
+  if (device < 0) {
+    e.device = static_cast<char*>(const_cast<void*>(s.p));
+    e.mapped_to = static_cast<char*>(device_address);
+    std::memmove(const_cast<void*>(s.p), device_address, s.bytes);
+  } else {
+    e.device = static_cast<char*>(device_address);
+  }
+  m.emplace(s.begin(), std::move(e));
+}
+
+ACC_DETAIL_RUNTIME_FN void unmap_action(int device, const void* host, const call_site& site) {
+  auto& st = state();
+  std::lock_guard lock(st.present_mutex);
+  present_map& m = st.present[device];
+  auto it = m.find(reinterpret_cast<std::uintptr_t>(host));
+  if (it == m.end() || !it->second.mapped)
+  {
+    char at[32];
+    std::snprintf(at, sizeof at, "%p", host);
+    fail<not_present_error>(site, std::string("host address ") + at + " does not begin a range mapped by acc::map_data on " +
+                                      describe_device(device));
+  }
+  present_entry& e = it->second;
+  if (e.structured > 0)
+    fail<bad_clause>(site, "the mapped range at " + describe(host_span{host, e.end - it->first}) +
+                               " is still in use by a data region or construct");
+  if (e.mapped_to) std::memmove(e.mapped_to, host, e.end - it->first);
+  m.erase(it);
 }
 
 /// The device address of s on `device`, or nullptr when s is not (wholly) present.

@@ -69,6 +69,15 @@ ACC_DETAIL_RUNTIME_FN void* present_address(int device, const host_span& s) noex
 /// present range does (acc::hostptr).
 ACC_DETAIL_RUNTIME_FN void* host_address(int device, const void* device_address);
 
+/// acc::map_data: enters `s` with `device_address` (the program's) as its device copy; fails if
+/// any of `s` is present. On the host device the contents of `device_address` are copied into
+/// `s`, the range's only copy there.
+ACC_DETAIL_RUNTIME_FN void map_action(int device, const host_span& s, void* device_address, const call_site& site);
+
+/// acc::unmap_data: removes the mapping that begins at `host`; on the host device copies the
+/// range back into the program's device memory first.
+ACC_DETAIL_RUNTIME_FN void unmap_action(int device, const void* host, const call_site& site);
+
 /// Records an ACC_DECLARE variable (`symbol`: a __device__ variable, `p` its host shadow); from
 /// then on it is present on every device. Called from static initialisers: never throws.
 ACC_DETAIL_RUNTIME_FN bool declare_global(const void* p, std::size_t bytes, const char* label, bool symbol) noexcept;

@@ -55,6 +55,8 @@ struct present_entry {
   bool owned = true;       // false for deviceptr ranges: nothing to copy or free
   bool global = false;     // an ACC_DECLARE variable's device copy: updated, never freed
   bool pinned = false;     // the host range was page-locked for this entry
+  bool mapped = false;     // acc::map_data: device memory the program owns, updated, never freed
+  char* mapped_to = nullptr;  // on the host device, where acc::unmap_data copies the range back
   std::string label;
 };
 
@@ -128,6 +130,10 @@ ACC_DETAIL_RUNTIME_FN bool selection_registry_env_auto() noexcept { return state
 ACC_DETAIL_RUNTIME_FN thread_state& this_thread() noexcept {
   static thread_local thread_state t;
   return t;
+}
+
+ACC_DETAIL_RUNTIME_FN int resolved_queue(int queue) noexcept {
+  return queue == queue_noval ? this_thread().default_async : queue;
 }
 
 ACC_DETAIL_RUNTIME_FN void register_cuda_ops(const device_ops* ops) noexcept {

@@ -58,6 +58,15 @@ struct device_ops {
   // The device's name and the driver version, for acc::get_property_string.
   std::string (*device_name)(int device);
   std::string (*driver_version)();
+  // acc::init: makes `device` ready (its context and acc's memory pool), so that the first
+  // construct does not pay for it.
+  void (*init_device)(int device, const call_site&);
+  // acc::shutdown: completes everything queued on `device` and gives back the memory acc's
+  // pool keeps for reuse.
+  void (*shutdown_device)(int device, const call_site&);
+  // acc::wait_all_async: queue `waiting` goes on once every other queue of `device` has done
+  // what it holds now; the host does not block.
+  void (*wait_all_async)(int device, int waiting, const call_site&);
 };
 
 struct capture_scope;  // detail/capture.hpp
@@ -65,16 +74,25 @@ struct capture_scope;  // detail/capture.hpp
 /// OpenACC's queue ids: acc_async_noval and acc_async_sync (OpenACC 3.3 §3.2, openacc.h).
 inline constexpr int queue_noval = -1;
 inline constexpr int queue_sync = -2;
+/// acc_async_default: acc::set_default_async(acc::async_default) restores the initial default queue.
+inline constexpr int queue_default = -3;
+/// The queue acc_async_noval names until acc::set_default_async changes it.
+inline constexpr int initial_default_queue = 0;
 
 /// acc_set_device_type / acc_set_device_num act per host thread (OpenACC 3.3 §2.3: the
 /// current-device ICVs are per thread); unset values fall back to the environment.
 struct thread_state {
   target type = target::unset;
   int nvidia_num = -1;
+  int default_async = initial_default_queue;  // acc-default-async-var: the queue of `async` with no number
   capture_scope* capture = nullptr;  // set while a compute construct copies its body
 };
 
 ACC_DETAIL_RUNTIME_FN thread_state& this_thread() noexcept;
+
+/// The queue a queue id names: acc_async_noval is the thread's default async queue
+/// (OpenACC 3.3 §2.16.1); every other id names itself.
+ACC_DETAIL_RUNTIME_FN int resolved_queue(int queue) noexcept;
 
 /// Installs the CUDA backend's table; the first one registered stays.
 ACC_DETAIL_RUNTIME_FN void register_cuda_ops(const device_ops* ops) noexcept;

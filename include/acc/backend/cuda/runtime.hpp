@@ -58,6 +58,7 @@ inline void* create_stream(const call_site& site) {
 /// another unless told to (wait_async).
 inline cudaStream_t queue_stream(int device, int queue, const call_site& site) {
   if (queue == queue_sync) return cudaStreamPerThread;
+  queue = resolved_queue(queue);
   // Streams are never destroyed, so a thread may remember the last one it looked up; a
   // stream of async launches then skips the lock and the map (bench/launch).
   struct last_queue {
@@ -75,6 +76,7 @@ inline cudaStream_t queue_stream(int device, int queue, const call_site& site) {
 /// used has nothing to wait for and must not create it.
 inline cudaStream_t existing_queue(int device, int queue) {
   if (queue == queue_sync) return cudaStreamPerThread;
+  queue = resolved_queue(queue);
   return static_cast<cudaStream_t>(existing_queue_handle(device, queue));
 }
 
@@ -143,6 +145,34 @@ inline void wait_async(int device, int waited, int waiting, const call_site& sit
   // Destroying right away is allowed: CUDA releases the event once the wait has consumed it.
   (void)cudaEventDestroy(done);
   ACC_DETAIL_CUDA_CHECK(e, site);
+}
+
+/// Queue `waiting` will not run further work until what every other queue of `device` holds
+/// now is done; the host does not block (OpenACC `wait async(waiting)`, acc_wait_all_async).
+/// The synchronous queue has nothing pending: its work is complete when its calls return.
+inline void wait_all_async(int device, int waiting, const call_site& site) {
+  use_device(device, site);
+  struct context {
+    cudaStream_t to;
+    cudaError_t error = cudaSuccess;
+  } c{queue_stream(device, waiting, site)};
+  for_each_queue(
+      device,
+      [](void* stream, void* p) {
+        auto& x = *static_cast<context*>(p);
+        auto from = static_cast<cudaStream_t>(stream);
+        if (from == x.to || x.error != cudaSuccess) return;
+        cudaEvent_t done = nullptr;
+        cudaError_t e = cudaEventCreateWithFlags(&done, cudaEventDisableTiming);
+        if (e == cudaSuccess) {
+          e = cudaEventRecord(done, from);
+          if (e == cudaSuccess) e = cudaStreamWaitEvent(x.to, done, 0);
+          (void)cudaEventDestroy(done);
+        }
+        x.error = e;
+      },
+      &c);
+  ACC_DETAIL_CUDA_CHECK(c.error, site);
 }
 
 }  // namespace acc::detail::cuda
