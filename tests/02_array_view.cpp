@@ -173,9 +173,9 @@ TEST_CASE("a view into a captured array shares its device copy", "[02][view][loo
 TEST_CASE("sections must lie inside their array, and name it when they do not", "[02][section]") {
   acc::array<double> a("sec", 10);
   auto s = acc::section(a, 2, 5);
-  REQUIRE(s.p == a.data() + 2);
-  REQUIRE(s.count == 5);
-  REQUIRE(acc::section(a, 10, 0).count == 0);
+  REQUIRE(s.data() == a.data() + 2);
+  REQUIRE(s.size() == 5);
+  REQUIRE(acc::section(a, 10, 0).size() == 0);
   REQUIRE_THROWS_AS(acc::section(a, 8, 3), acc::bad_clause);
   REQUIRE_THROWS_WITH(acc::section(a, 8, 3), Catch::Contains("acc::section at 02_array_view.cpp:") &&
                                                  Catch::Contains("[8:3] is outside 'sec'") &&
@@ -184,8 +184,8 @@ TEST_CASE("sections must lie inside their array, and name it when they do not", 
 
   acc::array<int, 2> m(4, 6);
   auto rows = acc::section(m, 1, 2);  // rows 1 and 2: 12 contiguous elements
-  REQUIRE(rows.p == &m(1, 0));
-  REQUIRE(rows.count == 12);
+  REQUIRE(rows.data() == &m(1, 0));
+  REQUIRE(rows.size() == 12);
   REQUIRE_THROWS_WITH(acc::section(m, 3, 2), Catch::Contains("4 rows"));
 }
 

@@ -219,6 +219,78 @@ TEST_CASE("sections enter part of an array and map into present data", "[03][sec
   REQUIRE(acc::deviceptr(acc::section(a, 50, 1)) == acc::deviceptr(a) + 50);
 }
 
+TEST_CASE("sections with a range per dimension: data clauses take contiguous ones", "[03][section]") {
+  // Random extents and random contiguous sections of a rank-3 array: k leading dimensions of
+  // one index, then one partial dimension, then whole dimensions (row-major contiguity).
+  std::mt19937 gen(GENERATE(21u, 22u, 23u));
+  const auto pick = [&](long lo, long hi) { return std::uniform_int_distribution<long>(lo, hi)(gen); };
+  const long n0 = pick(1, 9), n1 = pick(1, 11), n2 = pick(1, 7);
+  acc::array<long long, 3> a("a3", n0, n1, n2);
+  fill_random(a, 9u);
+  const auto start = values(a);
+  acc::enter_data(acc::copyin(a));
+  add_present(acc::view<long long>(a.data(), a.size()), 5);  // the same memory, flat
+  for (int round = 0; round < 20; ++round) {
+    const long ext[3] = {n0, n1, n2};
+    const int partial = static_cast<int>(pick(0, 2));
+    long lo[3], len[3];
+    for (int d = 0; d < 3; ++d) {
+      if (d < partial) {
+        lo[d] = pick(0, ext[d] - 1), len[d] = 1;
+      } else if (d == partial) {
+        lo[d] = pick(0, ext[d]), len[d] = pick(0, ext[d] - lo[d]);
+      } else {
+        lo[d] = 0, len[d] = ext[d];
+      }
+    }
+    const auto s = acc::section(a, acc::fixed(lo[0], len[0]), acc::fixed(lo[1], len[1]), acc::fixed(lo[2], len[2]));
+    REQUIRE(s.size() == static_cast<std::size_t>(len[0] * len[1] * len[2]));
+    if (s.size() != 0) REQUIRE(s.data() == &a(lo[0], lo[1], lo[2]));
+    REQUIRE(acc::is_present(s));
+    acc::update_self(s);
+    for (long i = 0; i < n0; ++i)
+      for (long j = 0; j < n1; ++j)
+        for (long k = 0; k < n2; ++k) {
+          const bool inside = i >= lo[0] && i < lo[0] + len[0] && j >= lo[1] && j < lo[1] + len[1] &&
+                              k >= lo[2] && k < lo[2] + len[2];
+          const std::size_t at = static_cast<std::size_t>((i * n1 + j) * n2 + k);
+          if (inside || !gpu_run()) REQUIRE(a(i, j, k) == start[at] + 5);
+        }
+  }
+  acc::exit_data(acc::delete_(a));
+
+  // A section of a present section maps into its device copy.
+  acc::data region{acc::copyin(acc::section(a, acc::fixed(n0 - 1, 1), acc::fixed(0, n1), acc::fixed(0, n2)))};
+  REQUIRE(acc::deviceptr(acc::section(a, acc::fixed(n0 - 1, 1), acc::fixed(n1 - 1, 1), acc::fixed(0, n2))) ==
+          acc::deviceptr(acc::section(a, n0 - 1, 1)) + (n1 - 1) * n2);
+}
+
+TEST_CASE("sections that are not contiguous or leave their array are errors at the clause", "[03][section][errors]") {
+  acc::array<float, 2> m("m", 6, 5);
+  // Two rows' first two columns: a rectangle, but not one range of memory.
+  const auto corner = acc::section(m, acc::fixed(0, 2), acc::fixed(0, 2));
+  REQUIRE_THROWS_AS(acc::enter_data(acc::copyin(corner)), acc::bad_clause);
+  REQUIRE_THROWS_WITH(acc::enter_data(acc::copyin(corner)),
+                      Catch::Contains("acc::copyin at 03_data_clauses.cpp:") &&
+                          Catch::Contains("[0:2][0:2] of 'm' (extents 6 x 5) is not contiguous"));
+  REQUIRE_THROWS_WITH(acc::update_self(corner), Catch::Contains("acc::update_self at 03_data_clauses.cpp:"));
+  REQUIRE_THROWS_WITH(acc::update_device(corner, m), Catch::Contains("acc::update_device at 03_data_clauses.cpp:"));
+  REQUIRE_THROWS_WITH(acc::is_present(corner), Catch::Contains("not contiguous"));
+  REQUIRE_THROWS_WITH(acc::enter_data(acc::create(acc::section(m, acc::fixed(5, 1), acc::fixed(3, 3)))),
+                      Catch::Contains("acc::create at 03_data_clauses.cpp:") &&
+                          Catch::Contains("[5:1][3:3] is outside 'm', whose extent in dimension 1 is 5"));
+  REQUIRE_THROWS_AS(acc::enter_data(acc::copyin(acc::section(m, acc::fixed(-1, 2), acc::fixed(0, 5)))),
+                    acc::bad_clause);
+  REQUIRE_FALSE(acc::is_present(m));
+  // Edge cases that are contiguous: one element, one whole row, nothing.
+  REQUIRE(acc::section(m, acc::fixed(3, 1), acc::fixed(4, 1)).size() == 1);
+  acc::enter_data(acc::copyin(acc::section(m, acc::fixed(2, 1), acc::fixed(0, 5))),
+                  acc::copyin(acc::section(m, acc::fixed(4, 0), acc::fixed(1, 2))));
+  REQUIRE(acc::is_present(acc::section(m, 2, 1)));
+  acc::exit_data(acc::delete_(acc::section(m, 2, 1)));
+  REQUIRE_FALSE(acc::is_present(acc::section(m, 2, 1)));
+}
+
 TEST_CASE("pointer-and-count clauses, and views over the same memory", "[03][data]") {
   std::vector<long long> mem(4096);
   fill_random(mem, 9u);

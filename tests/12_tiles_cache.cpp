@@ -705,3 +705,32 @@ TEST_CASE("acc::cache with 64-bit indices, and ranges beyond 32 bits", "[12][til
     for (int k = 0; k < 64; ++k) REQUIRE(o[k] == 0);
   }
 }
+
+namespace {
+
+// One section type serves data clauses and acc::cache: rows of a matrix made on the host with
+// acc::section(m, lo, len), captured by the body (which maps m as implicit data), cached beside
+// a section given by ranges inside the body.
+void cache_row_section(acc::section_t<int, 2> rows, acc::array<long long> v, acc::array<long long, 2> out, int lo,
+                       int len) {
+  acc::tile_loop(acc::collapse(int(out.extent(0)), int(out.extent(1))), acc::tile_size(4, 8), acc::cache_bytes(1024),
+                 ACC_LAMBDA(const acc::tile_t<2>& t) {
+                   const auto [r, vs] = acc::cache(t, rows, acc::section(v, acc::fixed(2, 6)));
+                   acc::tile_for(t, [&](int i, int j) { out(i, j) = r(lo + i % len, j) * 100 + vs(2 + (i + j) % 6); });
+                 });
+}
+
+}  // namespace
+
+TEST_CASE("acc::cache takes a data-clause section, made outside the body and captured", "[12][tile][cache][list]") {
+  const int nr = GENERATE(9, 13), nc = 10, lo = 3, len = 5;
+  acc::array<int, 2> m("m", nr, nc);
+  acc::array<long long> v("v", 11);
+  acc::array<long long, 2> out("out", 7, nc);
+  std::mt19937 gen(static_cast<unsigned>(nr));
+  for (auto& x : m) x = int(gen() % 2001) - 1000;
+  for (auto& x : v) x = (long long)(gen() % 99);
+  cache_row_section(acc::section(m, lo, len), v, out, lo, len);
+  for (int i = 0; i < 7; ++i)
+    for (int j = 0; j < nc; ++j) REQUIRE(out(i, j) == m(lo + i % len, j) * 100LL + v[2 + (i + j) % 6]);
+}

@@ -412,8 +412,8 @@ public:
   const char* label() const noexcept { return v_.label(); }
 
   /// A view of the same elements (which does not keep them alive).
-  operator view<T, Rank>() const noexcept { return v_; }
-  operator view<const T, Rank>() const noexcept { return v_; }
+  ACC_DETAIL_HD operator view<T, Rank>() const noexcept { return v_; }
+  ACC_DETAIL_HD operator view<const T, Rank>() const noexcept { return v_; }
 
 private:
   template <class... N>
@@ -432,52 +432,6 @@ private:
   view<T, Rank> v_;
   detail::array_owner* owner_ = nullptr;
 };
-
-/// A contiguous part of an array or view, OpenACC's subarray `a[lo:len]` (OpenACC 3.3 §2.7.1):
-/// elements [lo, lo + len) of rank 1, rows [lo, lo + len) of ranks 2 and 3. Usable in every
-/// data clause and update; a section of present data maps into the existing device copy.
-template <class T>
-struct section_t {
-  T* p;
-  std::size_t count;  // elements
-  const char* label;
-};
-
-namespace detail {
-template <class T, std::size_t Rank>
-section_t<T> make_section(const view<T, Rank>& v, std::size_t lo, std::size_t len, std::source_location where) {
-  const std::size_t n = v.extent(0);
-  if (lo > n || len > n - lo)
-    fail<bad_clause>(call_site{"section", where},
-                     "[" + std::to_string(lo) + ":" + std::to_string(len) + "] is outside " +
-                         (*v.label() ? "'" + std::string(v.label()) + "'" : std::string("the array")) +
-                         ", whose extent is " + std::to_string(n) + (Rank > 1 ? " rows" : ""));
-  const std::size_t row = n ? v.size() / n : 0;
-  return {v.data() + lo * row, len * row, *v.label() ? v.label() : nullptr};
-}
-}  // namespace detail
-
-/// The section [lo, lo + len) of a view (rows for rank 2 and 3), or acc::bad_clause if it
-/// does not lie inside it. e.g. acc::update_self(acc::section(a, 0, 10));
-template <class T, std::size_t Rank>
-section_t<T> section(const view<T, Rank>& v, std::size_t lo, std::size_t len,
-                     std::source_location where = std::source_location::current()) {
-  return detail::make_section(v, lo, len, where);
-}
-
-/// `count` elements at host address p, as a section: how a pointer range joins an update list,
-/// e.g. acc::update_self(a, acc::section(p, n), acc::async(1)).
-template <class T>
-section_t<T> section(T* p, std::size_t count) noexcept {
-  return {p, count, nullptr};
-}
-
-/// The section [lo, lo + len) of an array (rows for rank 2 and 3); see above.
-template <class T, std::size_t Rank>
-section_t<T> section(const array<T, Rank>& a, std::size_t lo, std::size_t len,
-                     std::source_location where = std::source_location::current()) {
-  return detail::make_section(static_cast<view<T, Rank>>(a), lo, len, where);
-}
 
 }  // namespace acc
 

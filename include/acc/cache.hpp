@@ -8,6 +8,7 @@
 #include <acc/detail/tile_ops.hpp>
 #include <acc/detail/tile_range.hpp>
 #include <acc/detail/tile_sections.hpp>
+#include <acc/section.hpp>
 #include <acc/tile_clauses.hpp>
 #include <acc/tile_level.hpp>
 
@@ -103,16 +104,6 @@ ACC_DETAIL_HD auto cache(const tile_t<R, I>& t, tile_dims_t<D...>, const A& a, R
   }
 }
 
-/// One array section of acc::cache's list form, as `a[i0:16][k0:16]` in OpenACC's
-/// `#pragma acc cache(a[i0:16][k0:16], b[k0:16][j0:16])` (OpenACC 3.3 §2.10): the array and
-/// one range per dimension. Made by acc::section(a, ranges...). It refers to `a` (an array
-/// captured by the body), so pass it straight to acc::cache. Trivially copyable.
-template <class A, std::size_t Rank>
-struct cache_section_t {
-  const A* array;
-  detail::dim_range range[Rank];
-};
-
 /// What acc::cache's list form returns: the sections' views (acc::cached_view<T, R>, fetch
 /// only), in the order of the sections, for structured bindings on the host and on a GPU:
 /// `const auto [as, bs] = acc::cache(t, acc::section(a, ...), acc::section(b, ...));`
@@ -134,18 +125,6 @@ struct cached_views_t {
   }
 };
 
-/// The section of `a` given by one range per dimension (acc::fixed(lo, count), or acc::halo
-/// relative to the tile's iterations), for acc::cache's list form, e.g.
-/// acc::section(a, acc::fixed(i0, 16), acc::fixed(k0, 16)) is OpenACC's `a[i0:16][k0:16]`.
-/// (acc::section(a, lo, len), without ranges, is the data-clause subarray of acc/array.hpp.)
-template <class A, class... Ranges>
-  requires((detail::is_range_v<Ranges> || ...))
-ACC_DETAIL_HD auto section(const A& a, Ranges... ranges) {
-  if constexpr (detail::check_section_args<A, Ranges...>()) {
-    return cache_section_t<A, sizeof...(Ranges)>{&a, {detail::to_dim_range(ranges)...}};
-  }
-}
-
 /// OpenACC's `cache` directive with a list of array sections, `#pragma acc cache(a[i0:16][k0:16],
 /// b[k0:16][j0:16])` (OpenACC 3.3 §2.10): acc::cache(t, acc::section(a, ranges...), ...) with
 /// N >= 1 sections, each one range per dimension of its array (of at most the tile's rank, a
@@ -164,13 +143,13 @@ ACC_DETAIL_HD auto section(const A& a, Ranges... ranges) {
 ///                                            acc::section(b, acc::fixed(k0, 16), acc::fixed(j0, 16)));
 ///        acc::tile_for(t, [&](int i, int j) { for (int k = k0; k < k0 + 16; ++k) s(i, j) += as(i, k) * bs(k, j); });
 ///      }
-template <std::size_t R, class I, class A, std::size_t N, class... S>
-ACC_DETAIL_HD auto cache(const tile_t<R, I>& t, const cache_section_t<A, N>& first, const S&... rest) {
-  static_assert((detail::is_cache_section_v<S> && ...),
+template <std::size_t R, class I, class T, std::size_t N, bool Rel, class... S>
+ACC_DETAIL_HD auto cache(const tile_t<R, I>& t, const section_t<T, N, Rel>& first, const S&... rest) {
+  static_assert((detail::is_section_v<S> && ...),
                 "acc::cache: in the list form every argument after the tile is an acc::section(a, ranges...); write "
                 "acc::cache(t, acc::section(a, ...), acc::section(b, ...)), or acc::cache(t, a, ranges...) for one array");
-  if constexpr ((detail::is_cache_section_v<S> && ...)) {
-    constexpr bool ranks = detail::section_rank<cache_section_t<A, N>>::value <= R &&
+  if constexpr ((detail::is_section_v<S> && ...)) {
+    constexpr bool ranks = N <= R &&
                            ((detail::section_rank<std::remove_cvref_t<S>>::value <= R) && ...);
     static_assert(ranks, "acc::cache: a section's array has a higher rank than the tile; cache sections of at most "
                          "the tile's rank");

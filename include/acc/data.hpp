@@ -6,6 +6,7 @@
 #include <acc/detail/present_table.hpp>
 #include <acc/error.hpp>
 #include <acc/runtime.hpp>
+#include <acc/section.hpp>
 
 #include <array>
 #include <cstddef>
@@ -56,19 +57,32 @@ struct data_traits<array<T, R>> {
     return {a.data(), a.size() * sizeof(T), *a.label() ? a.label() : nullptr, false};
   }
 };
-template <class T>
-struct data_traits<section_t<T>> {
+template <class T, std::size_t R>
+struct data_traits<section_t<T, R, false>> {
   static constexpr bool valid = true;
-  static host_span span(const section_t<T>& s) noexcept { return {s.p, s.count * sizeof(T), s.label, std::is_const_v<T>}; }
+  static host_span span(const section_t<T, R, false>& s, const call_site& site) { return section_span(s, site); }
+};
+template <class T, std::size_t R>
+struct data_traits<section_t<T, R, true>> {
+  static constexpr bool valid = true;
+  static host_span span(const section_t<T, R, true>&, const call_site&) {
+    static_assert(dependent_false<T>,
+                  "acc::section: a section with acc::halo ranges is relative to a tile's iterations, so only "
+                  "acc::cache takes it; data clauses and updates take acc::fixed ranges or acc::section(a, lo, len)");
+    return {};
+  }
 };
 
 /// An acc::array, acc::view or acc::section: what clauses, updates and is_present take.
 template <class X>
 inline constexpr bool is_data_v = data_traits<std::remove_cvref_t<X>>::valid;
 
+/// The host memory x names; `site` is the clause or update, which a section that is not
+/// contiguous or leaves its array names in its acc::bad_clause.
 template <class X>
-host_span span_of(const X& x) noexcept {
-  return data_traits<std::remove_cvref_t<X>>::span(x);
+host_span span_of(const X& x, const call_site& site) {
+  if constexpr (is_section_v<X>) return data_traits<std::remove_cvref_t<X>>::span(x, site);
+  else return data_traits<std::remove_cvref_t<X>>::span(x);
 }
 
 template <class T>
@@ -305,10 +319,11 @@ inline void update(const host_span& s, bool to_device, int queue, const call_sit
 /// Copies in at entry and out at exit when not already present (OpenACC 3.3 §2.7.7 `copy`).
 /// e.g. acc::data region{acc::copy(a)};
 template <class X>
-data_clause_t<detail::data_kind::copy> copy(const X& x) noexcept {
+data_clause_t<detail::data_kind::copy> copy(const X& x,
+                                            std::source_location where = std::source_location::current()) {
   static_assert(detail::is_data_v<X>, "acc::copy: takes an acc::array, acc::view or acc::section; for memory you "
                                       "own write acc::copy(ptr, count)");
-  return {detail::span_of(x)};
+  return {detail::span_of(x, {"copy", where})};
 }
 /// `copy` of `count` elements at `p`. e.g. acc::data region{acc::copy(v.data(), v.size())};
 template <class T, class N>
@@ -321,10 +336,11 @@ data_clause_t<detail::data_kind::copy> copy(T* p, N count,
 /// Copies in at entry when not already present; no copy out (OpenACC 3.3 §2.7.8 `copyin`).
 /// e.g. acc::enter_data(acc::copyin(a));
 template <class X>
-data_clause_t<detail::data_kind::copyin> copyin(const X& x) noexcept {
+data_clause_t<detail::data_kind::copyin> copyin(const X& x,
+                                                std::source_location where = std::source_location::current()) {
   static_assert(detail::is_data_v<X>, "acc::copyin: takes an acc::array, acc::view or acc::section; for memory you "
                                       "own write acc::copyin(ptr, count)");
-  return {detail::span_of(x)};
+  return {detail::span_of(x, {"copyin", where})};
 }
 /// `copyin` of `count` elements at `p`.
 template <class T, class N>
@@ -337,10 +353,11 @@ data_clause_t<detail::data_kind::copyin> copyin(T* p, N count,
 /// Allocates at entry, copies out when the last reference goes (OpenACC 3.3 §2.7.9 `copyout`).
 /// e.g. acc::exit_data(acc::copyout(a));
 template <class X>
-data_clause_t<detail::data_kind::copyout> copyout(const X& x) noexcept {
+data_clause_t<detail::data_kind::copyout> copyout(const X& x,
+                                                  std::source_location where = std::source_location::current()) {
   static_assert(detail::is_data_v<X>, "acc::copyout: takes an acc::array, acc::view or acc::section; for memory "
                                       "you own write acc::copyout(ptr, count)");
-  return {detail::span_of(x)};
+  return {detail::span_of(x, {"copyout", where})};
 }
 /// `copyout` of `count` elements at `p`.
 template <class T, class N>
@@ -351,8 +368,9 @@ data_clause_t<detail::data_kind::copyout> copyout(T* p, N count,
 }
 /// `copyout(zero: x)`: the device copy starts zeroed. e.g. acc::data region{acc::copyout(b, acc::zero)};
 template <class X>
-data_clause_t<detail::data_kind::copyout> copyout(const X& x, zero_t) noexcept {
-  return {copyout(x).span, true};
+data_clause_t<detail::data_kind::copyout> copyout(const X& x, zero_t,
+                                                  std::source_location where = std::source_location::current()) {
+  return {copyout(x, where).span, true};
 }
 /// `copyout(zero: p[0:count])`.
 template <class T, class N>
@@ -363,10 +381,11 @@ data_clause_t<detail::data_kind::copyout> copyout(T* p, N count, zero_t,
 
 /// Allocates without copying (OpenACC 3.3 §2.7.10 `create`). e.g. acc::data region{acc::create(tmp)};
 template <class X>
-data_clause_t<detail::data_kind::create> create(const X& x) noexcept {
+data_clause_t<detail::data_kind::create> create(const X& x,
+                                                std::source_location where = std::source_location::current()) {
   static_assert(detail::is_data_v<X>, "acc::create: takes an acc::array, acc::view or acc::section; for memory you "
                                       "own write acc::create(ptr, count)");
-  return {detail::span_of(x)};
+  return {detail::span_of(x, {"create", where})};
 }
 /// `create` of `count` elements at `p`.
 template <class T, class N>
@@ -377,8 +396,9 @@ data_clause_t<detail::data_kind::create> create(T* p, N count,
 }
 /// `create(zero: x)`: the device copy starts zeroed. e.g. acc::enter_data(acc::create(tmp, acc::zero));
 template <class X>
-data_clause_t<detail::data_kind::create> create(const X& x, zero_t) noexcept {
-  return {create(x).span, true};
+data_clause_t<detail::data_kind::create> create(const X& x, zero_t,
+                                                std::source_location where = std::source_location::current()) {
+  return {create(x, where).span, true};
 }
 /// `create(zero: p[0:count])`.
 template <class T, class N>
@@ -390,10 +410,11 @@ data_clause_t<detail::data_kind::create> create(T* p, N count, zero_t,
 /// Requires the data to be present already, else acc::not_present_error (OpenACC 3.3 §2.7.6).
 /// e.g. acc::data region{acc::present(a)};
 template <class X>
-data_clause_t<detail::data_kind::present> present(const X& x) noexcept {
+data_clause_t<detail::data_kind::present> present(const X& x,
+                                                  std::source_location where = std::source_location::current()) {
   static_assert(detail::is_data_v<X>, "acc::present: takes an acc::array, acc::view or acc::section; for memory "
                                       "you own write acc::present(ptr, count)");
-  return {detail::span_of(x)};
+  return {detail::span_of(x, {"present", where})};
 }
 /// `present` of `count` elements at `p`.
 template <class T, class N>
@@ -406,10 +427,11 @@ data_clause_t<detail::data_kind::present> present(T* p, N count,
 /// Uses the device copy if present, else nothing is allocated and constructs that capture
 /// the data copy it for themselves (OpenACC 3.3 §2.7.11 `no_create`).
 template <class X>
-data_clause_t<detail::data_kind::no_create> no_create(const X& x) noexcept {
+data_clause_t<detail::data_kind::no_create> no_create(const X& x,
+                                                      std::source_location where = std::source_location::current()) {
   static_assert(detail::is_data_v<X>, "acc::no_create: takes an acc::array, acc::view or acc::section; for memory "
                                       "you own write acc::no_create(ptr, count)");
-  return {detail::span_of(x)};
+  return {detail::span_of(x, {"no_create", where})};
 }
 /// `no_create` of `count` elements at `p`.
 template <class T, class N>
@@ -432,10 +454,11 @@ data_clause_t<detail::data_kind::deviceptr> deviceptr(T* p, N count,
 /// exit_data: gives back a reference without copying out (OpenACC 3.3 §2.7.12 `delete`).
 /// e.g. acc::exit_data(acc::delete_(a));
 template <class X>
-data_clause_t<detail::data_kind::delete_> delete_(const X& x) noexcept {
+data_clause_t<detail::data_kind::delete_> delete_(const X& x,
+                                                  std::source_location where = std::source_location::current()) {
   static_assert(detail::is_data_v<X>, "acc::delete_: takes an acc::array, acc::view or acc::section; for memory "
                                       "you own write acc::delete_(ptr, count)");
-  return {detail::span_of(x)};
+  return {detail::span_of(x, {"delete_", where})};
 }
 /// `delete_` of `count` elements at `p`.
 template <class T, class N>
@@ -553,20 +576,24 @@ template <class X>
 inline constexpr bool is_update_item_v = is_data_v<X> || is_variable_v<std::remove_cvref_t<X>>;
 
 template <class X>
-host_span item_span(const X& x) noexcept {
-  if constexpr (is_data_v<X>) return span_of(x);
+host_span item_span(const X& x, const call_site& site) {
+  if constexpr (is_data_v<X>) return span_of(x, site);
   else return {&x, sizeof(X), nullptr, false};
 }
 
 /// The first item of an update list and the caller's location: no defaulted
 /// std::source_location can follow a pack, but this conversion runs at the caller's line.
+/// The item's span is taken later, by update_list, which knows the update's name for errors.
 struct update_here {
-  host_span span;
+  const void* item;
+  host_span (*span_at)(const void* item, const call_site& site);
   std::source_location where;
   template <class X>
     requires is_update_item_v<X>
   update_here(const X& x, std::source_location w = std::source_location::current()) noexcept
-      : span(item_span(x)), where(w) {}
+      : item(&x),
+        span_at([](const void* i, const call_site& site) { return item_span(*static_cast<const X*>(i), site); }),
+        where(w) {}
 };
 
 template <class... Args>
@@ -592,9 +619,9 @@ void update_list(const char* name, bool to_device, const update_here& first, con
   check_data_queue(queue, site);
   if (!on) return;
   const int device = data_device(device_num, site);
-  update_action(device, first.span, to_device, queue, site);
+  update_action(device, first.span_at(first.item, site), to_device, queue, site);
   const auto one = [&](const auto& a) {
-    if constexpr (is_update_item_v<decltype(a)>) update_action(device, item_span(a), to_device, queue, site);
+    if constexpr (is_update_item_v<decltype(a)>) update_action(device, item_span(a, site), to_device, queue, site);
   };
   (one(rest), ...);
 }
@@ -619,7 +646,8 @@ void update_device(const X& x, std::source_location where = std::source_location
   static_assert(detail::is_update_item_v<X>,
                 "acc::update_device: takes an acc::array, acc::view or acc::section, an ACC_DECLARE variable, or "
                 "(ptr, count)");
-  detail::update(detail::item_span(x), true, detail::queue_sync, {"update_device", where});
+  const detail::call_site site{"update_device", where};
+  detail::update(detail::item_span(x, site), true, detail::queue_sync, site);
 }
 /// As above, queued on q: returns at once (pageable memory: once the host data may be reused).
 /// e.g. acc::update_device(a, acc::async(1)); ... acc::wait(1);
@@ -628,7 +656,8 @@ void update_device(const X& x, async_t q, std::source_location where = std::sour
   static_assert(detail::is_update_item_v<X>,
                 "acc::update_device: takes an acc::array, acc::view or acc::section, an ACC_DECLARE variable, or "
                 "(ptr, count)");
-  detail::update(detail::item_span(x), true, q.queue, {"update_device", where});
+  const detail::call_site site{"update_device", where};
+  detail::update(detail::item_span(x, site), true, q.queue, site);
 }
 /// update_device of `count` elements at host address p, which must be present.
 /// e.g. acc::enter_data(acc::copyin(v.data(), n)); ...; acc::update_device(v.data(), n);
@@ -663,7 +692,8 @@ void update_self(const X& x, std::source_location where = std::source_location::
   static_assert(detail::is_update_item_v<X>,
                 "acc::update_self: takes an acc::array, acc::view or acc::section, an ACC_DECLARE variable, or "
                 "(ptr, count)");
-  detail::update(detail::item_span(x), false, detail::queue_sync, {"update_self", where});
+  const detail::call_site site{"update_self", where};
+  detail::update(detail::item_span(x, site), false, detail::queue_sync, site);
 }
 /// As above, queued on q; the host data is complete after acc::wait(q).
 template <class X>
@@ -671,7 +701,8 @@ void update_self(const X& x, async_t q, std::source_location where = std::source
   static_assert(detail::is_update_item_v<X>,
                 "acc::update_self: takes an acc::array, acc::view or acc::section, an ACC_DECLARE variable, or "
                 "(ptr, count)");
-  detail::update(detail::item_span(x), false, q.queue, {"update_self", where});
+  const detail::call_site site{"update_self", where};
+  detail::update(detail::item_span(x, site), false, q.queue, site);
 }
 /// update_self of `count` elements at host address p, which must be present.
 template <class T>
@@ -701,7 +732,8 @@ void update_host(const X& x, std::source_location where = std::source_location::
   static_assert(detail::is_update_item_v<X>,
                 "acc::update_host: takes an acc::array, acc::view or acc::section, an ACC_DECLARE variable, or "
                 "(ptr, count)");
-  detail::update(detail::item_span(x), false, detail::queue_sync, {"update_host", where});
+  const detail::call_site site{"update_host", where};
+  detail::update(detail::item_span(x, site), false, detail::queue_sync, site);
 }
 /// update_host queued on q.
 template <class X>
@@ -709,7 +741,8 @@ void update_host(const X& x, async_t q, std::source_location where = std::source
   static_assert(detail::is_update_item_v<X>,
                 "acc::update_host: takes an acc::array, acc::view or acc::section, an ACC_DECLARE variable, or "
                 "(ptr, count)");
-  detail::update(detail::item_span(x), false, q.queue, {"update_host", where});
+  const detail::call_site site{"update_host", where};
+  detail::update(detail::item_span(x, site), false, q.queue, site);
 }
 
 /// Whether all of x is present on the current device (`acc_is_present`, OpenACC 3.3 §3.2.30).
@@ -717,11 +750,11 @@ void update_host(const X& x, async_t q, std::source_location where = std::source
 /// variables are always present.
 /// e.g. acc::enter_data(acc::copyin(a)); assert(acc::is_present(a));
 template <class X>
-bool is_present(const X& x) {
+bool is_present(const X& x, std::source_location where = std::source_location::current()) {
   static_assert(detail::is_update_item_v<X>,
                 "acc::is_present: takes an acc::array, acc::view or acc::section, an ACC_DECLARE variable, or "
                 "(ptr, count)");
-  const detail::host_span s = detail::item_span(x);
+  const detail::host_span s = detail::item_span(x, {"is_present", where});
   return s.bytes == 0 || detail::present_address(detail::current_device(), s) != nullptr;
 }
 /// Whether `count` elements at `p` are present.
@@ -743,14 +776,12 @@ auto deviceptr(const X& x, std::source_location where = std::source_location::cu
                 "acc::deviceptr: takes an acc::array, acc::view, acc::section, an ACC_DECLARE variable or a pointer");
   if constexpr (detail::is_data_v<X>) {
     using T = std::remove_pointer_t<decltype(x.data())>;
-    return static_cast<T*>(detail::device_address(detail::span_of(x), true, {"deviceptr", where}));
+    const detail::call_site site{"deviceptr", where};
+    return static_cast<T*>(detail::device_address(detail::span_of(x, site), true, site));
   } else {
-    return static_cast<X*>(detail::device_address(detail::item_span(x), false, {"deviceptr", where}));
+    const detail::call_site site{"deviceptr", where};
+    return static_cast<X*>(detail::device_address(detail::item_span(x, site), false, site));
   }
-}
-template <class T>
-T* deviceptr(const section_t<T>& s, std::source_location where = std::source_location::current()) {
-  return static_cast<T*>(detail::device_address(detail::span_of(s), true, {"deviceptr", where}));
 }
 /// The device address of host address p, inside any present range (an ACC_DECLARE array
 /// decays to this form).

@@ -42,7 +42,8 @@ void update_peer(const X& x, int from_device, int to_device,
   static_assert(detail::is_update_item_v<X>,
                 "acc::update_peer: takes an acc::array, acc::view or acc::section (acc::section(p, n) for a pointer) "
                 "or an ACC_DECLARE variable");
-  detail::update_peer(detail::item_span(x), from_device, to_device, detail::queue_sync, {"update_peer", where});
+  const detail::call_site site{"update_peer", where};
+  detail::update_peer(detail::item_span(x, site), from_device, to_device, detail::queue_sync, site);
 }
 /// update_peer queued on q (see above).
 template <class X>
@@ -51,7 +52,8 @@ void update_peer(const X& x, int from_device, int to_device, async_t q,
   static_assert(detail::is_update_item_v<X>,
                 "acc::update_peer: takes an acc::array, acc::view or acc::section (acc::section(p, n) for a pointer) "
                 "or an ACC_DECLARE variable");
-  detail::update_peer(detail::item_span(x), from_device, to_device, q.queue, {"update_peer", where});
+  const detail::call_site site{"update_peer", where};
+  detail::update_peer(detail::item_span(x, site), from_device, to_device, q.queue, site);
 }
 
 /// The device numbers that a parallel_loop with clause `d` splits its iterations across now,

@@ -261,7 +261,7 @@ void scan_entry(const char* name, const First& first, const std::source_location
       run_scan<Exclusive>(first, count, out, init, op, spec, span_of(first, count), span_of(out, count), site);
     } else {
       const auto& b = std::get<0>(all);
-      const host_span sa = span_of(first), sb = span_of(b);
+      const host_span sa = span_of(first, site), sb = span_of(b, site);
       if (first.size() != b.size())
         fail<bad_clause>(site, "the input " + label_of(sa) + " has " + std::to_string(first.size()) +
                                    " elements and the output " + label_of(sb) + " has " + std::to_string(b.size()) +

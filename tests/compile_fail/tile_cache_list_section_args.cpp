@@ -1,4 +1,4 @@
-// expect: acc::section: for acc::cache give only ranges after the array
+// expect: acc::section: give either only ranges after the array
 #include <acc/parallel.hpp>
 
 void f(acc::array<float, 2> a, acc::array<float, 2> y) {

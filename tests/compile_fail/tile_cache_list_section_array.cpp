@@ -1,4 +1,4 @@
-// expect: acc::section: with ranges .for acc::cache. the array must be an acc::array or acc::view
+// expect: acc::section: with ranges the array must be an acc::array or acc::view
 #include <acc/parallel.hpp>
 
 void f(float* p, acc::array<float> y) {

@@ -11,8 +11,6 @@ template <class T, std::size_t Rank>
 class cached_view;
 template <std::size_t Rank, class Index>
 class tile_t;
-template <class A, std::size_t Rank>
-struct cache_section_t;
 template <class... V>
 struct cached_views_t;
 

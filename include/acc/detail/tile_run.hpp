@@ -1,4 +1,4 @@
-//! @file Runs a tile_loop once its arguments are folded: checks the clause values, plans the
+//! @file Runs a tile_loop once its arguments are folded: checks the tile clauses' values, plans the
 //! tiles and their shared memory, and hands the task to the one dispatch.
 #pragma once
 
@@ -24,7 +24,7 @@ namespace acc::detail {
 template <class Extent, class Body, class Specs, std::size_t Rank>
 void run_tile_loop(const Extent& extent, const tile_spec<Rank>& spec, const Body& body, const Specs& specs,
                    const call_site& site) {
-  check_spec(spec.launch, site);
+  // The launch clauses are checked by the dispatch, as for every construct; the tile's own here.
   check_tile_spec(spec, specs, site);
   const auto [space, total] = space_of(extent, site);
   const auto geo = geometry_of(space, spec.shape, site);

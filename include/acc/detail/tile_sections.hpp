@@ -1,12 +1,12 @@
 //! @file The list form of acc::cache, acc::cache(t, acc::section(a, ...), acc::section(b, ...)):
-//! the checks of acc::section's arguments, the traits of a section, and the views it returns,
-//! packed as a plain aggregate.
+//! the traits of a section, and the views it returns, packed as a plain aggregate.
 #pragma once
 
 #include <acc/detail/clauses.hpp>
 #include <acc/detail/config.hpp>
 #include <acc/detail/tile_fwd.hpp>
 #include <acc/detail/tile_range.hpp>
+#include <acc/section.hpp>
 #include <acc/tile_clauses.hpp>
 
 #include <cstddef>
@@ -14,42 +14,15 @@
 
 namespace acc::detail {
 
-template <class A, class... Ranges>
-constexpr bool check_section_args() {
-  if constexpr (!cacheable<std::remove_cvref_t<A>>::value) {
-    static_assert(dependent_false<A>,
-                  "acc::section: with ranges (for acc::cache) the array must be an acc::array or acc::view captured "
-                  "by the body, e.g. acc::section(a, acc::fixed(i0, 16), acc::fixed(k0, 16))");
-    return false;
-  } else if constexpr (!(is_range_v<Ranges> && ...)) {
-    static_assert(dependent_false<A>,
-                  "acc::section: for acc::cache give only ranges after the array, acc::fixed(lo, count) or "
-                  "acc::halo(before, after), one per dimension; for a data clause write acc::section(a, lo, len)");
-    return false;
-  } else if constexpr (sizeof...(Ranges) != cacheable<std::remove_cvref_t<A>>::rank) {
-    static_assert(dependent_false<A>,
-                  "acc::section: give one range per dimension of the array, e.g. acc::section(a, acc::fixed(i0, 16), "
-                  "acc::fixed(k0, 16)) for a rank-2 array");
-    return false;
-  } else {
-    return true;
-  }
-}
-
-template <class S> struct is_cache_section : std::false_type {};
-template <class A, std::size_t R> struct is_cache_section<cache_section_t<A, R>> : std::true_type {};
-template <class S>
-inline constexpr bool is_cache_section_v = is_cache_section<std::remove_cvref_t<S>>::value;
-
-/// The rank of a section's array (0 for anything else).
+/// The rank of a section (0 for anything else).
 template <class S> struct section_rank : std::integral_constant<std::size_t, 0> {};
-template <class A, std::size_t R> struct section_rank<cache_section_t<A, R>>
-    : std::integral_constant<std::size_t, cacheable<A>::rank> {};
+template <class T, std::size_t R, bool Rel> struct section_rank<section_t<T, R, Rel>>
+    : std::integral_constant<std::size_t, R> {};
 
 /// The view acc::cache returns for a section.
 template <class S> struct section_view;
-template <class A, std::size_t R> struct section_view<cache_section_t<A, R>> {
-  using element_type = typename cacheable<A>::element_type;
+template <class T, std::size_t R, bool Rel> struct section_view<section_t<T, R, Rel>> {
+  using element_type = T;
   using type = cached_view<element_type, R>;
 };
 

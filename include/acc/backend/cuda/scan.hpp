@@ -82,9 +82,8 @@ void run(backend, const scan_task<Exclusive, T, V, Op>& task, const no_body&, co
 
 /// parallel_scan tiles: `block` threads of `items<T>` iterations, so that a tile keeps about
 /// 16 KiB of contributions in registers (CUB's sm90 scan tunings use 3072-element tiles of
-/// 4-byte values). Measured (H100, compaction of 2^28 ints, relative to
-/// cub::DeviceSelect::If with int offsets): 4-byte counters 256 x 16 0.97, x 12 0.87,
-/// x 20 0.94, x 8 0.83; 8-byte counters 256 x 10 0.68, x 8 0.63, x 12 0.68, x 16 0.67.
+/// 4-byte values); the items per thread are the fastest of those tried for a compaction on an
+/// H100 (bench/results/h100-scan.txt).
 /// The look-back waits with the delays CUB's sm90 tuning gives DeviceSelect::If on 4-byte
 /// items (tuning_select_if.cuh, fixed_delay_constructor_t<76, 1150>), which beat
 /// TilePrefixCallbackOp's default (bench/results/h100-scan.txt).
@@ -95,7 +94,7 @@ struct scan_policy {
   using delay = lookback_delay<76, 1150>;
   /// Tiles of 4-byte values keep 6 blocks resident per SM (at most 42 registers a thread):
   /// left to itself nvcc gives the look-back kernel of a compaction 48 registers and 5 blocks,
-  /// which costs 7% against CUB (bench/results/h100-runtime.txt).
+  /// too few to hide the look-back's latency (bench/results/h100-runtime.txt).
   template <class T>
   static constexpr int min_blocks = sizeof(T) <= 4 ? 6 : 1;
 };

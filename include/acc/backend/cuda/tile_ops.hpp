@@ -154,15 +154,15 @@ struct tile_ops {
     using views = cached_views_t<typename section_view<S>::type...>;
     if constexpr (((section_rank<S>::value == R) && ...)) {
       // In order (a braced list), as N single calls: the same pieces, the same overflow report.
-      const cache_piece<R> piece[] = {place_in_cache<tile_ops, R>(t, *s.array, s.range, nullptr)...};
+      const cache_piece<R> piece[] = {place_in_cache<tile_ops, R>(t, s.source, s.range, nullptr)...};
       int gang[R];
       for (std::size_t d = 0; d < R; ++d) gang[d] = t.size(d);
-      const bool shaped = (gang_shaped<R>(*s.array, piece[K].box, gang) & ...);
+      const bool shaped = (gang_shaped<R>(s.source, piece[K].box, gang) & ...);
       const bool room = (piece[K].room & ...);
       if (shaped & room) {
         load_gang_shaped<R, 0>(t, piece, s...);
       } else {
-        (cache_load<R>(*s.array, cache_storage<std::remove_cv_t<typename section_view<S>::element_type>>(t, piece[K].at),
+        (cache_load<R>(s.source, cache_storage<std::remove_cv_t<typename section_view<S>::element_type>>(t, piece[K].at),
                        piece[K].box, gang, piece[K].room),
          ...);
       }
@@ -174,10 +174,10 @@ struct tile_ops {
       view_pack<cache_piece<section_rank<S>::value>...> piece{};
       // In order (a comma fold), as N single calls.
       ((pack_get<K>(piece) = place_in_cache<tile_ops, section_rank<S>::value>(
-            t, *s.array, s.range, trailing_dims<R, section_rank<S>::value>().d)),
+            t, s.source, s.range, trailing_dims<R, section_rank<S>::value>().d)),
        ...);
       (load_piece<section_rank<S>::value>(
-           t, *s.array, cache_storage<std::remove_cv_t<typename section_view<S>::element_type>>(t, pack_get<K>(piece).at),
+           t, s.source, cache_storage<std::remove_cv_t<typename section_view<S>::element_type>>(t, pack_get<K>(piece).at),
            pack_get<K>(piece)),
        ...);
       tile_access::set_load_pending(t);
@@ -266,8 +266,8 @@ private:
     } v{0};
     unsigned g[R];
     int off = 0;
-    const bool mine = thread_element<R>(*s.array, piece[K].box, g, off);
-    if (mine) v.value = element_at(*s.array, g, std::make_index_sequence<R>{});
+    const bool mine = thread_element<R>(s.source, piece[K].box, g, off);
+    if (mine) v.value = element_at(s.source, g, std::make_index_sequence<R>{});
     if constexpr (sizeof...(Rest) > 0) load_gang_shaped<R, K + 1>(t, piece, rest...);
     if (mine) cache_storage<U>(t, piece[K].at)[off] = v.value;
   }

@@ -1,38 +1,24 @@
-//! @file Launch constants of the CUDA backend, with the measurements behind them.
+//! @file Launch constants of the CUDA backend and why they are what they are; the
+//! measurements behind them are in bench/results/.
 #pragma once
 
 namespace acc::detail::cuda {
 
 /// parallel_loop: threads per block from cudaOccupancyMaxPotentialBlockSize, at most
 /// max_block; blocks enough for one iteration per thread (num_gangs, or the hardware's
-/// 2^31 - 1 blocks, cap it; threads then stride through the rest).
-///
-/// bench/stream, H100 80GB HBM3, 2^28 doubles, acc/hand-written CUDA (block 256, one element
-/// per thread), 2026-11-21:
-///                                      copy   mul    add    triad  nstream
-///   block 256, one iteration/thread    1.001  1.001  1.000  0.999  0.999   <- chosen
-///   block 1024, one iteration/thread   0.935  0.936  0.997  0.999  1.006
-///   block 256, grid <= 32 full waves   0.992  0.993  0.958  0.961  0.966
-///   block 256, grid <= 4 full waves    0.968  0.969  0.941  0.944  0.952
-/// Striding threads lose because each has one load in flight per iteration; short-lived
-/// blocks keep more memory requests outstanding.
+/// 2^31 - 1 blocks, cap it; threads then stride through the rest). Striding threads lose
+/// because each has one load in flight per iteration; short-lived blocks keep more memory
+/// requests outstanding; and 256 beats 1024 threads a block on bench/stream's copy and scale
+/// (bench/results/h100-stream.txt).
 struct loop_policy {
   static constexpr int max_block = 256;
 };
 
 /// parallel_reduce: a persistent grid of `block`-thread blocks (as many as are resident);
-/// each thread keeps `unroll<T>` = 16 bytes of body values in flight.
-///
-/// bench/reduce, H100 80GB HBM3, 2^28 elements, acc/cub::DeviceReduce::Sum on raw pointers,
-/// 2026-11-21 (one run each; runs differ by about 0.01):
-///                              double  int    double 2^28+12345
-///   16 bytes in flight          0.997  0.968  0.993   <- chosen
-///   32 bytes                    0.981  0.944  0.988
-///   64 bytes                    0.993  0.926  0.990
-///   32 bytes, block 512         0.796  0.696  0.825   (before acc's own memory pool: the
-///   32 bytes, block 256         0.851  0.722  0.864    allocation cost ~130 us a call)
-/// CUB's raw-pointer path loads 16 bytes per instruction; a body's loads cannot be widened,
-/// which is what keeps int at 0.97.
+/// each thread keeps `unroll<T>` = 16 bytes of body values in flight, the fastest of 16, 32
+/// and 64 bytes for double and int sums on an H100 (bench/results/h100-reduce.txt). CUB's
+/// raw-pointer path loads 16 bytes per instruction; a body's loads cannot be widened, which
+/// is why int sums stay a little behind CUB's.
 struct reduce_policy {
   static constexpr int block = 256;
   // limits_of_kernel's occupancy cap; the block is `block` unless clauses give one.
@@ -43,9 +29,8 @@ struct reduce_policy {
 
 /// acc::parallel without vector_length: 128 lanes, or one warp per worker when num_workers is
 /// given (workers then synchronise with __syncwarp). As PGI's defaults for gang vector and
-/// gang worker vector loops. Measured with bench/reduce's Xu cases (H100, 2^28 doubles, rows
-/// of 2^15): vector 128 reaches 0.99x and 4 workers of 32 lanes 1.00x a hand-written kernel
-/// of the same shape, both at about 3 TB/s.
+/// gang worker vector loops; with them bench/reduce's Xu cases run as fast as hand-written
+/// kernels of the same shape (bench/results/h100-reduce.txt).
 struct region_policy {
   static constexpr int vector_length = 128;
   static constexpr int vector_with_workers = 32;
@@ -57,9 +42,10 @@ struct region_policy {
 /// inclusive_scan / exclusive_scan (array_scan.hpp): tiles of `block` threads x `items`, and
 /// the look-back's waits in ns (lookback_delay<spin, start>). These are CUB's sm90 DeviceScan
 /// tunings (cub/device/dispatch/tuning/tuning_scan.cuh, sm90_tuning, with the items that its
-/// MemBoundScaling gives: nominal 24 scaled by 4 / sizeof), which acc had through
-/// cub::DeviceScan before it scanned with its own kernel; Tuned: plus, minimum or maximum on
-/// an arithmetic type, as CUB tunes only those (other operators and types get its default:
+/// MemBoundScaling gives: nominal 24 scaled by 4 / sizeof): acc's scan kernel has the same
+/// tile and look-back structure as CUB's, so the tunings CUB found for this hardware carry
+/// over. Tuned: plus, minimum or maximum on an arithmetic type, as CUB tunes only those
+/// (other operators and types get its default:
 /// 128 threads of 15 x 4 / sizeof items, spin 350 / start 450 on arithmetic types, else no spin).
 ///            threads  items  spin  start
 ///   1 byte     192     44     168  1140
@@ -91,7 +77,8 @@ struct array_scan_policy {
 
 /// acc's device memory pool keeps up to kept_bytes of freed memory across synchronisations.
 /// With nothing kept (the default pools' policy) every allocation after a sync maps fresh
-/// memory: bench/reduce lost about 130 us per call to that, 15% of a 2^28-double sum.
+/// memory, and a reduction, which allocates its partial sums on every call, pays for that
+/// mapping each time (bench/results/h100-reduce.txt).
 struct memory_policy {
   static constexpr unsigned long long kept_bytes = 256ull << 20;
 };

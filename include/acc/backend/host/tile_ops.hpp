@@ -152,11 +152,11 @@ struct tile_ops {
     view_pack<cache_piece<section_rank<S>::value>...> piece{};
     // In order (a comma fold), as N single calls: the same pieces, the same overflow report.
     ((pack_get<K>(piece) = place_in_cache<tile_ops, section_rank<S>::value>(
-          t, *s.array, s.range, trailing_dims<R, section_rank<S>::value>().d)),
+          t, s.source, s.range, trailing_dims<R, section_rank<S>::value>().d)),
      ...);
     using views = cached_views_t<typename section_view<S>::type...>;
     return views{pack_views(view_alias<typename section_view<S>::element_type, section_rank<S>::value>(
-        *s.array, pack_get<K>(piece).box, s.array->label())...)};
+        s.source, pack_get<K>(piece).box, s.source.label())...)};
   }
 };
 
