@@ -55,6 +55,7 @@ struct present_entry {
   bool owned = true;       // false for deviceptr ranges: nothing to copy or free
   bool global = false;     // an ACC_DECLARE variable's device copy: updated, never freed
   bool pinned = false;     // the host range was page-locked for this entry
+  int transfers = 0;       // copies between the host range and its device copy so far
   std::string label;
 };
 
