@@ -17,9 +17,9 @@ namespace acc::detail {
 
 /// `helpers` threads that, with the caller, copy one range at a time in equal parts. Copies
 /// from several host threads take turns (one job at a time), so a job never waits for helpers
-/// busy with another. The helpers wait on a condition variable between jobs and never exit:
-/// the process-wide team (copy_team_of_process) is never destroyed, so that no thread is
-/// joined during static destruction.
+/// busy with another. The helpers wait on a condition variable between jobs; destroying the
+/// team stops and joins them. The process-wide team (copy_team_of_process) is never
+/// destroyed, so that no thread is joined during static destruction.
 class copy_team {
 public:
   /// A part smaller than this costs more to hand over than to copy.
@@ -28,7 +28,14 @@ public:
   explicit copy_team(unsigned helpers) {
     threads_.reserve(helpers);
     for (unsigned i = 0; i < helpers; ++i) threads_.emplace_back([this, i] { serve(i + 1); });
-    for (auto& t : threads_) t.detach();
+  }
+  ~copy_team() {
+    {
+      std::lock_guard lock(m_);
+      stop_ = true;
+    }
+    go_.notify_all();
+    for (auto& t : threads_) t.join();
   }
   copy_team(const copy_team&) = delete;
   copy_team& operator=(const copy_team&) = delete;
@@ -72,7 +79,8 @@ private:
     unsigned long long seen = 0;
     for (;;) {
       std::unique_lock lock(m_);
-      go_.wait(lock, [&] { return generation_ != seen; });
+      go_.wait(lock, [&] { return generation_ != seen || stop_; });
+      if (stop_) return;
       seen = generation_;
       if (index >= parts_) continue;  // a small job: this helper sits it out
       lock.unlock();
@@ -86,6 +94,7 @@ private:
   std::mutex m_;          // guards the job below
   std::condition_variable go_, done_;
   unsigned long long generation_ = 0;
+  bool stop_ = false;
   char* dst_ = nullptr;
   const char* src_ = nullptr;
   std::size_t bytes_ = 0, parts_ = 1, left_ = 0;
