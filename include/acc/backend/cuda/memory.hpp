@@ -252,9 +252,10 @@ inline void staged_to_host(staging_pool& p, char* dst, const char* src, std::siz
 
 /// Host -> device on `queue`. Pageable ranges of staging_policy::min_bytes or more pass through
 /// the device's pinned staging buffers (staged_to_device); smaller ones, and memory that is
-/// pinned already, go straight to cudaMemcpyAsync. Either way the host range may be reused
-/// when this returns, also on an async queue: from pageable memory the transfer is complete
-/// on the host side, and only its DMAs are still queued.
+/// pinned already, go straight to cudaMemcpyAsync. From pageable memory the host range may be
+/// reused when this returns, also on an async queue (only DMAs out of the staging buffers are
+/// still queued); from pinned memory an async transfer reads it later, so the program may
+/// change it only after waiting for the queue, as OpenACC's async clause requires anyway.
 inline void to_device(int device, void* dst, const void* src, std::size_t bytes, int queue, const call_site& site) {
   if (capturing.active || !stage_transfer(src, bytes)) {
     copy(dst, src, bytes, cudaMemcpyHostToDevice, device, queue, site);
@@ -407,7 +408,8 @@ inline bool pin(const void* host, std::size_t bytes) noexcept {
   }
   // Fails when a page of the range is already registered (a neighbour's entry): then the
   // copies stay staged, which is slower but correct.
-  if (cudaHostRegister(const_cast<void*>(host), bytes, cudaHostRegisterDefault) != cudaSuccess) {
+  // Portable: pinned for every device's context, as the staging buffers are.
+  if (cudaHostRegister(const_cast<void*>(host), bytes, cudaHostRegisterPortable) != cudaSuccess) {
     (void)cudaGetLastError();
     return false;
   }
