@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -17,13 +19,16 @@ namespace acc::detail {
 
 /// `helpers` threads that, with the caller, copy one range at a time in equal parts. Copies
 /// from several host threads take turns (one job at a time), so a job never waits for helpers
-/// busy with another. The helpers wait on a condition variable between jobs; destroying the
-/// team stops and joins them. The process-wide team (copy_team_of_process) is never
-/// destroyed, so that no thread is joined during static destruction.
+/// busy with another. Between jobs a helper spins for `spin` (a staged transfer hands the team
+/// a chunk every few tens of microseconds, less than a sleeping thread takes to wake), then
+/// sleeps on a condition variable. Destroying the team stops and joins the helpers; the
+/// process-wide team (copy_team_of_process) is never destroyed, so that no thread is joined
+/// during static destruction.
 class copy_team {
 public:
   /// A part smaller than this costs more to hand over than to copy.
   static constexpr std::size_t min_part = std::size_t(128) << 10;
+  static constexpr std::chrono::microseconds spin{200};
 
   explicit copy_team(unsigned helpers) {
     threads_.reserve(helpers);
@@ -32,7 +37,7 @@ public:
   ~copy_team() {
     {
       std::lock_guard lock(m_);
-      stop_ = true;
+      stop_.store(true);
     }
     go_.notify_all();
     for (auto& t : threads_) t.join();
@@ -52,18 +57,25 @@ public:
     }
     std::lock_guard turn(job_mutex_);
     {
-      std::lock_guard lock(m_);
+      std::lock_guard lock(m_);  // so that a helper about to sleep cannot miss the job
       dst_ = static_cast<char*>(dst);
       src_ = static_cast<const char*>(src);
       bytes_ = bytes;
       parts_ = parts;
-      left_ = parts - 1;  // the helpers' parts; the caller copies part 0
-      ++generation_;
+      left_.store(parts - 1);  // the helpers' parts; the caller copies part 0
+      // The job's number and its part count in one word: a helper that sits a job out reads
+      // only this, never the fields above, which the next job may be rewriting.
+      job_.store(((job_.load() >> 8) + 1) << 8 | parts, std::memory_order_release);
     }
     go_.notify_all();
     copy_part(0);
-    std::unique_lock lock(m_);
-    done_.wait(lock, [&] { return left_ == 0; });
+    const auto until = std::chrono::steady_clock::now() + spin;
+    while (left_.load(std::memory_order_acquire) != 0 && std::chrono::steady_clock::now() < until)
+      std::this_thread::yield();
+    if (left_.load(std::memory_order_acquire) != 0) {
+      std::unique_lock lock(m_);
+      done_.wait(lock, [&] { return left_.load(std::memory_order_acquire) == 0; });
+    }
   }
 
 private:
@@ -76,28 +88,36 @@ private:
   }
 
   void serve(std::size_t index) {
-    unsigned long long seen = 0;
+    std::uint64_t seen = 0;
     for (;;) {
-      std::unique_lock lock(m_);
-      go_.wait(lock, [&] { return generation_ != seen || stop_; });
-      if (stop_) return;
-      seen = generation_;
-      if (index >= parts_) continue;  // a small job: this helper sits it out
-      lock.unlock();
+      const auto until = std::chrono::steady_clock::now() + spin;
+      while (job_.load(std::memory_order_acquire) == seen && !stop_.load() && std::chrono::steady_clock::now() < until)
+        std::this_thread::yield();
+      if (job_.load(std::memory_order_acquire) == seen && !stop_.load()) {
+        std::unique_lock lock(m_);
+        go_.wait(lock, [&] { return job_.load(std::memory_order_acquire) != seen || stop_.load(); });
+      }
+      if (stop_.load()) return;
+      seen = job_.load(std::memory_order_acquire);
+      if (index >= (seen & 0xff)) continue;  // a small job: this helper sits it out
+      // A helper with a part holds the job open (left_ > 0), so its fields stay as they are.
       copy_part(index);
-      lock.lock();
-      if (--left_ == 0) done_.notify_one();
+      if (left_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        std::lock_guard lock(m_);  // the caller checks left_ under m_ before it sleeps
+        done_.notify_one();
+      }
     }
   }
 
   std::mutex job_mutex_;  // one job at a time
-  std::mutex m_;          // guards the job below
+  std::mutex m_;          // orders sleeping against a new job or its end
   std::condition_variable go_, done_;
-  unsigned long long generation_ = 0;
-  bool stop_ = false;
+  std::atomic<std::uint64_t> job_{0};  // job number << 8 | parts
+  std::atomic<std::size_t> left_{0};   // helpers' parts not yet copied
+  std::atomic<bool> stop_{false};
   char* dst_ = nullptr;
   const char* src_ = nullptr;
-  std::size_t bytes_ = 0, parts_ = 1, left_ = 0;
+  std::size_t bytes_ = 0, parts_ = 1;
   std::vector<std::thread> threads_;
 };
 
@@ -108,7 +128,7 @@ private:
 inline unsigned copy_helpers_from_environment() noexcept {
   if (const char* v = std::getenv("ACC_COPY_THREADS"); v && *v) {
     const long n = std::strtol(v, nullptr, 10);
-    return n <= 1 ? 0u : static_cast<unsigned>(std::min(n, 64L) - 1);
+    return n <= 1 ? 0u : static_cast<unsigned>(std::min(n, 128L) - 1);
   }
   const unsigned hw = std::thread::hardware_concurrency();
   return hw < 4 ? 0u : std::min(hw / 2 - 1, 7u);

@@ -205,7 +205,9 @@ inline std::size_t staging_chunk(std::size_t bytes) noexcept {
 /// Pageable host -> device through the staging pool: the copy team fills buffer k % n while
 /// the DMA of the chunk before it runs on `stream`. Returns once the last chunk is in a
 /// staging buffer, so the host range may be reused at once; the DMAs complete in order on
-/// `stream`, before anything queued on it later.
+/// `stream`, before anything queued on it later. A chunk waits for its buffer's previous DMA,
+/// so a transfer of more than `buffers` chunks onto a queue still busy with earlier work makes
+/// the host wait for that work (async then means only that the last chunks are in flight).
 inline void staged_to_device(staging_pool& p, char* dst, const char* src, std::size_t bytes, cudaStream_t stream,
                              const call_site& site) {
   std::lock_guard lock(p.mutex);
