@@ -118,6 +118,10 @@ inline present_map::iterator find_present_or_declared(present_map& m, const host
   return enter_declared(m, s, device, site);
 }
 
+/// How many transfers of a present range are staged before it is page-locked (cudaHostRegister,
+/// about 2.5 pinned copies' time): a range moved more often than this earns it back.
+inline constexpr int pin_after_transfers = 2;
+
 /// Frees an entry's device memory after `queue` is done with it; never throws.
 inline void drop_entry(int device, present_map& m, present_map::iterator it, int queue) noexcept {
   present_entry& e = it->second;
@@ -170,16 +174,17 @@ ACC_DETAIL_RUNTIME_FN bool enter_action(int device, data_kind kind, const host_s
     const device_ops& ops = cuda_ops();
     e.device = static_cast<char*>(ops.alloc(device, s.bytes, queue, describe(s), site));
     try {
-      e.pinned = ops.pin(s.p, s.bytes);
+      // Not page-locked here: the backend stages a pageable range through its pinned buffers,
+      // which costs about a pinned copy, where registering it would cost twice that again.
       if (kind == data_kind::copy || kind == data_kind::copyin) {
         const nvtx_text_range range(transfer_name("copyin", s));
         ops.to_device(device, e.device, s.p, s.bytes, queue, site);
+        e.transfers = 1;
       } else if (zero && (kind == data_kind::create || kind == data_kind::copyout)) {
         ops.fill_zero(device, e.device, s.bytes, queue, site);
       }
     } catch (...) {
       ops.release(device, e.device, queue);
-      if (e.pinned) ops.unpin(s.p);
       throw;
     }
   }
@@ -251,8 +256,16 @@ ACC_DETAIL_RUNTIME_FN void update_action(int device, const host_span& s, bool to
     auto it = find_present_or_declared(m, s, device, site);
     if (it == m.end())
       fail_absent(s, device, "enter it with acc::enter_data or an acc::data region before updating it", site);
-    if (device < 0 || !(it->second.owned || it->second.global || it->second.mapped)) return;
-    dev = it->second.device + (s.begin() - it->first);
+    present_entry& e = it->second;
+    if (device < 0 || !(e.owned || e.global || e.mapped)) return;
+    dev = e.device + (s.begin() - it->first);
+    // A range updated again and again (once per time step, say) is page-locked, so that its
+    // updates run at pinned bandwidth with no host copy; ranges moved fewer times stay
+    // pageable and are staged. Under the lock, so that drop_entry sees `pinned` right.
+    // Tried once: a range that cannot be registered (a page shared with a registered
+    // neighbour) stays staged rather than paying a failed attempt on every update.
+    if (e.owned && !e.pinned && e.transfers <= pin_after_transfers && ++e.transfers > pin_after_transfers)
+      e.pinned = cuda_ops().pin(reinterpret_cast<const void*>(it->first), e.end - it->first);
   }
   const device_ops& ops = cuda_ops();
   const nvtx_text_range range(transfer_name(to_device ? "update_device" : "update_self", s));

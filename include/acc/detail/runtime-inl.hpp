@@ -57,6 +57,7 @@ struct present_entry {
   bool pinned = false;     // the host range was page-locked for this entry
   bool mapped = false;     // acc::map_data: device memory the program owns, updated, never freed
   char* mapped_to = nullptr;  // on the host device, where acc::unmap_data copies the range back
+  int transfers = 0;       // copies between the host range and its device copy so far
   std::string label;
 };
 

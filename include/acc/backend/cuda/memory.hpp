@@ -6,17 +6,20 @@
 #include <acc/backend/cuda/runtime.hpp>
 #include <acc/backend/cuda/tuning.hpp>
 
+#include <acc/detail/copy_team.hpp>
+
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstddef>
+#include <mutex>
 #include <string>
 
 namespace acc::detail::cuda {
 
-/// Host ranges at least this large are page-locked while present (cudaHostRegister), so that
-/// update_device / update_self from pageable memory run at pinned bandwidth. Registration
-/// costs about as much as one pageable copy of the range, so it pays from the second transfer
-/// on; below 1 MiB the DMA setup dominates and pageable copies are as fast.
+/// Present host ranges at least this large may be page-locked (cudaHostRegister) once they
+/// have been transferred staging_policy::pin_after_transfers times (present_table-inl.hpp):
+/// below 1 MiB the DMA setup dominates and registering gains nothing.
 inline constexpr std::size_t pin_min_bytes = std::size_t(1) << 20;
 
 /// cudaMemGetInfo of `device`; zeros if it cannot be read (only used for messages and tests).
@@ -138,15 +141,155 @@ inline void copy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind k
   if (queue == queue_sync) ACC_DETAIL_CUDA_CHECK(cudaStreamSynchronize(stream), site);
 }
 
-/// Host -> device on `queue`. From pageable memory CUDA stages the copy itself (and returns
-/// once the host buffer may be reused); present ranges of pin_min_bytes or more are pinned.
-inline void to_device(int device, void* dst, const void* src, std::size_t bytes, int queue, const call_site& site) {
-  copy(dst, src, bytes, cudaMemcpyHostToDevice, device, queue, site);
+/// Pinned host buffers that transfers from and to pageable memory pass through, one set per
+/// device, made on first use and kept for the life of the process (as queues' streams are).
+/// `free[i]` is recorded after the last DMA that used buffer i, on whichever queue ran it;
+/// the host waits for it before it writes the buffer again or gives it to another DMA. The
+/// mutex gives the whole set to one transfer at a time: a transfer's chunks alternate between
+/// the buffers, so sharing a buffer between concurrent transfers would only serialise them.
+struct staging_pool {
+  std::mutex mutex;
+  char* buffer[staging_policy::buffers] = {};
+  cudaEvent_t free[staging_policy::buffers] = {};
+};
+
+/// `device`'s (current) staging pool, or nullptr when its pinned memory cannot be had (the
+/// transfers then go through CUDA's own staging, slower but correct). A failed attempt is
+/// not repeated.
+inline staging_pool* staging_pool_of(int device, const call_site& site) {
+  static per_device<staging_pool*> pools;
+  return pools.get(device, [&]() -> staging_pool* {
+    (void)site;
+    auto* p = new staging_pool;
+    bool ok = true;
+    for (int i = 0; i < staging_policy::buffers && ok; ++i) {
+      void* b = nullptr;
+      ok = cudaHostAlloc(&b, staging_policy::buffer_bytes, cudaHostAllocPortable) == cudaSuccess &&
+           cudaEventCreateWithFlags(&p->free[i], cudaEventDisableTiming) == cudaSuccess;
+      p->buffer[i] = static_cast<char*>(b);
+    }
+    if (ok) return p;
+    (void)cudaGetLastError();
+    for (int i = 0; i < staging_policy::buffers; ++i) {
+      if (p->buffer[i]) (void)cudaFreeHost(p->buffer[i]);
+      if (p->free[i]) (void)cudaEventDestroy(p->free[i]);
+    }
+    delete p;
+    (void)cudaGetLastError();
+    return nullptr;
+  });
 }
 
-/// Device -> host on `queue`; into pageable memory this blocks until the copy is done.
+/// Whether `host` is ordinary pageable memory that a transfer of `bytes` should stage: not
+/// small (CUDA's own staging is as fast there), and not memory CUDA already knows
+/// (cudaMallocHost, cudaHostRegister by the program or by the present table, managed).
+inline bool stage_transfer(const void* host, std::size_t bytes) noexcept {
+  if (bytes < staging_policy::min_bytes) return false;
+  cudaPointerAttributes a{};
+  if (cudaPointerGetAttributes(&a, host) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  return a.type == cudaMemoryTypeUnregistered;
+}
+
+/// The chunk a staged transfer of `bytes` moves at a time: about an eighth of it, so that the
+/// host copy of the first chunk and the DMA of the last, which nothing overlaps, stay small;
+/// at least staging_policy::min_chunk, as each chunk costs a hand-over to the copy team and a
+/// DMA setup.
+inline std::size_t staging_chunk(std::size_t bytes) noexcept {
+  const std::size_t eighth = (bytes / 8 + 4095) / 4096 * 4096;
+  return std::clamp(eighth, staging_policy::min_chunk, staging_policy::buffer_bytes);
+}
+
+/// Pageable host -> device through the staging pool: the copy team fills buffer k % n while
+/// the DMA of the chunk before it runs on `stream`. Returns once the last chunk is in a
+/// staging buffer, so the host range may be reused at once; the DMAs complete in order on
+/// `stream`, before anything queued on it later. A chunk waits for its buffer's previous DMA,
+/// so a transfer of more than `buffers` chunks onto a queue still busy with earlier work makes
+/// the host wait for that work (async then means only that the last chunks are in flight).
+inline void staged_to_device(staging_pool& p, char* dst, const char* src, std::size_t bytes, cudaStream_t stream,
+                             const call_site& site) {
+  std::lock_guard lock(p.mutex);
+  copy_team& team = copy_team_of_process();
+  const std::size_t chunk = staging_chunk(bytes);
+  for (std::size_t off = 0, k = 0; off < bytes; off += chunk, ++k) {
+    const int i = static_cast<int>(k % staging_policy::buffers);
+    const std::size_t len = std::min(chunk, bytes - off);
+    ACC_DETAIL_CUDA_CHECK(cudaEventSynchronize(p.free[i]), site);  // its last DMA has read it
+    team.copy(p.buffer[i], src + off, len);
+    ACC_DETAIL_CUDA_CHECK(cudaMemcpyAsync(dst + off, p.buffer[i], len, cudaMemcpyHostToDevice, stream), site);
+    ACC_DETAIL_CUDA_CHECK(cudaEventRecord(p.free[i], stream), site);
+  }
+}
+
+/// Device -> pageable host through the staging pool: up to n chunks' DMAs are queued on
+/// `stream` ahead, and the copy team empties each buffer as its DMA completes, then queues
+/// the DMA of the chunk n further into it. Returns once all of the range is in host memory
+/// (after the work queued before on `stream`), as CUDA's own copies to pageable memory do.
+inline void staged_to_host(staging_pool& p, char* dst, const char* src, std::size_t bytes, cudaStream_t stream,
+                           const call_site& site) {
+  std::lock_guard lock(p.mutex);
+  copy_team& team = copy_team_of_process();
+  const std::size_t chunk = staging_chunk(bytes);
+  const std::size_t chunks = (bytes + chunk - 1) / chunk;
+  const auto queue_chunk = [&](std::size_t k) {
+    const int i = static_cast<int>(k % staging_policy::buffers);
+    const std::size_t off = k * chunk, len = std::min(chunk, bytes - off);
+    // A transfer that used the buffer before (another queue's, perhaps) must be done with it.
+    ACC_DETAIL_CUDA_CHECK(cudaStreamWaitEvent(stream, p.free[i], 0), site);
+    ACC_DETAIL_CUDA_CHECK(cudaMemcpyAsync(p.buffer[i], src + off, len, cudaMemcpyDeviceToHost, stream), site);
+    ACC_DETAIL_CUDA_CHECK(cudaEventRecord(p.free[i], stream), site);
+  };
+  const std::size_t ahead = std::min<std::size_t>(chunks, staging_policy::buffers);
+  for (std::size_t k = 0; k < ahead; ++k) queue_chunk(k);
+  for (std::size_t k = 0; k < chunks; ++k) {
+    const int i = static_cast<int>(k % staging_policy::buffers);
+    const std::size_t off = k * chunk, len = std::min(chunk, bytes - off);
+    ACC_DETAIL_CUDA_CHECK(cudaEventSynchronize(p.free[i]), site);  // chunk k has landed
+    team.copy(dst + off, p.buffer[i], len);
+    if (k + staging_policy::buffers < chunks) queue_chunk(k + staging_policy::buffers);
+  }
+}
+
+/// Host -> device on `queue`. Pageable ranges of staging_policy::min_bytes or more pass through
+/// the device's pinned staging buffers (staged_to_device); smaller ones, and memory that is
+/// pinned already, go straight to cudaMemcpyAsync. From pageable memory the host range may be
+/// reused when this returns, also on an async queue (only DMAs out of the staging buffers are
+/// still queued); from pinned memory an async transfer reads it later, so the program may
+/// change it only after waiting for the queue, as OpenACC's async clause requires anyway.
+inline void to_device(int device, void* dst, const void* src, std::size_t bytes, int queue, const call_site& site) {
+  if (capturing.active || !stage_transfer(src, bytes)) {
+    copy(dst, src, bytes, cudaMemcpyHostToDevice, device, queue, site);
+    return;
+  }
+  use_device(device, site);
+  staging_pool* pool = staging_pool_of(device, site);
+  if (!pool) {
+    copy(dst, src, bytes, cudaMemcpyHostToDevice, device, queue, site);
+    return;
+  }
+  cudaStream_t stream = queue_stream(device, queue, site);
+  staged_to_device(*pool, static_cast<char*>(dst), static_cast<const char*>(src), bytes, stream, site);
+  if (queue == queue_sync) ACC_DETAIL_CUDA_CHECK(cudaStreamSynchronize(stream), site);
+}
+
+/// Device -> host on `queue`. Into pageable memory (staged as to_device) this blocks until
+/// the data is in the host range, also on an async queue (OpenACC allows an async transfer
+/// to complete before it returns); into pinned memory it is queued like any async operation.
 inline void to_host(int device, void* dst, const void* src, std::size_t bytes, int queue, const call_site& site) {
-  copy(dst, src, bytes, cudaMemcpyDeviceToHost, device, queue, site);
+  if (capturing.active || !stage_transfer(dst, bytes)) {
+    copy(dst, src, bytes, cudaMemcpyDeviceToHost, device, queue, site);
+    return;
+  }
+  use_device(device, site);
+  staging_pool* pool = staging_pool_of(device, site);
+  if (!pool) {
+    copy(dst, src, bytes, cudaMemcpyDeviceToHost, device, queue, site);
+    return;
+  }
+  staged_to_host(*pool, static_cast<char*>(dst), static_cast<const char*>(src), bytes,
+                 queue_stream(device, queue, site), site);
 }
 
 /// Zero-fills `bytes` of device memory at `p` on `queue`; synchronous for queue_sync.
@@ -266,8 +409,9 @@ inline bool pin(const void* host, std::size_t bytes) noexcept {
     return false;
   }
   // Fails when a page of the range is already registered (a neighbour's entry): then the
-  // copies stay pageable, which is slower but correct.
-  if (cudaHostRegister(const_cast<void*>(host), bytes, cudaHostRegisterDefault) != cudaSuccess) {
+  // copies stay staged, which is slower but correct.
+  // Portable: pinned for every device's context, as the staging buffers are.
+  if (cudaHostRegister(const_cast<void*>(host), bytes, cudaHostRegisterPortable) != cudaSuccess) {
     (void)cudaGetLastError();
     return false;
   }

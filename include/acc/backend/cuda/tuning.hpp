@@ -2,6 +2,8 @@
 //! measurements behind them are in bench/results/.
 #pragma once
 
+#include <cstddef>
+
 namespace acc::detail::cuda {
 
 /// parallel_loop: threads per block from cudaOccupancyMaxPotentialBlockSize, at most
@@ -81,6 +83,21 @@ struct array_scan_policy {
 /// mapping each time (bench/results/h100-reduce.txt).
 struct memory_policy {
   static constexpr unsigned long long kept_bytes = 256ull << 20;
+};
+
+/// Transfers between pageable host memory and the device (memory.hpp: to_device, to_host)
+/// pass through `buffers` pinned buffers of `buffer_bytes` per device, the host copy of one
+/// chunk (spread over the copy team, detail/copy_team.hpp) overlapping the DMA of another.
+/// Page-locking a range instead costs about 45 ms for 1 GiB on the H100 against 20 ms for the
+/// pinned copy itself (bench/results/h100-transfer.txt), which a range transferred once never
+/// recovers. Four buffers keep a DMA queued while the host fills or empties another; below
+/// min_bytes CUDA's own staging is as fast. The sizes are chosen, not yet measured: bench/transfer
+/// reports staged copies against pinned ones per size.
+struct staging_policy {
+  static constexpr int buffers = 4;
+  static constexpr std::size_t buffer_bytes = std::size_t(8) << 20;
+  static constexpr std::size_t min_chunk = std::size_t(1) << 20;
+  static constexpr std::size_t min_bytes = std::size_t(256) << 10;
 };
 
 }  // namespace acc::detail::cuda

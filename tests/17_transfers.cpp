@@ -1,0 +1,150 @@
+// Level 17: transfers between pageable host memory and device copies. On a GPU, ranges of a
+// few hundred KiB and more pass through pinned staging buffers in chunks (more chunks than
+// buffers here, so buffers are reused within one transfer), and a range transferred often is
+// page-locked; on the host device the same programs must give the same results. The copy team
+// that does the host half of staging is checked on its own, on every backend.
+#include <acc/detail/copy_team.hpp>
+#include <acc/parallel.hpp>
+#include <catch2/catch.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <thread>
+#include <vector>
+
+namespace {
+
+std::vector<long long> random_values(std::size_t n, unsigned seed) {
+  std::mt19937_64 gen(seed);
+  std::uniform_int_distribution<long long> d(-1000000, 1000000);
+  std::vector<long long> v(n);
+  for (auto& e : v) e = d(gen);
+  return v;
+}
+
+// Compute constructs live in plain functions: nvcc rejects extended lambdas inside lambdas.
+void affine_present(acc::view<long long> a, long long f, long long c, int q) {
+  acc::parallel_loop(a.size(), acc::default_present, acc::async(q),
+                     ACC_LAMBDA(std::size_t i) { a(i) = a(i) * f + c + static_cast<long long>(i % 7); });
+}
+
+void affine_reference(std::vector<long long>& v, std::size_t first, long long f, long long c) {
+  for (std::size_t i = 0; i < v.size() - first; ++i) v[first + i] = v[first + i] * f + c + static_cast<long long>(i % 7);
+}
+
+// Elements: under the staging threshold, one chunk, several chunks, more chunks than buffers
+// with a short last one, and chunks of the largest size; each starts one element into its
+// vector, so neither end is page-aligned.
+const std::size_t sizes[] = {1000, 40000, 150001, 1300007, 9437187};
+
+}  // namespace
+
+TEST_CASE("the copy team copies any size exactly, also from several threads at once", "[17][transfer]") {
+  const unsigned helpers = GENERATE(0u, 1u, 3u);
+  acc::detail::copy_team team(helpers);
+  const std::size_t part = acc::detail::copy_team::min_part;
+  const std::size_t lengths[] = {0, 1, 63, part - 1, part, 2 * part + 1, 3 * part + 17, (5u << 20) + 13};
+  std::vector<unsigned char> src((6u << 20) + 64), dst(src.size());
+  std::mt19937 gen(11u + helpers);
+  for (auto& c : src) c = static_cast<unsigned char>(gen());
+  for (const std::size_t n : lengths)
+    for (const std::size_t offset : {std::size_t(0), std::size_t(5)}) {
+      std::fill(dst.begin(), dst.end(), 0xa5);
+      team.copy(dst.data() + offset, src.data() + 3, n);
+      for (std::size_t i = 0; i < offset; ++i) REQUIRE(dst[i] == 0xa5);
+      REQUIRE(std::memcmp(dst.data() + offset, src.data() + 3, n) == 0);
+      REQUIRE(dst[offset + n] == 0xa5);
+    }
+
+  // Several host threads share the team; every copy must still land whole.
+  constexpr int threads = 4;
+  const std::size_t n = (3u << 20) + 7;
+  std::vector<std::vector<unsigned char>> in(threads, std::vector<unsigned char>(n)), out = in;
+  for (int t = 0; t < threads; ++t)
+    for (auto& c : in[t]) c = static_cast<unsigned char>(gen());
+  std::vector<int> bad(threads, 0);
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      for (int round = 0; round < 20; ++round) {
+        std::fill(out[t].begin(), out[t].end(), 0);
+        team.copy(out[t].data(), in[t].data(), n);
+        if (out[t] != in[t]) ++bad[t];
+      }
+    });
+  for (auto& th : pool) th.join();
+  for (int t = 0; t < threads; ++t) REQUIRE(bad[t] == 0);
+}
+
+TEST_CASE("pageable ranges keep their values through enter, repeated updates and exit", "[17][transfer]") {
+  const std::size_t n = GENERATE(from_range(std::begin(sizes), std::end(sizes)));
+  const int q = GENERATE(values({acc::async_sync, 2}));
+  std::vector<long long> host = random_values(n + 1, static_cast<unsigned>(n));
+  std::vector<long long> expect = host;
+  acc::view<long long> a("a", host.data() + 1, n);
+
+  acc::enter_data(acc::copyin(a));
+  // Enough round trips that a GPU page-locks the range part way through.
+  for (int step = 0; step < 5; ++step) {
+    affine_present(a, 3, step, q);
+    affine_reference(expect, 1, 3, step);
+    acc::update_self(a, acc::async(q));
+    acc::wait(q);
+    REQUIRE(host == expect);
+    // New host values, including a lone element, must reach the device copy.
+    for (std::size_t i = step; i < n; i += 4099) host[1 + i] = expect[1 + i] = -static_cast<long long>(i) - step;
+    acc::update_device(a, acc::async(q));
+  }
+  affine_present(a, -2, 1, q);
+  affine_reference(expect, 1, -2, 1);
+  acc::exit_data(acc::copyout(a), acc::async(q));
+  acc::wait(q);
+  REQUIRE_FALSE(acc::is_present(a));
+  REQUIRE(host == expect);
+}
+
+TEST_CASE("a section's update moves only its part of a staged range", "[17][transfer]") {
+  const std::size_t n = 1300007;
+  std::vector<long long> host = random_values(n, 5u);
+  const std::vector<long long> start = host;
+  acc::view<long long> a("a", host.data(), n);
+  acc::enter_data(acc::copyin(a));
+  affine_present(a, 1, 10, acc::async_sync);
+  const std::size_t lo = 123457, len = 700001;
+  acc::update_self(acc::section(a, lo, len));
+  const bool gpu = acc::get_device_type() == acc::device_type::nvidia;
+  for (std::size_t i = 0; i < n; ++i) {
+    const bool inside = i >= lo && i < lo + len;
+    const long long moved = start[i] + 10 + static_cast<long long>(i % 7);
+    REQUIRE(host[i] == (inside || !gpu ? moved : start[i]));
+  }
+  acc::exit_data(acc::delete_(a));
+}
+
+TEST_CASE("host threads transfer their own ranges on their own queues at the same time", "[17][transfer][async]") {
+  constexpr int threads = 3;
+  const std::size_t n = 1300007;
+  std::vector<std::vector<long long>> host(threads), expect(threads);
+  for (int t = 0; t < threads; ++t) host[t] = expect[t] = random_values(n, 100u + t);
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      acc::view<long long> a("a", host[t].data(), n);
+      const int q = t + 1;
+      acc::enter_data(acc::copyin(a), acc::async(q));
+      for (int step = 0; step < 4; ++step) {
+        affine_present(a, 2, t + step, q);
+        acc::update_self(a, acc::async(q));
+        acc::update_device(a, acc::async(q));
+      }
+      acc::exit_data(acc::copyout(a), acc::async(q));
+      acc::wait(q);
+    });
+  for (auto& th : pool) th.join();
+  for (int t = 0; t < threads; ++t) {
+    for (int step = 0; step < 4; ++step) affine_reference(expect[t], 0, 2, t + step);
+    REQUIRE(host[t] == expect[t]);
+  }
+}
