@@ -13,15 +13,30 @@
 namespace acc::detail::host {
 inline namespace ACC_DETAIL_HOST_ABI {
 
-/// parallel_loop on the host: each chunk is the user's own loop (a row-by-row nest when
-/// collapsed), so the compiler sees what it would see without acc.
+/// Runs the iterations [t0, t1) of a loop's flat space: `task` is a loop_task, `body` its body.
+using loop_chunk_fn = void (*)(const void* task, const void* body, std::uint64_t t0, std::uint64_t t1);
+
+/// One chunk of a parallel_loop: the user's own loop (a row-by-row nest when collapsed), so the
+/// compiler sees what it would see without acc. The only part of the host path made per body.
+template <class Space, class Body>
+void loop_chunk(const void* task, const void* body, std::uint64_t t0, std::uint64_t t1) {
+  for_each_flat(static_cast<const loop_task<Space>*>(task)->space, t0, t1, *static_cast<const Body*>(body));
+}
+
+/// The parts, the OpenMP region and the exceptions of every parallel_loop: not a template, so a
+/// translation unit compiles them once rather than once per body (a chunk is at least
+/// loop_chunk_min iterations, so the call through `chunk` costs nothing measurable).
+ACC_DETAIL_NOINLINE inline void run_loop_chunks(loop_chunk_fn chunk, const void* task, const void* body,
+                                                std::uint64_t total, const launch_context& ctx) {
+  executor ex(static_cast<int>(smaller<std::uint64_t>(thread_count(ctx.spec.num_gangs), total)));
+  ex.run_parts([&](int p) { ex.part_chunks(p, total, [&](std::uint64_t t0, std::uint64_t t1) { chunk(task, body, t0, t1); }); });
+  ex.rethrow(ctx.site);
+}
+
+/// parallel_loop on the host.
 template <class Space, class Body>
 void run(backend, const loop_task<Space>& task, const Body& body, const launch_context& ctx) {
-  executor ex(static_cast<int>(smaller<std::uint64_t>(thread_count(ctx.spec.num_gangs), task.total)));
-  ex.run_parts([&](int p) {
-    ex.part_chunks(p, task.total, [&](std::uint64_t t0, std::uint64_t t1) { for_each_flat(task.space, t0, t1, body); });
-  });
-  ex.rethrow(ctx.site);
+  run_loop_chunks(&loop_chunk<Space, Body>, &task, &body, task.total, ctx);
 }
 
 }  // inline namespace ACC_DETAIL_HOST_ABI
