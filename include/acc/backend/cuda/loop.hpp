@@ -91,17 +91,38 @@ void launch_loop(const index_space<Index, Rank>& s, std::uint64_t total, const l
   }
 }
 
+/// A loop_1d kernel of a 32-bit counter on ctx.device, from start to finish: not a template,
+/// so a translation unit compiles it once; per body only the kernel, its limits cache and
+/// the argument list remain. `args`: the kernel's (lo, n, body).
+ACC_DETAIL_NOINLINE inline void launch_loop_1d32(const void* kernel, kernel_limits_cache& limits, std::uint64_t total,
+                                                 void** args, const launch_context& ctx) {
+  const cudaStream_t stream = begin_launch(ctx);
+  launch_config cfg = plan_loop(ctx.spec, cached_limits(limits, kernel, loop_policy::max_block, ctx.device, ctx.site),
+                                total, ctx.device, ctx.site);
+  // The grid's threads are counted in 32 bits too.
+  const std::uint64_t most = std::uint64_t(std::uint32_t(-1)) / cfg.block;
+  if (cfg.grid > most) cfg.grid = unsigned(most);
+  ACC_DETAIL_CUDA_CHECK(cudaLaunchKernel(kernel, dim3(cfg.grid), dim3(cfg.block, cfg.rows), args, 0, stream), ctx.site);
+  finish_launch(stream, ctx.spec.queue, ctx.site);
+}
+
 /// parallel_loop on ctx.device (task.total > 0).
 template <class Index, std::size_t Rank, class Body>
 void run(backend, const loop_task<index_space<Index, Rank>>& task, const Body& body, const launch_context& ctx) {
-  const cudaStream_t stream = begin_launch(ctx);
-  if constexpr (Rank == 1 && sizeof(Index) <= 4)
-    launch_loop<std::uint32_t>(task.space, task.total, ctx.spec, ctx.device, stream, body, ctx.site);
-  else
+  if constexpr (Rank == 1 && sizeof(Index) <= 4) {
+    // A 32-bit index never needs a 64-bit counter: the most iterations, 2^32 - 1, fit.
+    static kernel_limits_cache limits;  // constant-initialised, and per kernel as this function is per body
+    Index lo = task.space.lo[0];
+    std::uint32_t n = static_cast<std::uint32_t>(task.total);
+    void* args[] = {&lo, &n, const_cast<void*>(static_cast<const void*>(&body))};
+    launch_loop_1d32(reinterpret_cast<const void*>(&loop_1d<std::uint32_t, Index, Body>), limits, task.total, args, ctx);
+  } else {
+    const cudaStream_t stream = begin_launch(ctx);
     with_counter(task.total, [&](auto count) {
       launch_loop<decltype(count)>(task.space, task.total, ctx.spec, ctx.device, stream, body, ctx.site);
     });
-  finish_launch(stream, ctx.spec.queue, ctx.site);
+    finish_launch(stream, ctx.spec.queue, ctx.site);
+  }
 }
 
 }  // namespace acc::detail::cuda
