@@ -140,7 +140,8 @@ TEST_CASE("map_data makes program-owned device memory the present copy of a host
     REQUIRE_THROWS_AS(acc::unmap_data(h.data()), acc::bad_clause);
   }
   acc::update_self(h.data(), n);
-  for (int i = 0; i < n; ++i) REQUIRE(h[i] == init[i] * 3 + i);
+  // A GPU may fuse the multiply and the add: one rounding fewer than the host's.
+  for (int i = 0; i < n; ++i) REQUIRE(h[i] == Approx(init[i] * 3 + i).epsilon(1e-15).margin(1e-13));
 
   // exit_data leaves a mapping alone; mapping present data again is an error.
   acc::exit_data(acc::delete_(h.data(), n), acc::finalize);

@@ -61,7 +61,8 @@ ACC_DETAIL_RUNTIME_FN double time_model::predict(double n, int excluding) const 
 namespace selection_impl {
 /// The median of v[0..k) (the upper one of an even count); k > 0.
 inline double median_of(const double* v, int k) {
-  double w[16];
+  double w[16] = {};
+  k = k < 16 ? k : 16;
   std::copy(v, v + k, w);
   std::nth_element(w, w + k / 2, w + k);
   return w[k / 2];
