@@ -20,7 +20,8 @@ namespace {
 // per gang-loop iteration: a vector loop copies it into shared memory, a loop at ReadLevel
 // writes it back reversed, so every element crosses lanes (and workers for worker levels).
 template <class ReadLevel, class... Clauses>
-void reverse_tiles(ReadLevel read, acc::view<const double> in, acc::view<double> out, int n, int tile, Clauses... clauses) {
+void reverse_tiles(ReadLevel read, acc::view<const double> in, acc::view<double> out, int n, int tile,
+                   Clauses... clauses) {
   acc::parallel(clauses..., ACC_LAMBDA(const acc::gang_t& g) {
     const auto s = g.shared<double>(tile);  // once per region: each call takes more of the gang's memory
     const int tiles = (n + tile - 1) / tile;
@@ -66,7 +67,8 @@ void block_prefix(acc::view<const long long> in, acc::view<long long> out, int n
 // thread of the gang, published with an explicit acc::barrier, then read by worker_vector
 // loops; misaligned or overlapping spans show in the output or in `misaligned`.
 template <class... Clauses>
-void three_spans(acc::view<const int> in, acc::view<double> out, acc::view<int> misaligned, int n, int nc, int nd, int ni, Clauses... clauses) {
+void three_spans(acc::view<const int> in, acc::view<double> out, acc::view<int> misaligned, int n, int nc, int nd,
+                 int ni, Clauses... clauses) {
   acc::parallel(clauses..., ACC_LAMBDA(const acc::gang_t& g) {
     const auto c = g.shared<char>(nc);
     const auto d = g.shared<double>(nd);

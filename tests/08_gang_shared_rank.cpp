@@ -19,8 +19,10 @@ void transpose_blocks(acc::view<const double> in, acc::view<double> out, int blo
                   const auto s = g.shared<double>(ni, nj);
                   acc::loop(g, acc::gang, blocks, [&](int b) {
                     const long base = static_cast<long>(b) * ni * nj;
-                    acc::loop(g, acc::vector, acc::collapse(ni, nj), [&](int i, int j) { s(i, j) = in[base + i * nj + j]; });
-                    acc::loop(g, acc::vector, acc::collapse(nj, ni), [&](int j, int i) { out[base + j * ni + i] = s(i, j); });
+                    acc::loop(g, acc::vector, acc::collapse(ni, nj),
+                              [&](int i, int j) { s(i, j) = in[base + i * nj + j]; });
+                    acc::loop(g, acc::vector, acc::collapse(nj, ni),
+                              [&](int j, int i) { out[base + j * ni + i] = s(i, j); });
                   });
                 });
 }
@@ -38,7 +40,8 @@ void reverse_axes(acc::view<const int> in, acc::view<int> out, int blocks, int n
                               [&](int i, int j, int k) { s(i, j, k) = in[base + (i * n1 + j) * n2 + k]; });
                     acc::loop(g, acc::vector, acc::collapse(n0, n1, n2),
                               [&](int i, int j, int k) { flipped(k, j, i) = s(i, j, k); });
-                    acc::loop(g, acc::vector, static_cast<int>(count), [&](int t) { out[base + t] = flipped(t / (n1 * n0), t / n0 % n1, t % n0); });
+                    acc::loop(g, acc::vector, static_cast<int>(count),
+                              [&](int t) { out[base + t] = flipped(t / (n1 * n0), t / n0 % n1, t % n0); });
                   });
                 });
 }

@@ -45,7 +45,8 @@ enum : int {
 // v, w, wv in one gang loop over rows; g: per-gang partials of the wv results.
 template <class T, class Op, class... Clauses>
 void rows_in_gangs(acc::view<const T> x, int ni, int n, Op op, T id, acc::view<T> out_v, acc::view<T> out_w,
-                   acc::view<T> out_wv, acc::view<T> seen, acc::view<T> partial, acc::view<int> gangs_used, T& gv, T& gw, T& gwv, Clauses... clauses) {
+                   acc::view<T> out_wv, acc::view<T> seen, acc::view<T> partial, acc::view<int> gangs_used, T& gv,
+                   T& gw, T& gwv, Clauses... clauses) {
   acc::parallel(clauses..., acc::reduction(op, gv), acc::reduction(op, gw), acc::reduction(op, gwv),
                 ACC_LAMBDA(const acc::gang_t& g, T& red_gv, T& red_gw, T& red_gwv) {
     T part = id;  // gang-redundant: every thread of the gang holds the same value
@@ -220,8 +221,8 @@ void check_rows_in_gangs(Op op, int ni, int n, config c, unsigned seed) {
   const T init = T(2);  // the variables' own value is folded in (OpenACC 3.3 §2.5.15)
   T gv = init, gw = init, gwv = init;
   if (c.gangs)
-    rows_in_gangs<T>(x, ni, n, op, id, v, w, wv, seen, partial, gangs_used, gv, gw, gwv, acc::num_gangs(c.gangs), acc::num_workers(c.workers),
-                  acc::vector_length(c.vector));
+    rows_in_gangs<T>(x, ni, n, op, id, v, w, wv, seen, partial, gangs_used, gv, gw, gwv, acc::num_gangs(c.gangs),
+                     acc::num_workers(c.workers), acc::vector_length(c.vector));
   else
     rows_in_gangs<T>(x, ni, n, op, id, v, w, wv, seen, partial, gangs_used, gv, gw, gwv);
   check_rows("v", v.data(), 1, ni, x.data(), len, op);

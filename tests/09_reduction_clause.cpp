@@ -75,7 +75,8 @@ namespace {
 // One reduction clause: on a GPU it runs parallel_reduce's kernels (the private copy starts at
 // the identity for every iteration), so the body may update it in any of the usual ways.
 template <class... Clauses>
-void dot_max(std::intptr_t n, acc::view<const double> a, acc::view<const double> b, double& dot, double& mx, Clauses... clauses) {
+void dot_max(std::intptr_t n, acc::view<const double> a, acc::view<const double> b, double& dot, double& mx,
+             Clauses... clauses) {
   acc::parallel_loop(n, clauses..., acc::reduction(acc::plus, dot),
                      ACC_LAMBDA(std::intptr_t i, double& s) { s += a[i] * b[i]; });
   acc::parallel_loop(n, clauses..., acc::reduction(acc::maximum, mx), ACC_LAMBDA(std::intptr_t i, double& m) {
@@ -147,15 +148,16 @@ namespace {
 // Every gang takes rows i = gang, gang + num_gangs, ...; each row's sum comes from a vector
 // loop_reduce and its maximum from a worker one; the row count is bumped in single(per_gang).
 template <class... Clauses>
-void region_rows(acc::view<const double> x, int ni, int n, double& sum, double& mx, long& rows, acc::loc_t<double, int>& where,
-                 Clauses... clauses) {
+void region_rows(acc::view<const double> x, int ni, int n, double& sum, double& mx, long& rows,
+                 acc::loc_t<double, int>& where, Clauses... clauses) {
   acc::parallel(clauses..., acc::reduction(acc::plus, sum), acc::reduction(acc::maximum, mx),
                 acc::reduction(acc::plus, rows), acc::reduction(acc::max_loc, where),
                 ACC_LAMBDA(const acc::gang_t& g, double& s, double& m, long& r, acc::loc_t<double, int>& w) {
                   acc::loop(g, acc::gang, ni, [&](int i) {
                     const long long row = static_cast<long long>(i) * n;
                     s += acc::loop_reduce(g, acc::vector, n, acc::plus, [&](int k) { return x[row + k]; });
-                    const double rm = acc::loop_reduce(g, acc::worker, n, acc::maximum, [&](int k) { return x[row + k]; });
+                    const double rm =
+                        acc::loop_reduce(g, acc::worker, n, acc::maximum, [&](int k) { return x[row + k]; });
                     m = m < rm ? rm : m;
                     w = acc::max_loc_t{}(w, acc::loc(rm, i));
                     acc::single(g, acc::per_gang, [&] { ++r; });

@@ -422,11 +422,11 @@ TEST_CASE("parallel_scan takes any number of clauses", "[10][scan][parallel_scan
   long total = 0;
   {
     acc::data region{acc::copyout(py)};
-    total = acc::parallel_scan(n, acc::async(2), acc::if_(true), acc::device_num(0), acc::default_present,
-                                        acc::plus, ACC_LAMBDA(long i, long& p, bool final) {
-                                          if (final) py[i] = p;
-                                          p += i % 3;
-                                        });
+    total = acc::parallel_scan(n, acc::async(2), acc::if_(true), acc::device_num(0), acc::default_present, acc::plus,
+                               ACC_LAMBDA(long i, long& p, bool final) {
+                                 if (final) py[i] = p;
+                                 p += i % 3;
+                               });
     acc::wait(2);
   }
   long expect = 0;
