@@ -7,9 +7,8 @@
 #include <limits>
 #include <utility>
 
+#include "support/arrays.hpp"
 #include "support/buffer.hpp"
-
-using acc_test::buffer;
 
 namespace {
 
@@ -26,41 +25,44 @@ TEMPLATE_TEST_CASE("parallel_loop over a count visits each index once, as the se
                                       values<long long>({0, 1, 2, 31, 32, 33, 127, 255, 256, 257, 1009, 65537,
                                                          (1 << 20) + 3})));
 
-  buffer<long long> x(n + 1), y(n + 1);
+  acc::array<long long> x(n + 1), y(n + 1);
   acc_test::fill_random(x, 11u + static_cast<unsigned>(n));
   acc_test::fill_random(y, 12u);
-  std::vector<long long> expect = y.to_vector();
+  std::vector<long long> expect = acc_test::to_vector(y);
   for (long long i = 0; i < n; ++i) expect[i] += 5 * x[i] + mix(i);
 
-  long long *px = x.data(), *py = y.data();
   acc::parallel_loop(static_cast<I>(n), ACC_LAMBDA(I i) {
     static_assert(std::is_same_v<decltype(i), I>);
-    py[i] += 5 * px[i] + mix(static_cast<long long>(i));
+    y[i] += 5 * x[i] + mix(static_cast<long long>(i));
   });
-  REQUIRE(y.to_vector() == expect);  // includes y[n], which no iteration may touch
+  REQUIRE(acc_test::to_vector(y) == expect);  // includes y[n], which no iteration may touch
 }
 
 TEST_CASE("parallel_loop on floats matches the sequential loop to rounding", "[04][loop]") {
   const int n = GENERATE(1, 1000, 100003);
-  buffer<float> x(n), y(n);
+  // Host vectors seen through views, mapped by a data region around the construct.
+  std::vector<float> x(n), y(n);
   acc_test::fill_random(x, 1u, -1.0f, 1.0f);
   acc_test::fill_random(y, 2u, -1.0f, 1.0f);
-  std::vector<float> expect = y.to_vector();
+  std::vector<float> expect = y;
   const float a = 0.7f;
   for (int i = 0; i < n; ++i) expect[i] = a * x[i] + expect[i];
-  float *px = x.data(), *py = y.data();
-  acc::parallel_loop(n, ACC_LAMBDA(int i) { py[i] = a * px[i] + py[i]; });
+  {
+    acc::view<const float> vx(x.data(), n);
+    acc::view<float> vy(y.data(), n);
+    acc::data region{acc::copyin(vx), acc::copy(vy)};
+    acc::parallel_loop(n, ACC_LAMBDA(int i) { vy[i] = a * vx[i] + vy[i]; });
+  }
   // nvcc contracts a * x + y into one fma: within an ulp of the host's two roundings.
   for (int i = 0; i < n; ++i) REQUIRE(y[i] == Approx(expect[i]).epsilon(1e-6).margin(1e-6));
 }
 
 TEST_CASE("negative counts and empty ranges run no iteration, as the sequential loop", "[04][loop]") {
-  buffer<int> hits(1, 0);
-  int* h = hits.data();
-  acc::parallel_loop(-5, ACC_LAMBDA(int) { h[0] = 1; });
-  acc::parallel_loop(0L, ACC_LAMBDA(long) { h[0] = 1; });
-  acc::parallel_loop(acc::range(10, 3), ACC_LAMBDA(int) { h[0] = 1; });
-  acc::parallel_loop(acc::range(7, 7), ACC_LAMBDA(int) { h[0] = 1; });
+  acc::array<int> hits(1);
+  acc::parallel_loop(-5, ACC_LAMBDA(int) { hits[0] = 1; });
+  acc::parallel_loop(0L, ACC_LAMBDA(long) { hits[0] = 1; });
+  acc::parallel_loop(acc::range(10, 3), ACC_LAMBDA(int) { hits[0] = 1; });
+  acc::parallel_loop(acc::range(7, 7), ACC_LAMBDA(int) { hits[0] = 1; });
   REQUIRE(hits[0] == 0);
 }
 
@@ -73,42 +75,36 @@ TEST_CASE("num_gangs, num_workers and vector_length never change the result", "[
                                                                        {1000, 1, 32},
                                                                        {2, 4, 31},
                                                                        {5, 8, 96}}));
-  buffer<long long> out(n, 0);
-  long long* o = out.data();
+  acc::array<long long> out(n);
   acc::parallel_loop(n, acc::num_gangs(gangs), acc::num_workers(workers), acc::vector_length(vector),
-                     ACC_LAMBDA(int i) { o[i] += mix(i); });  // += : a second visit would show
+                     ACC_LAMBDA(int i) { out[i] += mix(i); });  // += : a second visit would show
   for (int i = 0; i < n; ++i) REQUIRE(out[i] == mix(i));
 }
 
 TEST_CASE("ranges start at lo and reach the limits of their index type", "[04][loop][range]") {
   SECTION("int near INT_MAX") {
-    buffer<int> out(1000, 0);
-    int* o = out.data();
-    acc::parallel_loop(acc::range(INT_MAX - 1000, INT_MAX), ACC_LAMBDA(int i) { o[i - (INT_MAX - 1000)] = i; });
+    acc::array<int> out(1000);
+    acc::parallel_loop(acc::range(INT_MAX - 1000, INT_MAX), ACC_LAMBDA(int i) { out[i - (INT_MAX - 1000)] = i; });
     for (int k = 0; k < 1000; ++k) REQUIRE(out[k] == INT_MAX - 1000 + k);
   }
   SECTION("int from INT_MIN") {
-    buffer<int> out(999, 0);
-    int* o = out.data();
+    acc::array<int> out(999);
     acc::parallel_loop(acc::range(INT_MIN, INT_MIN + 999), acc::num_gangs(2), acc::vector_length(32),
-                       ACC_LAMBDA(int i) { o[i - INT_MIN] = i; });
+                       ACC_LAMBDA(int i) { out[i - INT_MIN] = i; });
     for (int k = 0; k < 999; ++k) REQUIRE(out[k] == INT_MIN + k);
   }
   SECTION("unsigned near UINT_MAX") {
-    buffer<unsigned> out(77, 0);
-    unsigned* o = out.data();
-    acc::parallel_loop(acc::range(UINT_MAX - 77u, UINT_MAX), ACC_LAMBDA(unsigned i) { o[i - (UINT_MAX - 77u)] = i; });
+    acc::array<unsigned> out(77);
+    acc::parallel_loop(acc::range(UINT_MAX - 77u, UINT_MAX), ACC_LAMBDA(unsigned i) { out[i - (UINT_MAX - 77u)] = i; });
     for (unsigned k = 0; k < 77; ++k) REQUIRE(out[k] == UINT_MAX - 77u + k);
   }
   SECTION("long long beyond 2^32, negative lo, mixed bound types") {
     const long long lo = -5'000'000'000'000LL;
-    buffer<long long> out(4099, 0);
-    long long* o = out.data();
-    acc::parallel_loop(acc::range(lo, lo + 4099), ACC_LAMBDA(long long i) { o[i - lo] = i; });
+    acc::array<long long> out(4099);
+    acc::parallel_loop(acc::range(lo, lo + 4099), ACC_LAMBDA(long long i) { out[i - lo] = i; });
     for (long long k = 0; k < 4099; ++k) REQUIRE(out[k] == lo + k);
-    buffer<long> out2(10, 0);
-    long* o2 = out2.data();
-    acc::parallel_loop(acc::range(3, 13L), ACC_LAMBDA(long i) { o2[i - 3] = i * i; });
+    acc::array<long> out2(10);
+    acc::parallel_loop(acc::range(3, 13L), ACC_LAMBDA(long i) { out2[i - 3] = i * i; });
     for (long k = 0; k < 10; ++k) REQUIRE(out2[k] == (k + 3) * (k + 3));
   }
 }
@@ -120,11 +116,10 @@ void check_beyond_2_31(Clauses... clauses) {
   const long long n = (1LL << 31) + 37;
   constexpr long long step = 1 << 20;
   const long long marks = n / step + 1;
-  buffer<long long> mark(marks + 1, -1);
-  long long* m = mark.data();
+  acc::array<long long> mark = acc_test::filled(marks + 1, -1LL);
   acc::parallel_loop(n, clauses..., ACC_LAMBDA(long long i) {
-    if ((i & (step - 1)) == 0) m[i / step] = i;
-    if (i == n - 1) m[marks] = i;
+    if ((i & (step - 1)) == 0) mark[i / step] = i;
+    if (i == n - 1) mark[marks] = i;
   });
   for (long long k = 0; k < marks; ++k) REQUIRE(mark[k] == k * step);
   REQUIRE(mark[marks] == n - 1);
@@ -138,19 +133,17 @@ TEST_CASE("64-bit counts beyond 2^31 reach every index", "[04][loop][large]") {
 }
 
 TEST_CASE("if_(false) runs the construct on the host", "[04][loop][clauses]") {
-  buffer<int> where(2, -1);
-  int* w = where.data();
-  acc::parallel_loop(1, acc::if_(false), ACC_LAMBDA(int) { w[0] = acc_test::on_device(); });
-  acc::parallel_loop(1, acc::if_(true), ACC_LAMBDA(int) { w[1] = acc_test::on_device(); });
+  acc::array<int> where = acc_test::filled(2, -1);
+  acc::parallel_loop(1, acc::if_(false), ACC_LAMBDA(int) { where[0] = acc_test::on_device(); });
+  acc::parallel_loop(1, acc::if_(true), ACC_LAMBDA(int) { where[1] = acc_test::on_device(); });
   REQUIRE(where[0] == 0);
   REQUIRE(where[1] == (acc_test::gpu_run() ? 1 : 0));
 }
 
 TEST_CASE("device_num picks an existing device and rejects others", "[04][loop][clauses]") {
-  buffer<int> out(3, 0);
-  int* o = out.data();
-  acc::parallel_loop(3, acc::device_num(0), ACC_LAMBDA(int i) { o[i] = i + 1; });
-  REQUIRE(out.to_vector() == std::vector<int>{1, 2, 3});
+  acc::array<int> out(3);
+  acc::parallel_loop(3, acc::device_num(0), ACC_LAMBDA(int i) { out[i] = i + 1; });
+  REQUIRE(acc_test::to_vector(out) == std::vector<int>{1, 2, 3});
   if (acc_test::gpu_run()) {
     const int gpus = acc::get_num_devices(acc::device_type::nvidia);
     REQUIRE_THROWS_AS(acc::parallel_loop(3, acc::device_num(gpus), ACC_LAMBDA(int) {}), acc::bad_clause);
@@ -184,19 +177,19 @@ TEST_CASE("a vector_length the GPU cannot launch throws bad_clause with both num
 namespace {
 struct scaler {
   long long factor;
-  void apply(long long* v, int n) const {
-    acc::parallel_loop(n, ACC_CLASS_LAMBDA(int i) { v[i] *= factor; });
+  void apply(acc::view<long long> v) const {
+    acc::parallel_loop(v.size(), ACC_CLASS_LAMBDA(std::size_t i) { v[i] *= factor; });
   }
 };
 }  // namespace
 
 TEST_CASE("ACC_CLASS_LAMBDA captures the object by value", "[04][loop]") {
-  buffer<long long> v(301);
+  acc::array<long long> v(301);
   acc_test::fill_random(v, 5u);
-  auto expect = v.to_vector();
+  auto expect = acc_test::to_vector(v);
   for (auto& e : expect) e *= -3;
-  scaler{-3}.apply(v.data(), 301);
-  REQUIRE(v.to_vector() == expect);
+  scaler{-3}.apply(v);
+  REQUIRE(acc_test::to_vector(v) == expect);
 }
 
 // 2^32 - 1 iterations of a 32-bit index, whose counter is 32 bits: it must stop at the end
@@ -206,16 +199,14 @@ template <class... Clauses>
 void check_full_int_range(Clauses... clauses) {
   constexpr long long step = 1 << 20;
   const long long n = (1LL << 32) - 1, marks = n / step + 1;
-  buffer<long long> mark(marks + 1, -1);
-  buffer<int> visits_of_last(1, 0);
-  long long* m = mark.data();
-  int* last = visits_of_last.data();
+  acc::array<long long> mark = acc_test::filled(marks + 1, -1LL);
+  acc::array<int> visits_of_last(1);
   acc::parallel_loop(acc::range(INT_MIN, INT_MAX), clauses..., ACC_LAMBDA(int i) {
     const long long t = static_cast<long long>(i) - INT_MIN;
-    if ((t & (step - 1)) == 0) m[t / step] = t;
+    if ((t & (step - 1)) == 0) mark[t / step] = t;
     if (i == INT_MAX - 1) {
-      m[marks] = t;
-      acc_test::atomic_inc(last);
+      mark[marks] = t;
+      acc_test::atomic_inc(&visits_of_last[0]);
     }
   });
   for (long long k = 0; k < marks; ++k) REQUIRE(mark[k] == k * step);

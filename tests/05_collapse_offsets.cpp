@@ -7,9 +7,7 @@
 #include <random>
 #include <vector>
 
-#include "support/buffer.hpp"
-
-using acc_test::buffer;
+#include "support/arrays.hpp"
 
 namespace {
 
@@ -28,7 +26,7 @@ bounds random_bounds(std::mt19937_64& gen, long long most) {
 }
 
 // Compute constructs live in plain functions: nvcc rejects extended lambdas inside lambdas.
-void fill2(long long* o, bounds a, bounds b, int gangs) {
+void fill2(acc::view<long long> o, bounds a, bounds b, int gangs) {
   const long long nb = b.count();
   auto body = ACC_LAMBDA(long i, long j) { o[(i - a.lo) * nb + (j - b.lo)] += mark(i, j); };
   const auto e = acc::collapse(acc::range(a.lo, a.hi), acc::range(b.lo, b.hi));
@@ -36,7 +34,7 @@ void fill2(long long* o, bounds a, bounds b, int gangs) {
   else acc::parallel_loop(e, body);
 }
 
-void fill3(long long* o, bounds a, bounds b, bounds c, int gangs) {
+void fill3(acc::view<long long> o, bounds a, bounds b, bounds c, int gangs) {
   const long long nb = b.count(), nc = c.count();
   auto body = ACC_LAMBDA(long i, long j, long k) {
     o[((i - a.lo) * nb + (j - b.lo)) * nc + (k - c.lo)] += mark(i, j, k);
@@ -47,7 +45,7 @@ void fill3(long long* o, bounds a, bounds b, bounds c, int gangs) {
 }
 
 // The interior of an ni x nj grid, counts and ranges mixed: for (i = 0..ni) for (j = 1..nj-1).
-void interior_mixed(long long* o, int ni, int nj) {
+void interior_mixed(acc::view<long long> o, int ni, int nj) {
   acc::parallel_loop(acc::collapse(ni, acc::range(1, nj - 1)), ACC_LAMBDA(int i, int j) {
     o[i * nj + j] = mark(i, j);
   });
@@ -65,7 +63,7 @@ long long sum_clause(bounds a, bounds b) {
   return s;
 }
 
-void fill_gang_loop(long long* o, bounds a, bounds b) {
+void fill_gang_loop(acc::view<long long> o, bounds a, bounds b) {
   const long long nb = b.count();
   acc::parallel(acc::num_gangs(3), ACC_LAMBDA(const acc::gang_t& g) {
     acc::loop(g, acc::gang_vector, acc::collapse(acc::range(a.lo, a.hi), acc::range(b.lo, b.hi)),
@@ -79,7 +77,7 @@ void fill_tiles(acc::array<long long, 2> out, bounds a, bounds b) {
 }
 
 // A 64-bit lower bound far beyond 2^32: indices are lo + t in the extent's own type.
-void far_offsets(long long* o, long long lo0, long long lo1) {
+void far_offsets(acc::view<long long> o, long long lo0, long long lo1) {
   acc::parallel_loop(acc::collapse(acc::range(lo0, lo0 + 3), acc::range(lo1, lo1 + 5)), ACC_LAMBDA(long long i, long long j) {
     o[(i - lo0) * 5 + (j - lo1)] = (i - lo0) * 100 + (j - lo1) + (i > (1LL << 40) && j < -(1LL << 40) ? 1000 : 0);
   });
@@ -91,8 +89,8 @@ TEST_CASE("collapse over two ranges with offsets visits each (i, j) of the range
   std::mt19937_64 gen(GENERATE(1u, 2u, 3u, 4u, 5u, 6u, 7u, 8u));
   const bounds a = random_bounds(gen, 70), b = random_bounds(gen, 300);
   const int gangs = GENERATE(0, 2);
-  buffer<long long> out(static_cast<std::size_t>(a.count() * b.count()) + 1, 0);
-  fill2(out.data(), a, b, gangs);
+  acc::array<long long> out(static_cast<std::size_t>(a.count() * b.count()) + 1);
+  fill2(out, a, b, gangs);
   INFO("range(" << a.lo << ", " << a.hi << ") x range(" << b.lo << ", " << b.hi << ")");
   for (long long i = a.lo; i < a.hi; ++i)
     for (long long j = b.lo; j < b.hi; ++j) REQUIRE(out[(i - a.lo) * b.count() + (j - b.lo)] == mark(i, j));
@@ -104,8 +102,8 @@ TEST_CASE("collapse over three ranges with offsets visits each (i, j, k) once", 
   const bounds a = random_bounds(gen, 9), b = random_bounds(gen, 17), c = random_bounds(gen, 40);
   const int gangs = GENERATE(0, 3);
   const long long n = a.count() * b.count() * c.count();
-  buffer<long long> out(static_cast<std::size_t>(n) + 1, 0);
-  fill3(out.data(), a, b, c, gangs);
+  acc::array<long long> out(static_cast<std::size_t>(n) + 1);
+  fill3(out, a, b, c, gangs);
   INFO("ranges [" << a.lo << ", " << a.hi << ") [" << b.lo << ", " << b.hi << ") [" << c.lo << ", " << c.hi << ")");
   for (long long i = a.lo; i < a.hi; ++i)
     for (long long j = b.lo; j < b.hi; ++j)
@@ -116,8 +114,13 @@ TEST_CASE("collapse over three ranges with offsets visits each (i, j, k) once", 
 
 TEST_CASE("collapse mixes counts and ranges", "[05][collapse][range]") {
   const auto [ni, nj] = GENERATE(table<int, int>({{1, 3}, {5, 2}, {3, 1}, {17, 130}}));
-  buffer<long long> out(static_cast<std::size_t>(ni) * nj, 0);
-  interior_mixed(out.data(), ni, nj);
+  // A host vector in a data region: the construct finds its view present.
+  std::vector<long long> out(static_cast<std::size_t>(ni) * nj, 0);
+  {
+    acc::view<long long> o(out.data(), out.size());
+    acc::data region{acc::copy(o)};
+    interior_mixed(o, ni, nj);
+  }
   for (int i = 0; i < ni; ++i)
     for (int j = 0; j < nj; ++j) REQUIRE(out[i * nj + j] == (j >= 1 && j < nj - 1 ? mark(i, j) : 0));
   static_assert(std::is_same_v<decltype(acc::collapse(3, acc::range(1L, 4L))), acc::collapse_t<long, 2>>);
@@ -126,10 +129,10 @@ TEST_CASE("collapse mixes counts and ranges", "[05][collapse][range]") {
 }
 
 TEST_CASE("an empty or reversed range in a collapse runs nothing", "[05][collapse][range]") {
-  buffer<long long> out(4, 0);
-  fill2(out.data(), {5, 5}, {0, 4}, 0);
-  fill2(out.data(), {0, 4}, {3, -3}, 0);
-  fill3(out.data(), {-2, 2}, {1, 0}, {0, 1}, 0);
+  acc::array<long long> out(4);
+  fill2(out, {5, 5}, {0, 4}, 0);
+  fill2(out, {0, 4}, {3, -3}, 0);
+  fill3(out, {-2, 2}, {1, 0}, {0, 1}, 0);
   for (int i = 0; i < 4; ++i) REQUIRE(out[i] == 0);
 }
 
@@ -149,8 +152,8 @@ TEST_CASE("reductions over collapsed ranges see the actual indices", "[05][colla
 TEST_CASE("gang loops and tile_loop over collapsed ranges see the actual indices", "[05][collapse][range][gang]") {
   std::mt19937_64 gen(GENERATE(31u, 32u, 33u));
   const bounds a = random_bounds(gen, 20), b = random_bounds(gen, 45);
-  buffer<long long> out(static_cast<std::size_t>(a.count() * b.count()) + 1, 0);
-  fill_gang_loop(out.data(), a, b);
+  acc::array<long long> out(static_cast<std::size_t>(a.count() * b.count()) + 1);
+  fill_gang_loop(out, a, b);
   acc::array<long long, 2> t("t", static_cast<std::size_t>(a.count()), static_cast<std::size_t>(b.count()));
   fill_tiles(t, a, b);
   for (long long i = a.lo; i < a.hi; ++i)
@@ -161,8 +164,8 @@ TEST_CASE("gang loops and tile_loop over collapsed ranges see the actual indices
 }
 
 TEST_CASE("collapse over 64-bit ranges far from zero", "[05][collapse][range][large]") {
-  buffer<long long> out(15, -1);
-  far_offsets(out.data(), (1LL << 41) + 5, -(1LL << 42));
+  acc::array<long long> out = acc_test::filled(15, -1LL);
+  far_offsets(out, (1LL << 41) + 5, -(1LL << 42));
   for (long long i = 0; i < 3; ++i)
     for (long long j = 0; j < 5; ++j) REQUIRE(out[i * 5 + j] == i * 100 + j + 1000);
 }

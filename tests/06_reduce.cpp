@@ -6,9 +6,7 @@
 #include <limits>
 #include <random>
 
-#include "support/buffer.hpp"
-
-using acc_test::buffer;
+#include "support/arrays.hpp"
 
 TEST_CASE("parallel_reduce sums 0..n-1 in closed form", "[06][reduce]") {
   const long n = GENERATE(0, 1, 2, 255, 256, 257, 1009, 65537, (1 << 20) + 7);
@@ -20,10 +18,10 @@ TEMPLATE_TEST_CASE("every built-in operator matches a sequential fold", "[06][re
                    long long, float, double) {
   using T = TestType;
   const int n = GENERATE(1, 31, 1000, 100003);
-  buffer<T> v(n);
+  acc::array<T> v(n);
   if constexpr (std::is_floating_point_v<T>) acc_test::fill_random(v, 7u, T(0.5), T(1.5));
   else acc_test::fill_random(v, 7u, T(1), T(1000));
-  const T* p = v.data();
+  const acc::view<const T> p = v;  // read-only: copied in, not out
   auto at = ACC_LAMBDA(int i) { return p[i]; };
 
   T sum = 0, prod = 1, mx = std::numeric_limits<T>::lowest(), mn = std::numeric_limits<T>::max();
@@ -52,9 +50,9 @@ TEMPLATE_TEST_CASE("every built-in operator matches a sequential fold", "[06][re
 
 TEST_CASE("min_loc and max_loc find the first extremum", "[06][reduce][loc]") {
   const int n = GENERATE(1, 2, 97, 4096, 100003);
-  buffer<int> v(n);
+  acc::array<int> v(n);
   acc_test::fill_random(v, 3u, 0, 50);  // many ties: the smallest index must win
-  const int* p = v.data();
+  const acc::array<int>& p = v;
   int mi = 0, ma = 0;
   for (int i = 1; i < n; ++i) {
     if (v[i] < v[mi]) mi = i;
@@ -148,11 +146,13 @@ TEST_CASE("parallel_reduce takes clauses and reads arrays", "[06][reduce][clause
 
 TEST_CASE("parallel_reduce takes any number of clauses and names the call site from them", "[06][reduce][clauses]") {
   const long n = GENERATE(0L, 1L, 257L, 100003L);
-  buffer<long> x(n + 1);
+  std::vector<long> x(n + 1);
   for (long i = 0; i < n; ++i) x[i] = (i * 7919) % 101 - 50;
   long expect = 3;
   for (long i = 0; i < n; ++i) expect += x[i];
-  const long* px = x.data();
+  // default_present: the host vector's view must be mapped by the region.
+  const acc::view<const long> px(x.data(), x.size());
+  acc::data region{acc::copyin(px)};
   // Seven clauses, every kind parallel_reduce accepts; the shape clauses bound the launch.
   const long s = acc::parallel_reduce(n, acc::num_gangs(5), acc::num_workers(2), acc::vector_length(48),
                                       acc::async(3), acc::if_(true), acc::device_num(0), acc::default_present,

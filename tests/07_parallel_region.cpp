@@ -5,9 +5,8 @@
 
 #include <tuple>
 
+#include "support/arrays.hpp"
 #include "support/buffer.hpp"
-
-using acc_test::buffer;
 
 namespace {
 
@@ -18,9 +17,9 @@ ACC_ROUTINE long long value(long long i, long long j, long long k = 0) { return 
 // (vector-redundant, like all code outside vector loops), so its side effect goes through
 // single(per_worker).
 template <class Inner, class... Clauses>
-void gang_then(Inner inner, int ni, int nj, long long* out, Clauses... clauses) {
+void gang_then(Inner inner, int ni, int nj, acc::view<long long> out, Clauses... clauses) {
   acc::parallel(clauses..., ACC_LAMBDA(const acc::gang_t& g) {
-    long long* const o = out;  // nvcc: an extended lambda may not first capture inside if constexpr
+    const acc::view<long long>& o = out;  // nvcc: an extended lambda may not first capture inside if constexpr
     acc::loop(g, acc::gang, ni, [&](int i) {
       acc::loop(g, inner, nj, [&](int j) {
         if constexpr (Inner::vector)
@@ -33,7 +32,7 @@ void gang_then(Inner inner, int ni, int nj, long long* out, Clauses... clauses) 
 }
 
 template <class... Clauses>
-void gang_worker_vector(int ni, int nj, int nk, long long* out, Clauses... clauses) {
+void gang_worker_vector(int ni, int nj, int nk, acc::view<long long> out, Clauses... clauses) {
   acc::parallel(clauses..., ACC_LAMBDA(const acc::gang_t& g) {
     acc::loop(g, acc::gang, ni, [&](int i) {
       acc::loop(g, acc::worker, nj, [&](int j) {
@@ -44,9 +43,9 @@ void gang_worker_vector(int ni, int nj, int nk, long long* out, Clauses... claus
 }
 
 template <class Level, class... Clauses>
-void flat(Level level, int n, long long* out, Clauses... clauses) {
+void flat(Level level, int n, acc::view<long long> out, Clauses... clauses) {
   acc::parallel(clauses..., ACC_LAMBDA(const acc::gang_t& g) {
-    long long* const o = out;  // see gang_then
+    const acc::view<long long>& o = out;  // see gang_then
     acc::loop(g, level, n, [&](int i) {
       if constexpr (Level::vector)
         o[i] += value(i, 0);
@@ -63,11 +62,11 @@ TEST_CASE("gang loops with vector, worker and worker_vector loops inside visit e
   const auto [gangs, workers, vector] = GENERATE(table<int, int, int>(
       {{0, 0, 0}, {1, 1, 1}, {2, 1, 32}, {3, 4, 32}, {7, 2, 24}, {4, 3, 96}, {1, 8, 33}}));
   auto run = [&](auto inner) {
-    buffer<long long> out(static_cast<std::size_t>(ni) * nj, 0);
+    acc::array<long long> out(static_cast<std::size_t>(ni) * nj);
     if (gangs)
-      gang_then(inner, ni, nj, out.data(), acc::num_gangs(gangs), acc::num_workers(workers), acc::vector_length(vector));
+      gang_then(inner, ni, nj, out, acc::num_gangs(gangs), acc::num_workers(workers), acc::vector_length(vector));
     else
-      gang_then(inner, ni, nj, out.data());
+      gang_then(inner, ni, nj, out);
     for (int i = 0; i < ni; ++i)
       for (int j = 0; j < nj; ++j) REQUIRE(out[static_cast<std::size_t>(i) * nj + j] == value(i, j));
   };
@@ -80,12 +79,16 @@ TEST_CASE("gang, worker and vector loops nest three deep", "[07][region]") {
   const auto [ni, nj, nk] = GENERATE(table<int, int, int>({{1, 1, 1}, {2, 3, 5}, {9, 7, 65}, {33, 4, 31}}));
   const auto [gangs, workers, vector] =
       GENERATE(table<int, int, int>({{0, 0, 0}, {1, 1, 1}, {3, 2, 32}, {2, 4, 17}, {5, 3, 64}}));
-  buffer<long long> out(static_cast<std::size_t>(ni) * nj * nk, 0);
-  if (gangs)
-    gang_worker_vector(ni, nj, nk, out.data(), acc::num_gangs(gangs), acc::num_workers(workers),
-                       acc::vector_length(vector));
-  else
-    gang_worker_vector(ni, nj, nk, out.data());
+  // A host vector mapped by a data region around the construct.
+  std::vector<long long> out(static_cast<std::size_t>(ni) * nj * nk, 0);
+  {
+    const acc::view<long long> o(out.data(), out.size());
+    acc::data region{acc::copy(o)};
+    if (gangs)
+      gang_worker_vector(ni, nj, nk, o, acc::num_gangs(gangs), acc::num_workers(workers), acc::vector_length(vector));
+    else
+      gang_worker_vector(ni, nj, nk, o);
+  }
   for (int i = 0; i < ni; ++i)
     for (int j = 0; j < nj; ++j)
       for (int k = 0; k < nk; ++k) REQUIRE(out[(static_cast<std::size_t>(i) * nj + j) * nk + k] == value(i, j, k));
@@ -94,8 +97,8 @@ TEST_CASE("gang, worker and vector loops nest three deep", "[07][region]") {
 TEST_CASE("combined levels spread one loop over gangs, workers and lanes", "[07][region]") {
   const int n = GENERATE(1, 97, 4099);
   auto check = [&](auto level) {
-    buffer<long long> out(n, 0);
-    flat(level, n, out.data(), acc::num_gangs(3), acc::num_workers(2), acc::vector_length(40));
+    acc::array<long long> out(n);
+    flat(level, n, out, acc::num_gangs(3), acc::num_workers(2), acc::vector_length(40));
     for (int i = 0; i < n; ++i) REQUIRE(out[i] == value(i, 0));
   };
   check(acc::gang_worker);
@@ -105,16 +108,16 @@ TEST_CASE("combined levels spread one loop over gangs, workers and lanes", "[07]
 
 namespace {
 template <class... Clauses>
-void gang_count(int* per_gang, int* total_calls, Clauses... clauses) {
+void gang_count(acc::view<int> per_gang, acc::view<int> total_calls, Clauses... clauses) {
   acc::parallel(clauses..., ACC_LAMBDA(const acc::gang_t& g) {
     acc::single(g, acc::per_gang, [&] { per_gang[g.gang_num()] += 1; });
-    acc::single(g, acc::per_worker, [&] { acc_test::atomic_inc(total_calls); });
+    acc::single(g, acc::per_worker, [&] { acc_test::atomic_inc(&total_calls[0]); });
   });
 }
 // Gang-redundant code computes the same value in every thread; only single's side effect
 // happens once, and a barrier makes gang-shared writes visible to every thread.
 template <class... Clauses>
-void redundant(int n, long long* out, Clauses... clauses) {
+void redundant(int n, acc::view<long long> out, Clauses... clauses) {
   acc::parallel(clauses..., acc::shared_bytes(sizeof(long long) * 64), ACC_LAMBDA(const acc::gang_t& g) {
     const long long mine = value(g.gang_num(), 7);  // every thread of the gang: same value
     auto s = g.shared<long long>(64);
@@ -129,15 +132,15 @@ void redundant(int n, long long* out, Clauses... clauses) {
 TEST_CASE("gang-redundant code and single: side effects happen once", "[07][region][single]") {
   const int gangs = GENERATE(1, 3);
   const int n = 10;
-  buffer<long long> out(n, 0);
-  redundant(n, out.data(), acc::num_gangs(gangs), acc::num_workers(2), acc::vector_length(48));
+  acc::array<long long> out(n);
+  redundant(n, out, acc::num_gangs(gangs), acc::num_workers(2), acc::vector_length(48));
   for (int i = 0; i < n; ++i) REQUIRE(out[i] == value(i % gangs, 7) + i);
 }
 
 TEST_CASE("single runs once per gang or per worker", "[07][region][single]") {
   const auto [gangs, workers] = GENERATE(table<int, int>({{1, 1}, {4, 1}, {3, 5}}));
-  buffer<int> per_gang(gangs, 0), calls(1, 0);
-  gang_count(per_gang.data(), calls.data(), acc::num_gangs(gangs), acc::num_workers(workers), acc::vector_length(32));
+  acc::array<int> per_gang(gangs), calls(1);
+  gang_count(per_gang, calls, acc::num_gangs(gangs), acc::num_workers(workers), acc::vector_length(32));
   for (int k = 0; k < gangs; ++k) REQUIRE(per_gang[k] == 1);
   // On the host one thread runs each gang, so "per worker" is once per gang there.
   REQUIRE(calls[0] == (acc_test::gpu_run() ? gangs * workers : gangs));

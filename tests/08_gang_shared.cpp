@@ -11,9 +11,8 @@
 #include <random>
 #include <vector>
 
+#include "support/arrays.hpp"
 #include "support/buffer.hpp"
-
-using acc_test::buffer;
 
 namespace {
 
@@ -21,7 +20,8 @@ namespace {
 // per gang-loop iteration: a vector loop copies it into shared memory, a loop at ReadLevel
 // writes it back reversed, so every element crosses lanes (and workers for worker levels).
 template <class ReadLevel, class... Clauses>
-void reverse_tiles(ReadLevel read, const double* in, double* out, int n, int tile, Clauses... clauses) {
+void reverse_tiles(ReadLevel read, acc::view<const double> in, acc::view<double> out, int n, int tile,
+                   Clauses... clauses) {
   acc::parallel(clauses..., ACC_LAMBDA(const acc::gang_t& g) {
     const auto s = g.shared<double>(tile);  // once per region: each call takes more of the gang's memory
     const int tiles = (n + tile - 1) / tile;
@@ -34,7 +34,7 @@ void reverse_tiles(ReadLevel read, const double* in, double* out, int n, int til
   });
 }
 
-std::vector<double> reversed_tiles(const buffer<double>& in, int tile) {
+std::vector<double> reversed_tiles(const acc::array<double>& in, int tile) {
   std::vector<double> r(in.size());
   const int n = static_cast<int>(in.size());
   for (int base = 0; base < n; base += tile) {
@@ -48,7 +48,7 @@ std::vector<double> reversed_tiles(const buffer<double>& in, int tile) {
 // loop), single(per_gang) turns it into its inclusive prefix sum in place, and a vector loop
 // stores the result, offset by the block's first input (read after single's barrier).
 template <class... Clauses>
-void block_prefix(const long long* in, long long* out, int n, int block, Clauses... clauses) {
+void block_prefix(acc::view<const long long> in, acc::view<long long> out, int n, int block, Clauses... clauses) {
   acc::parallel(clauses..., ACC_LAMBDA(const acc::gang_t& g) {
     const auto s = g.shared<long long>(block);
     const int blocks = (n + block - 1) / block;
@@ -67,7 +67,8 @@ void block_prefix(const long long* in, long long* out, int n, int block, Clauses
 // thread of the gang, published with an explicit acc::barrier, then read by worker_vector
 // loops; misaligned or overlapping spans show in the output or in `misaligned`.
 template <class... Clauses>
-void three_spans(const int* in, double* out, int* misaligned, int n, int nc, int nd, int ni, Clauses... clauses) {
+void three_spans(acc::view<const int> in, acc::view<double> out, acc::view<int> misaligned, int n, int nc, int nd,
+                 int ni, Clauses... clauses) {
   acc::parallel(clauses..., ACC_LAMBDA(const acc::gang_t& g) {
     const auto c = g.shared<char>(nc);
     const auto d = g.shared<double>(nd);
@@ -78,7 +79,7 @@ void three_spans(const int* in, double* out, int* misaligned, int n, int nc, int
           reinterpret_cast<std::uintptr_t>(m.data()) % alignof(int) != 0 ||
           static_cast<const void*>(d.data()) < static_cast<const void*>(c.data() + nc) ||
           static_cast<const void*>(m.data()) < static_cast<const void*>(d.data() + nd))
-        acc_test::atomic_inc(misaligned);
+        acc_test::atomic_inc(&misaligned[0]);
       for (int k = 0; k < nc; ++k) c[k] = static_cast<char>(in[k % n] % 100 + gn);
       for (int k = 0; k < nd; ++k) d[k] = 0.5 * in[(k + 1) % n] + gn;
       for (int k = 0; k < ni; ++k) m[k] = in[(k + 2) % n] * 3 - gn;
@@ -108,18 +109,18 @@ TEST_CASE("a tile in shared memory is read back reversed by another loop", "[08]
   const auto [gangs, workers, vector] = GENERATE(table<int, int, int>(
       {{0, 0, 0}, {1, 1, 1}, {3, 2, 24}, {4, 1, 33}, {2, 3, 100}, {5, 4, 32}, {7, 2, 65}}));
   CAPTURE(n, tile, gangs, workers, vector);
-  buffer<double> in(n);
+  acc::array<double> in(n);
   acc_test::fill_random<double>(in, 8001u + n, -1e3, 1e3);
   const auto expect = reversed_tiles(in, tile);
   const std::size_t bytes = tile * sizeof(double);
   auto check = [&](auto level) {
-    buffer<double> out(n, -1.0);
+    acc::array<double> out = acc_test::filled(n, -1.0);
     if (gangs)
-      reverse_tiles(level, in.data(), out.data(), n, tile, acc::num_gangs(gangs), acc::num_workers(workers),
+      reverse_tiles(level, in, out, n, tile, acc::num_gangs(gangs), acc::num_workers(workers),
                     acc::vector_length(vector), acc::shared_bytes(bytes));
     else
-      reverse_tiles(level, in.data(), out.data(), n, tile, acc::shared_bytes(bytes));
-    REQUIRE(out.to_vector() == expect);
+      reverse_tiles(level, in, out, n, tile, acc::shared_bytes(bytes));
+    REQUIRE(acc_test::to_vector(out) == expect);
   };
   SECTION("read by a vector loop") { check(acc::vector); }
   SECTION("read by a worker loop") { check(acc::worker); }
@@ -131,11 +132,17 @@ TEST_CASE("a prefix computed in single(per_gang) over shared memory", "[08][shar
   const auto [gangs, workers, vector] =
       GENERATE(table<int, int, int>({{1, 1, 1}, {3, 2, 24}, {6, 4, 33}, {2, 1, 100}}));
   CAPTURE(n, block, gangs, workers, vector);
-  buffer<long long> in(n);
+  // Host vectors through views, mapped by a data region: every element of out is written, so
+  // copyout needs no copy in.
+  std::vector<long long> in(n), out(n, 0);
   acc_test::fill_random<long long>(in, 8101u + block, -1000000, 1000000);
-  buffer<long long> out(n, 0);
-  block_prefix(in.data(), out.data(), n, block, acc::num_gangs(gangs), acc::num_workers(workers),
-               acc::vector_length(vector), acc::shared_bytes(block * sizeof(long long)));
+  {
+    const acc::view<const long long> vin(in.data(), in.size());
+    const acc::view<long long> vout(out.data(), out.size());
+    acc::data region{acc::copyin(vin), acc::copyout(vout)};
+    block_prefix(vin, vout, n, block, acc::num_gangs(gangs), acc::num_workers(workers),
+                 acc::vector_length(vector), acc::shared_bytes(block * sizeof(long long)));
+  }
   for (int base = 0; base < n; base += block) {
     long long sum = 0;
     for (int k = base; k < n && k < base + block; ++k) {
@@ -151,15 +158,15 @@ TEST_CASE("allocations of different types are aligned, disjoint and published by
   const auto [gangs, workers, vector] = GENERATE(table<int, int, int>({{1, 1, 1}, {3, 2, 24}, {4, 4, 100}}));
   CAPTURE(nc, nd, ni, gangs, workers, vector);
   const int n = 29;
-  buffer<int> in(n);
+  acc::array<int> in(n);
   acc_test::fill_random<int>(in, 8201u + nc, -1000, 1000);
   // Exactly what the three spans need: chars, padding to double alignment, doubles, ints.
   const std::size_t bytes =
       (nc + alignof(double) - 1) / alignof(double) * alignof(double) + nd * sizeof(double) + ni * sizeof(int);
   const int w = std::max({nc, nd, ni});
-  buffer<double> out(static_cast<std::size_t>(gangs) * w, -1.0);
-  buffer<int> misaligned(1, 0);
-  three_spans(in.data(), out.data(), misaligned.data(), n, nc, nd, ni, acc::num_gangs(gangs), acc::num_workers(workers),
+  acc::array<double> out = acc_test::filled(static_cast<std::size_t>(gangs) * w, -1.0);
+  acc::array<int> misaligned(1);
+  three_spans(in, out, misaligned, n, nc, nd, ni, acc::num_gangs(gangs), acc::num_workers(workers),
               acc::vector_length(vector), acc::shared_bytes(bytes));
   REQUIRE(misaligned[0] == 0);
   for (int gn = 0; gn < gangs; ++gn)
@@ -177,13 +184,13 @@ TEST_CASE("shared memory above 48 KiB per gang", "[08][shared][large]") {
   const auto [gangs, workers, vector] = GENERATE(table<int, int, int>({{3, 4, 32}, {2, 2, 100}}));
   CAPTURE(tile, gangs, workers, vector);
   const int n = 3 * tile - 555;
-  buffer<double> in(n);
+  acc::array<double> in(n);
   acc_test::fill_random<double>(in, 8301u + tile, -1.0, 1.0);
   const auto expect = reversed_tiles(in, tile);
-  buffer<double> out(n, -2.0);
-  reverse_tiles(acc::worker_vector, in.data(), out.data(), n, tile, acc::num_gangs(gangs), acc::num_workers(workers),
+  acc::array<double> out = acc_test::filled(n, -2.0);
+  reverse_tiles(acc::worker_vector, in, out, n, tile, acc::num_gangs(gangs), acc::num_workers(workers),
                 acc::vector_length(vector), acc::shared_bytes(tile * sizeof(double)));
-  REQUIRE(out.to_vector() == expect);
+  REQUIRE(acc_test::to_vector(out) == expect);
 }
 
 // A kernel traps instead, losing the context: tests/bounds/traps.cpp checks that in a process of its own.

@@ -7,42 +7,41 @@
 #include <random>
 #include <vector>
 
-#include "support/buffer.hpp"
-
-using acc_test::buffer;
+#include "support/arrays.hpp"
 
 namespace {
 
 // out(b, j, i) = in(b, i, j) for `blocks` blocks of ni x nj: one block per gang-loop iteration,
 // staged in a ni x nj view of shared memory, then read column-wise after the loop's barrier.
-void transpose_blocks(const double* in, double* out, int blocks, int ni, int nj) {
+void transpose_blocks(acc::view<const double> in, acc::view<double> out, int blocks, int ni, int nj) {
   acc::parallel(acc::num_gangs(3), acc::vector_length(32), acc::shared_bytes(sizeof(double) * ni * nj),
                 ACC_LAMBDA(const acc::gang_t& g) {
                   const auto s = g.shared<double>(ni, nj);
                   acc::loop(g, acc::gang, blocks, [&](int b) {
-                    const double* src = in + static_cast<long>(b) * ni * nj;
-                    acc::loop(g, acc::vector, acc::collapse(ni, nj), [&](int i, int j) { s(i, j) = src[i * nj + j]; });
-                    double* dst = out + static_cast<long>(b) * ni * nj;
-                    acc::loop(g, acc::vector, acc::collapse(nj, ni), [&](int j, int i) { dst[j * ni + i] = s(i, j); });
+                    const long base = static_cast<long>(b) * ni * nj;
+                    acc::loop(g, acc::vector, acc::collapse(ni, nj),
+                              [&](int i, int j) { s(i, j) = in[base + i * nj + j]; });
+                    acc::loop(g, acc::vector, acc::collapse(nj, ni),
+                              [&](int j, int i) { out[base + j * ni + i] = s(i, j); });
                   });
                 });
 }
 
 // out(b, k, j, i) = in(b, i, j, k) through a rank-3 shared view, two views taken from one region.
-void reverse_axes(const int* in, int* out, int blocks, int n0, int n1, int n2) {
+void reverse_axes(acc::view<const int> in, acc::view<int> out, int blocks, int n0, int n1, int n2) {
   const std::size_t count = static_cast<std::size_t>(n0) * n1 * n2;
   acc::parallel(acc::num_gangs(2), acc::vector_length(64), acc::shared_bytes(2 * sizeof(int) * count + 16),
                 ACC_LAMBDA(const acc::gang_t& g) {
                   const auto s = g.shared<int>(n0, n1, n2);
                   const auto flipped = g.shared<int>(n2, n1, n0);
                   acc::loop(g, acc::gang, blocks, [&](int b) {
-                    const int* src = in + b * count;
+                    const std::size_t base = b * count;
                     acc::loop(g, acc::vector, acc::collapse(n0, n1, n2),
-                              [&](int i, int j, int k) { s(i, j, k) = src[(i * n1 + j) * n2 + k]; });
+                              [&](int i, int j, int k) { s(i, j, k) = in[base + (i * n1 + j) * n2 + k]; });
                     acc::loop(g, acc::vector, acc::collapse(n0, n1, n2),
                               [&](int i, int j, int k) { flipped(k, j, i) = s(i, j, k); });
-                    int* dst = out + b * count;
-                    acc::loop(g, acc::vector, static_cast<int>(count), [&](int t) { dst[t] = flipped(t / (n1 * n0), t / n0 % n1, t % n0); });
+                    acc::loop(g, acc::vector, static_cast<int>(count),
+                              [&](int t) { out[base + t] = flipped(t / (n1 * n0), t / n0 % n1, t % n0); });
                   });
                 });
 }
@@ -52,9 +51,9 @@ void reverse_axes(const int* in, int* out, int blocks, int n0, int n1, int n2) {
 TEST_CASE("g.shared<T>(n0, n1) is a gang-shared 2-D view indexed (i, j)", "[08][gang][shared]") {
   const auto [ni, nj] = GENERATE(table<int, int>({{1, 1}, {3, 5}, {16, 17}, {7, 33}}));
   const int blocks = GENERATE(1, 5);
-  buffer<double> in(static_cast<std::size_t>(blocks) * ni * nj), out(in.size(), 0);
+  acc::array<double> in(static_cast<std::size_t>(blocks) * ni * nj), out(in.size());
   acc_test::fill_random(in, 7u + ni);
-  transpose_blocks(in.data(), out.data(), blocks, ni, nj);
+  transpose_blocks(in, out, blocks, ni, nj);
   for (int b = 0; b < blocks; ++b)
     for (int i = 0; i < ni; ++i)
       for (int j = 0; j < nj; ++j)
@@ -67,9 +66,15 @@ TEST_CASE("g.shared<T>(n0, n1, n2) is a gang-shared 3-D view indexed (i, j, k)",
   const auto [n0, n1, n2] = GENERATE(table<int, int, int>({{1, 1, 1}, {2, 3, 4}, {5, 1, 7}, {4, 6, 5}}));
   const int blocks = 3;
   const std::size_t count = static_cast<std::size_t>(n0) * n1 * n2;
-  buffer<int> in(blocks * count), out(blocks * count, 0);
+  // Host vectors through views in a data region.
+  std::vector<int> in(blocks * count), out(blocks * count, 0);
   acc_test::fill_random(in, 3u);
-  reverse_axes(in.data(), out.data(), blocks, n0, n1, n2);
+  {
+    const acc::view<const int> vin(in.data(), in.size());
+    const acc::view<int> vout(out.data(), out.size());
+    acc::data region{acc::copyin(vin), acc::copy(vout)};
+    reverse_axes(vin, vout, blocks, n0, n1, n2);
+  }
   for (int b = 0; b < blocks; ++b)
     for (int i = 0; i < n0; ++i)
       for (int j = 0; j < n1; ++j)

@@ -31,9 +31,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "support/buffer.hpp"
-
-using acc_test::buffer;
+#include "support/arrays.hpp"
 
 namespace {
 
@@ -46,16 +44,17 @@ enum : int {
 
 // v, w, wv in one gang loop over rows; g: per-gang partials of the wv results.
 template <class T, class Op, class... Clauses>
-void rows_in_gangs(const T* x, int ni, int n, Op op, T id, T* out_v, T* out_w, T* out_wv, T* seen, T* partial,
-                   int* gangs_used, T& gv, T& gw, T& gwv, Clauses... clauses) {
+void rows_in_gangs(acc::view<const T> x, int ni, int n, Op op, T id, acc::view<T> out_v, acc::view<T> out_w,
+                   acc::view<T> out_wv, acc::view<T> seen, acc::view<T> partial, acc::view<int> gangs_used, T& gv,
+                   T& gw, T& gwv, Clauses... clauses) {
   acc::parallel(clauses..., acc::reduction(op, gv), acc::reduction(op, gw), acc::reduction(op, gwv),
                 ACC_LAMBDA(const acc::gang_t& g, T& red_gv, T& red_gw, T& red_gwv) {
     T part = id;  // gang-redundant: every thread of the gang holds the same value
     acc::loop(g, acc::gang, ni, [&](int i) {
-      const T* row = x + static_cast<long long>(i) * n;
-      const T rv = acc::loop_reduce(g, acc::vector, n, op, [&](int k) { return row[k]; });
-      const T rw = acc::loop_reduce(g, acc::worker, n, op, [&](int k) { return row[k]; });
-      const T rwv = acc::loop_reduce(g, acc::worker_vector, n, op, [&](int k) { return row[k]; });
+      const long long row = static_cast<long long>(i) * n;
+      const T rv = acc::loop_reduce(g, acc::vector, n, op, [&](int k) { return x[row + k]; });
+      const T rw = acc::loop_reduce(g, acc::worker, n, op, [&](int k) { return x[row + k]; });
+      const T rwv = acc::loop_reduce(g, acc::worker_vector, n, op, [&](int k) { return x[row + k]; });
       part = op(part, rwv);
       red_gv = op(red_gv, rv);  // the reduction clauses' gang-private copies, gang-redundant too
       red_gw = op(red_gw, rw);
@@ -69,19 +68,19 @@ void rows_in_gangs(const T* x, int ni, int n, Op op, T id, T* out_v, T* out_w, T
     });
     acc::single(g, acc::per_gang, [&] {
       if (g.gang_num() < kMaxGangs) partial[g.gang_num()] = part;
-      if (g.gang_num() == 0) *gangs_used = g.num_gangs();
+      if (g.gang_num() == 0) gangs_used[0] = g.num_gangs();
     });
   });
 }
 
 // Vector reduction inside a worker loop inside a gang loop: out[i * nj + j].
 template <class T, class Op, class... Clauses>
-void vector_in_worker(const T* x, int ni, int nj, int n, Op op, T* out, Clauses... clauses) {
+void vector_in_worker(acc::view<const T> x, int ni, int nj, int n, Op op, acc::view<T> out, Clauses... clauses) {
   acc::parallel(clauses..., ACC_LAMBDA(const acc::gang_t& g) {
     acc::loop(g, acc::gang, ni, [&](int i) {
       acc::loop(g, acc::worker, nj, [&](int j) {
-        const T* row = x + (static_cast<long long>(i) * nj + j) * n;
-        const T r = acc::loop_reduce(g, acc::vector, n, op, [&](int k) { return row[k]; });
+        const long long row = (static_cast<long long>(i) * nj + j) * n;
+        const T r = acc::loop_reduce(g, acc::vector, n, op, [&](int k) { return x[row + k]; });
         acc::single(g, acc::per_worker, [&] { out[static_cast<long long>(i) * nj + j] = r; });
       });
     });
@@ -89,13 +88,13 @@ void vector_in_worker(const T* x, int ni, int nj, int n, Op op, T* out, Clauses.
 }
 
 template <class T, class Op>
-T across_collapse(const T* x, int ni, int n, Op op) {
+T across_collapse(acc::view<const T> x, int ni, int n, Op op) {
   return acc::parallel_reduce(acc::collapse(ni, n), op,
                               ACC_LAMBDA(int i, int k) { return x[static_cast<long long>(i) * n + k]; });
 }
 
 template <class T, class Op>
-T across_rows(const T* x, int ni, int n, Op op, T id) {
+T across_rows(acc::view<const T> x, int ni, int n, Op op, T id) {
   return acc::parallel_reduce(ni, op, ACC_LAMBDA(int i) {
     T r = id;
     for (int k = 0; k < n; ++k) r = op(r, x[static_cast<long long>(i) * n + k]);
@@ -104,7 +103,7 @@ T across_rows(const T* x, int ni, int n, Op op, T id) {
 }
 
 template <class T, class Op>
-T single_loop(const T* x, long long n, Op op, int gangs, int workers, int vector) {
+T single_loop(acc::view<const T> x, long long n, Op op, int gangs, int workers, int vector) {
   return acc::parallel_reduce(n, acc::num_gangs(gangs), acc::num_workers(workers), acc::vector_length(vector), op,
                               ACC_LAMBDA(long long k) { return x[k]; });
 }
@@ -140,9 +139,8 @@ std::string op_name(acc::minimum_t) { return "minimum"; }
 // rest 1 or -1); float sums are multiples of 1/8 below 2^21 and so exact in any order; double
 // sums are random reals (compared with a tolerance); maxima and minima are random.
 template <class T, class Op>
-void fill(buffer<T>& b, Op, unsigned seed) {
+void fill(T* b, std::size_t n, Op, unsigned seed) {
   std::mt19937 gen(seed);
-  const std::size_t n = b.size();
   if constexpr (std::is_same_v<Op, acc::multiplies_t>) {
     std::uniform_int_distribution<int> sign(0, 9);
     for (std::size_t k = 0; k < n; ++k) b[k] = sign(gen) == 0 ? T(-1) : T(1);
@@ -212,22 +210,21 @@ template <class T, class Op>
 void check_rows_in_gangs(Op op, int ni, int n, config c, unsigned seed) {
   CAPTURE(op_name(op), ni, n, c.gangs, c.workers, c.vector);
   const std::size_t len = static_cast<std::size_t>(n);
-  buffer<T> x(static_cast<std::size_t>(ni) * len);
-  fill(x, op, seed);
+  acc::array<T> x(static_cast<std::size_t>(ni) * len);
+  fill(x.data(), x.size(), op, seed);
   const T junk = T(-77);
-  buffer<T> v(ni, junk), w(ni, junk), wv(ni, junk), seen(static_cast<std::size_t>(ni) * kSeen, junk);
-  buffer<T> partial(kMaxGangs, ref_identity<T>(op));
-  buffer<int> gangs_used(1, -1);
+  acc::array<T> v = acc_test::filled(ni, junk), w = acc_test::filled(ni, junk), wv = acc_test::filled(ni, junk),
+                seen = acc_test::filled(static_cast<std::size_t>(ni) * kSeen, junk);
+  acc::array<T> partial = acc_test::filled(kMaxGangs, ref_identity<T>(op));
+  acc::array<int> gangs_used = acc_test::filled(1, -1);
   const T id = ref_identity<T>(op);
   const T init = T(2);  // the variables' own value is folded in (OpenACC 3.3 §2.5.15)
   T gv = init, gw = init, gwv = init;
   if (c.gangs)
-    rows_in_gangs(x.data(), ni, n, op, id, v.data(), w.data(), wv.data(), seen.data(), partial.data(),
-                  gangs_used.data(), gv, gw, gwv, acc::num_gangs(c.gangs), acc::num_workers(c.workers),
-                  acc::vector_length(c.vector));
+    rows_in_gangs<T>(x, ni, n, op, id, v, w, wv, seen, partial, gangs_used, gv, gw, gwv, acc::num_gangs(c.gangs),
+                     acc::num_workers(c.workers), acc::vector_length(c.vector));
   else
-    rows_in_gangs(x.data(), ni, n, op, id, v.data(), w.data(), wv.data(), seen.data(), partial.data(),
-                  gangs_used.data(), gv, gw, gwv);
+    rows_in_gangs<T>(x, ni, n, op, id, v, w, wv, seen, partial, gangs_used, gv, gw, gwv);
   check_rows("v", v.data(), 1, ni, x.data(), len, op);
   check_rows("w", w.data(), 1, ni, x.data(), len, op);
   check_rows("wv", wv.data(), 1, ni, x.data(), len, op);
@@ -253,10 +250,10 @@ void check_rows_in_gangs(Op op, int ni, int n, config c, unsigned seed) {
   REQUIRE(close(gw, with_init, mag_init));
   REQUIRE(close(gwv, with_init, mag_init));
   // g / gw / gwv across gangs with parallel_reduce
-  const T collapsed = across_collapse(x.data(), ni, n, op);
+  const T collapsed = across_collapse<T>(x, ni, n, op);
   INFO("collapse: " << collapsed);
   REQUIRE(close(collapsed, expect, mag));
-  const T by_rows = across_rows(x.data(), ni, n, op, id);
+  const T by_rows = across_rows<T>(x, ni, n, op, id);
   INFO("rows: " << by_rows);
   REQUIRE(close(by_rows, expect, mag));
 }
@@ -265,23 +262,28 @@ template <class T, class Op>
 void check_vector_in_worker(Op op, int ni, int nj, int n, config c, unsigned seed) {
   CAPTURE(op_name(op), ni, nj, n, c.gangs, c.workers, c.vector);
   const std::size_t len = static_cast<std::size_t>(n), rows = static_cast<std::size_t>(ni) * nj;
-  buffer<T> x(rows * len);
-  fill(x, op, seed);
-  buffer<T> out(rows, T(-77));
-  if (c.gangs)
-    vector_in_worker(x.data(), ni, nj, n, op, out.data(), acc::num_gangs(c.gangs), acc::num_workers(c.workers),
-                     acc::vector_length(c.vector));
-  else
-    vector_in_worker(x.data(), ni, nj, n, op, out.data());
+  // Host vectors through views in a data region; every element of out is written.
+  std::vector<T> x(rows * len), out(rows, T(-77));
+  fill(x.data(), x.size(), op, seed);
+  {
+    const acc::view<const T> vx(x.data(), x.size());
+    const acc::view<T> vout(out.data(), out.size());
+    acc::data region{acc::copyin(vx), acc::copyout(vout)};
+    if (c.gangs)
+      vector_in_worker(vx, ni, nj, n, op, vout, acc::num_gangs(c.gangs), acc::num_workers(c.workers),
+                       acc::vector_length(c.vector));
+    else
+      vector_in_worker(vx, ni, nj, n, op, vout);
+  }
   check_rows("v in w", out.data(), 1, rows, x.data(), len, op);
 }
 
 template <class T, class Op>
 void check_single_loop(Op op, long long n, config c, unsigned seed) {
   CAPTURE(op_name(op), n, c.gangs, c.workers, c.vector);
-  buffer<T> x(static_cast<std::size_t>(n));
-  fill(x, op, seed);
-  const T got = single_loop(x.data(), n, op, c.gangs ? c.gangs : 1, c.workers ? c.workers : 1,
+  acc::array<T> x(static_cast<std::size_t>(n));
+  fill(x.data(), x.size(), op, seed);
+  const T got = single_loop<T>(x, n, op, c.gangs ? c.gangs : 1, c.workers ? c.workers : 1,
                             c.vector ? c.vector : 128);
   const T expect = ref_fold(x.data(), x.size(), op, ref_identity<T>(op));
   INFO("sgwv: " << got << " vs " << expect);

@@ -9,13 +9,11 @@
 #include <limits>
 #include <random>
 
-#include "support/buffer.hpp"
-
-using acc_test::buffer;
+#include "support/arrays.hpp"
 
 namespace {
 template <class... Clauses>
-void sum_max_count(int n, const double* x, double& sum, double& mx, long& count, Clauses... clauses) {
+void sum_max_count(int n, acc::view<const double> x, double& sum, double& mx, long& count, Clauses... clauses) {
   acc::parallel_loop(n, clauses..., acc::reduction(acc::plus, sum), acc::reduction(acc::maximum, mx),
                      acc::reduction(acc::plus, count), ACC_LAMBDA(int i, double& s, double& m, long& c) {
                        s += x[i];
@@ -27,7 +25,7 @@ void sum_max_count(int n, const double* x, double& sum, double& mx, long& count,
 
 TEST_CASE("reduction clauses of mixed types fold into the variables' values", "[09][reduction]") {
   const int n = GENERATE(0, 1, 31, 1000, 100003);
-  buffer<double> x(n + 1);
+  acc::array<double> x(n + 1);
   acc_test::fill_random(x, 17u, 0.0, 1.0);
   double sum = 2.5, mx = -1.0, esum = 2.5, emx = -1.0;
   long count = 7, ecount = 7;
@@ -39,15 +37,15 @@ TEST_CASE("reduction clauses of mixed types fold into the variables' values", "[
     REQUIRE(count == ecount);
   };
   SECTION("default configuration") {
-    sum_max_count(n, x.data(), sum, mx, count);
+    sum_max_count(n, x, sum, mx, count);
     check();
   }
   SECTION("few gangs and odd vectors") {
-    sum_max_count(n, x.data(), sum, mx, count, acc::num_gangs(3), acc::vector_length(33));
+    sum_max_count(n, x, sum, mx, count, acc::num_gangs(3), acc::vector_length(33));
     check();
   }
   SECTION("on the host") {
-    sum_max_count(n, x.data(), sum, mx, count, acc::if_(false));
+    sum_max_count(n, x, sum, mx, count, acc::if_(false));
     check();
   }
 }
@@ -77,7 +75,8 @@ namespace {
 // One reduction clause: on a GPU it runs parallel_reduce's kernels (the private copy starts at
 // the identity for every iteration), so the body may update it in any of the usual ways.
 template <class... Clauses>
-void dot_max(std::intptr_t n, const double* a, const double* b, double& dot, double& mx, Clauses... clauses) {
+void dot_max(std::intptr_t n, acc::view<const double> a, acc::view<const double> b, double& dot, double& mx,
+             Clauses... clauses) {
   acc::parallel_loop(n, clauses..., acc::reduction(acc::plus, dot),
                      ACC_LAMBDA(std::intptr_t i, double& s) { s += a[i] * b[i]; });
   acc::parallel_loop(n, clauses..., acc::reduction(acc::maximum, mx), ACC_LAMBDA(std::intptr_t i, double& m) {
@@ -93,7 +92,7 @@ void collapse_count(int ni, int nj, int nk, long& count) {
 
 TEST_CASE("a single reduction clause over a 64-bit index folds into the variable", "[09][reduction]") {
   const std::intptr_t n = GENERATE(1, 255, 256, 257, 100003, (1 << 20) + 3);
-  buffer<double> a(n), b(n);
+  acc::array<double> a(n), b(n);
   acc_test::fill_random(a, 5u, -1.0, 1.0);
   acc_test::fill_random(b, 6u, -1.0, 1.0);
   double edot = 1.5, emx = -0.25;
@@ -104,11 +103,13 @@ TEST_CASE("a single reduction clause over a 64-bit index folds into the variable
     REQUIRE(mx == emx);
   };
   SECTION("default configuration") {
-    dot_max(n, a.data(), b.data(), dot, mx);
+    dot_max(n, a, b, dot, mx);
     check();
   }
   SECTION("few gangs and odd vectors") {
-    dot_max(n, a.data(), b.data(), dot, mx, acc::num_gangs(5), acc::vector_length(40));
+    // Both constructs find a and b present: copied in once, by the region.
+    acc::data region{acc::copyin(a), acc::copyin(b)};
+    dot_max(n, a, b, dot, mx, acc::num_gangs(5), acc::vector_length(40));
     check();
   }
 }
@@ -127,11 +128,11 @@ TEST_CASE("a serial host reduction is the sequential loop to the bit", "[09][red
   // Only the serial backend promises this (it updates the variable in order); OpenMP and GPUs
   // group the additions differently.
   const int n = 10007;
-  buffer<float> x(n);
+  acc::array<float> x(n);
   acc_test::fill_random(x, 5u, -1.0f, 1.0f);
   float s = 0.25f, e = 0.25f;
   for (int i = 0; i < n; ++i) e += x[i];
-  const float* p = x.data();
+  const acc::view<const float> p = x;
   acc::parallel_loop(n, acc::num_gangs(1), acc::if_(false), acc::reduction(acc::plus, s),
                      ACC_LAMBDA(int i, float& v) { v += p[i]; });
 #if !defined(_OPENMP)
@@ -147,15 +148,16 @@ namespace {
 // Every gang takes rows i = gang, gang + num_gangs, ...; each row's sum comes from a vector
 // loop_reduce and its maximum from a worker one; the row count is bumped in single(per_gang).
 template <class... Clauses>
-void region_rows(const double* x, int ni, int n, double& sum, double& mx, long& rows, acc::loc_t<double, int>& where,
-                 Clauses... clauses) {
+void region_rows(acc::view<const double> x, int ni, int n, double& sum, double& mx, long& rows,
+                 acc::loc_t<double, int>& where, Clauses... clauses) {
   acc::parallel(clauses..., acc::reduction(acc::plus, sum), acc::reduction(acc::maximum, mx),
                 acc::reduction(acc::plus, rows), acc::reduction(acc::max_loc, where),
                 ACC_LAMBDA(const acc::gang_t& g, double& s, double& m, long& r, acc::loc_t<double, int>& w) {
                   acc::loop(g, acc::gang, ni, [&](int i) {
-                    const double* row = x + static_cast<long long>(i) * n;
-                    s += acc::loop_reduce(g, acc::vector, n, acc::plus, [&](int k) { return row[k]; });
-                    const double rm = acc::loop_reduce(g, acc::worker, n, acc::maximum, [&](int k) { return row[k]; });
+                    const long long row = static_cast<long long>(i) * n;
+                    s += acc::loop_reduce(g, acc::vector, n, acc::plus, [&](int k) { return x[row + k]; });
+                    const double rm =
+                        acc::loop_reduce(g, acc::worker, n, acc::maximum, [&](int k) { return x[row + k]; });
                     m = m < rm ? rm : m;
                     w = acc::max_loc_t{}(w, acc::loc(rm, i));
                     acc::single(g, acc::per_gang, [&] { ++r; });
@@ -166,7 +168,7 @@ void region_rows(const double* x, int ni, int n, double& sum, double& mx, long& 
 
 TEST_CASE("reduction clauses on a parallel region take one value per gang", "[09][reduction][region]") {
   const auto [ni, n] = GENERATE(table<int, int>({{0, 5}, {1, 1}, {7, 0}, {31, 33}, {1000, 17}, {5003, 3}}));
-  buffer<double> x(static_cast<std::size_t>(ni) * n + 1);
+  acc::array<double> x(static_cast<std::size_t>(ni) * n + 1);
   acc_test::fill_random(x, 23u, -1.0, 1.0);
   double esum = 1.5, emx = -2.0;
   long erows = 4;
@@ -189,24 +191,24 @@ TEST_CASE("reduction clauses on a parallel region take one value per gang", "[09
     REQUIRE(where.index == ewhere.index);
   };
   SECTION("default configuration") {
-    region_rows(x.data(), ni, n, sum, mx, rows, where);
+    region_rows(x, ni, n, sum, mx, rows, where);
     check();
   }
   SECTION("more gangs than rows, workers and odd vectors") {
-    region_rows(x.data(), ni, n, sum, mx, rows, where, acc::num_gangs(300), acc::num_workers(3),
+    region_rows(x, ni, n, sum, mx, rows, where, acc::num_gangs(300), acc::num_workers(3),
                 acc::vector_length(45));
     check();
   }
   SECTION("thousands of gangs") {
-    region_rows(x.data(), ni, n, sum, mx, rows, where, acc::num_gangs(4099));
+    region_rows(x, ni, n, sum, mx, rows, where, acc::num_gangs(4099));
     check();
   }
   SECTION("async is waited for") {
-    region_rows(x.data(), ni, n, sum, mx, rows, where, acc::async(3));
+    region_rows(x, ni, n, sum, mx, rows, where, acc::async(3));
     check();
   }
   SECTION("on the host") {
-    region_rows(x.data(), ni, n, sum, mx, rows, where, acc::if_(false), acc::num_gangs(5));
+    region_rows(x, ni, n, sum, mx, rows, where, acc::if_(false), acc::num_gangs(5));
     check();
   }
 }
@@ -221,7 +223,7 @@ struct widen {
   ACC_ROUTINE span_t identity() const { return {1 << 30, -(1 << 30)}; }
 };
 
-float region_float_sum(const float* x, int n, int gangs) {
+float region_float_sum(acc::view<const float> x, int n, int gangs) {
   float s = 0;
   acc::parallel(acc::num_gangs(gangs), acc::reduction(acc::plus, s), ACC_LAMBDA(const acc::gang_t& g, float& t) {
     acc::loop(g, acc::gang, n, [&](int i) { t += x[i]; });
@@ -244,13 +246,13 @@ TEST_CASE("region reductions: user operators, and float results fixed from run t
   const span_t s = region_span(n, gangs);
   REQUIRE(s.lo == 0);
   REQUIRE(s.hi == n - 1);
-  buffer<float> x(n);
+  acc::array<float> x(n);
   acc_test::fill_random(x, 31u, -1.0f, 1.0f);
-  const float first = region_float_sum(x.data(), n, gangs);
+  const float first = region_float_sum(x, n, gangs);
   double e = 0;
   for (int i = 0; i < n; ++i) e += x[i];
   REQUIRE(first == Approx(e).epsilon(1e-4).margin(1e-3));
-  for (int r = 0; r < 3; ++r) REQUIRE(region_float_sum(x.data(), n, gangs) == first);
+  for (int r = 0; r < 3; ++r) REQUIRE(region_float_sum(x, n, gangs) == first);
 }
 
 TEST_CASE("a loop with reductions checks its launch shape as a plain loop does", "[09][reduction][errors]") {

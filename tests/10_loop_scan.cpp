@@ -14,10 +14,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "support/buffer.hpp"
+#include "support/arrays.hpp"
 #include "support/mat2.hpp"
-
-using acc_test::buffer;
 
 namespace {
 
@@ -31,7 +29,8 @@ using acc_test::mat_product;
 // Row i of x (n elements) scanned at vector, worker and worker_vector level; each final call
 // records its prefix; the totals are read back by every thread of a worker_vector loop.
 template <class T, class Op, class... Clauses>
-void rows_in_gangs(const T* x, int ni, int n, Op op, T* pre_v, T* pre_w, T* pre_wv, T* seen, Clauses... clauses) {
+void rows_in_gangs(acc::view<const T> x, int ni, int n, Op op, acc::view<T> pre_v, acc::view<T> pre_w, acc::view<T> pre_wv,
+                   acc::view<T> seen, Clauses... clauses) {
   acc::parallel(clauses..., ACC_LAMBDA(const acc::gang_t& g) {
     acc::loop(g, acc::gang, ni, [&](int i) {
       const long long base = static_cast<long long>(i) * n;
@@ -57,7 +56,8 @@ void rows_in_gangs(const T* x, int ni, int n, Op op, T* pre_v, T* pre_w, T* pre_
 // Compaction per row with a vector scan inside a worker loop: the kept elements of row
 // (i, j) go to out[(i * nj + j) * n + ...], their count to count[i * nj + j].
 template <class... Clauses>
-void compact_in_worker(const int* x, int ni, int nj, int n, int* out, int* count, Clauses... clauses) {
+void compact_in_worker(acc::view<const int> x, int ni, int nj, int n, acc::view<int> out, acc::view<int> count,
+                       Clauses... clauses) {
   acc::parallel(clauses..., ACC_LAMBDA(const acc::gang_t& g) {
     acc::loop(g, acc::gang, ni, [&](int i) {
       acc::loop(g, acc::worker, nj, [&](int j) {
@@ -96,7 +96,7 @@ std::string op_name(mat_product) { return "2x2 matrix product"; }
 
 // Sums of eighths below 2^21 are exact in float in any grouping; maxima and minima are random.
 template <class T, class Op>
-void fill(buffer<T>& b, Op, unsigned seed) {
+void fill(const acc::array<T>& b, Op, unsigned seed) {
   std::mt19937 gen(seed);
   if constexpr (std::is_same_v<T, mat2>) {
     std::uniform_int_distribution<std::uint32_t> d(0, 3);
@@ -118,17 +118,18 @@ template <class T, class Op>
 void check_rows(Op op, int ni, int n, config c, unsigned seed) {
   CAPTURE(op_name(op), ni, n, c.gangs, c.workers, c.vector);
   const std::size_t len = static_cast<std::size_t>(ni) * n;
-  buffer<T> x(len);
+  acc::array<T> x(len);
   fill(x, op, seed);
   T junk;
   if constexpr (std::is_same_v<T, mat2>) junk = mat2{9, 9, 9, 9};
   else junk = T(-77);
-  buffer<T> v(len, junk), w(len, junk), wv(len, junk), seen(static_cast<std::size_t>(ni) * kSeen, junk);
+  acc::array<T> v = acc_test::filled(len, junk), w = acc_test::filled(len, junk), wv = acc_test::filled(len, junk),
+                seen = acc_test::filled(static_cast<std::size_t>(ni) * kSeen, junk);
   if (c.gangs)
-    rows_in_gangs(x.data(), ni, n, op, v.data(), w.data(), wv.data(), seen.data(), acc::num_gangs(c.gangs),
-                  acc::num_workers(c.workers), acc::vector_length(c.vector));
+    rows_in_gangs<T>(x, ni, n, op, v, w, wv, seen, acc::num_gangs(c.gangs), acc::num_workers(c.workers),
+                     acc::vector_length(c.vector));
   else
-    rows_in_gangs(x.data(), ni, n, op, v.data(), w.data(), wv.data(), seen.data());
+    rows_in_gangs<T>(x, ni, n, op, v, w, wv, seen);
   for (int i = 0; i < ni; ++i) {
     T acc = ref_identity<T>(op);
     for (int k = 0; k < n; ++k) {
@@ -175,13 +176,20 @@ TEST_CASE("vector compaction inside a worker loop", "[10][scan][loop_scan]") {
   const std::size_t len = static_cast<std::size_t>(ni) * nj * n;
   for (const config& c : configs) {
     CAPTURE(n, c.gangs, c.workers, c.vector);
-    buffer<int> x(len), out(len, -1), count(ni * nj, -1);
+    // Host vectors through views in a data region: out is only partly written (copy keeps the
+    // rest), every count is (copyout).
+    std::vector<int> x(len), out(len, -1), count(ni * nj, -1);
     acc_test::fill_random(x, 10600u + n, -10, 10);
-    if (c.gangs)
-      compact_in_worker(x.data(), ni, nj, n, out.data(), count.data(), acc::num_gangs(c.gangs),
-                        acc::num_workers(c.workers), acc::vector_length(c.vector));
-    else
-      compact_in_worker(x.data(), ni, nj, n, out.data(), count.data());
+    {
+      const acc::view<const int> vx(x.data(), x.size());
+      const acc::view<int> vout(out.data(), out.size()), vcount(count.data(), count.size());
+      acc::data region{acc::copyin(vx), acc::copy(vout), acc::copyout(vcount)};
+      if (c.gangs)
+        compact_in_worker(vx, ni, nj, n, vout, vcount, acc::num_gangs(c.gangs), acc::num_workers(c.workers),
+                          acc::vector_length(c.vector));
+      else
+        compact_in_worker(vx, ni, nj, n, vout, vcount);
+    }
     for (int r = 0; r < ni * nj; ++r) {
       int kept = 0;
       for (int k = 0; k < n; ++k) {
