@@ -27,11 +27,10 @@ struct launch_spec {
   bool if_ = true;
   int device_num = -1;
   bool default_present = false;
-  // A part of a loop split by acc::devices: captured arrays may be present only in part.
-  bool partial_present = false;
-  // acc::devices naming one device: an array present there in part is used as it is (as for a
-  // part of a split loop); one absent there is copied in and out as without the clause.
-  bool partial_or_implicit = false;
+  // acc::devices: captured arrays may be present on the device only in part (in_parts: a part
+  // of a split loop, where an absent array is an error; in_parts_or_copied: the clause named
+  // one device, where an absent array is copied in and out as without the clause).
+  enum class presence : unsigned char { whole, in_parts, in_parts_or_copied } parts = presence::whole;
   std::size_t shared_bytes = 0;
   // acc::adaptive / acc::tuned (select_adaptive / select_tuned): placement and launch chosen by
   // measurement (detail/selection.hpp).

@@ -68,7 +68,7 @@ inline constexpr bool has_devices_v = (std::is_same_v<std::remove_cvref_t<C>, de
 /// A parallel_loop with acc::devices. One device (or the host): the loop as it would run
 /// without the clause, on that device. Several: part k of the outermost loop on device k, all
 /// queued before any is waited for, so the devices run together; each part maps the captured
-/// arrays to whatever part of them is present on its device (launch_spec::partial_present).
+/// arrays to whatever part of them is present on its device (launch_spec::parts).
 template <class Space, class Body>
 void run_on_devices(const devices_t& d, const Space& space, std::uint64_t total, launch_spec spec, const Body& body,
                     const call_site& site) {
@@ -76,14 +76,14 @@ void run_on_devices(const devices_t& d, const Space& space, std::uint64_t total,
   if (list.count <= 1 || space.count[0] < 2) {
     if (list.count >= 1) {
       spec.device_num = list.ids[0];
-      spec.partial_or_implicit = true;  // its data may be entered by parts, as for several devices
+      spec.parts = launch_spec::presence::in_parts_or_copied;  // data entered by parts, as for several devices
     }
     dispatch(loop_task<Space>{{}, space, total}, spec, body, site);
     return;
   }
   const int queue = spec.queue == queue_sync ? queue_noval : spec.queue;
   const std::uint64_t n0 = space.count[0], inner = total / n0;
-  spec.partial_present = true;
+  spec.parts = launch_spec::presence::in_parts;
   for (int k = 0; k < list.count; ++k) {
     const std::uint64_t b = part_begin(n0, k, list.count), e = part_begin(n0, k + 1, list.count);
     if (b == e) continue;

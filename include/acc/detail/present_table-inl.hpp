@@ -466,11 +466,11 @@ ACC_DETAIL_RUNTIME_FN implicit_data::implicit_data(capture_scope& scope, const v
     for (captured* p = begin; p != end; ++p) {
       captured& c = *p;
       if (c.span.bytes == 0) continue;
-      if (spec.partial_present || spec.partial_or_implicit) {
+      if (spec.parts != launch_spec::presence::whole) {
         // A part of an acc::devices loop: the device holds the array's part that its
         // iterations read (or all of it); the capture is based so that global indices land there.
         auto it = find_overlapping(m, c.span);
-        if (it == m.end() && spec.partial_or_implicit) {
+        if (it == m.end() && spec.parts == launch_spec::presence::in_parts_or_copied) {
           absent.push_back(&c);
           continue;
         }
