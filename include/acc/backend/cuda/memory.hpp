@@ -252,6 +252,14 @@ inline void staged_to_host(staging_pool& p, char* dst, const char* src, std::siz
   }
 }
 
+/// The device's staging buffers when a transfer of `bytes` at host address `host` goes through
+/// them (pageable and large enough, not inside a graph capture), else nullptr: a plain copy.
+inline staging_pool* staging_for(const void* host, std::size_t bytes, int device, const call_site& site) {
+  if (capturing.active || !stage_transfer(host, bytes)) return nullptr;
+  use_device(device, site);
+  return staging_pool_of(device, site);
+}
+
 /// Host -> device on `queue`. Pageable ranges of staging_policy::min_bytes or more pass through
 /// the device's pinned staging buffers (staged_to_device); smaller ones, and memory that is
 /// pinned already, go straight to cudaMemcpyAsync. From pageable memory the host range may be
@@ -259,12 +267,7 @@ inline void staged_to_host(staging_pool& p, char* dst, const char* src, std::siz
 /// still queued); from pinned memory an async transfer reads it later, so the program may
 /// change it only after waiting for the queue, as OpenACC's async clause requires anyway.
 inline void to_device(int device, void* dst, const void* src, std::size_t bytes, int queue, const call_site& site) {
-  if (capturing.active || !stage_transfer(src, bytes)) {
-    copy(dst, src, bytes, cudaMemcpyHostToDevice, device, queue, site);
-    return;
-  }
-  use_device(device, site);
-  staging_pool* pool = staging_pool_of(device, site);
+  staging_pool* pool = staging_for(src, bytes, device, site);
   if (!pool) {
     copy(dst, src, bytes, cudaMemcpyHostToDevice, device, queue, site);
     return;
@@ -278,12 +281,7 @@ inline void to_device(int device, void* dst, const void* src, std::size_t bytes,
 /// the data is in the host range, also on an async queue (OpenACC allows an async transfer
 /// to complete before it returns); into pinned memory it is queued like any async operation.
 inline void to_host(int device, void* dst, const void* src, std::size_t bytes, int queue, const call_site& site) {
-  if (capturing.active || !stage_transfer(dst, bytes)) {
-    copy(dst, src, bytes, cudaMemcpyDeviceToHost, device, queue, site);
-    return;
-  }
-  use_device(device, site);
-  staging_pool* pool = staging_pool_of(device, site);
+  staging_pool* pool = staging_for(dst, bytes, device, site);
   if (!pool) {
     copy(dst, src, bytes, cudaMemcpyDeviceToHost, device, queue, site);
     return;
