@@ -151,9 +151,10 @@ TEST_CASE("map_data makes program-owned device memory the present copy of a host
   acc::unmap_data(h.data());
   REQUIRE_FALSE(acc::is_present(h.data(), n));
   REQUIRE_THROWS_AS(acc::unmap_data(h.data()), acc::not_present_error);
-  // The device memory is still the program's and holds the construct's results.
+  // The device memory is still the program's and holds the construct's results, the very
+  // values update_self brought back.
   acc::memcpy_from_device(back.data(), dev, bytes);
-  for (int i = 0; i < n; ++i) REQUIRE(back[i] == init[i] * 3 + i);
+  for (int i = 0; i < n; ++i) REQUIRE(back[i] == h[i]);
   acc::free(dev);
 }
 
