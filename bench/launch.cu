@@ -8,7 +8,9 @@
 //   issue:  a few hundred async launches timed until the last call returns, fewer than the
 //           launch queue holds, so that the GPU never holds the host back: acc's host cost
 // Exits 0 without a GPU (nothing to measure).
+#include <acc/array.hpp>
 #include <acc/async.hpp>
+#include <acc/data.hpp>
 #include <acc/loop.hpp>
 #include <acc/runtime.hpp>
 
@@ -44,6 +46,17 @@ struct empty_body {
 __global__ void shaped_kernel(int lo, unsigned n, empty_body body) {
   const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t < n) body(lo + int(t));
+}
+
+// A loop nest's usual captures: ten arrays, present on the device (NPB's sweeps take 5-20).
+constexpr int arrays = 10;
+struct ten_pointers {
+  double* p[arrays];
+};
+__global__ void ten_arrays_kernel(unsigned n, ten_pointers a) {
+  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < n) a.p[0][t] += a.p[1][t] + a.p[2][t] + a.p[3][t] + a.p[4][t] + a.p[5][t] + a.p[6][t] + a.p[7][t] +
+                         a.p[8][t] + a.p[9][t];
 }
 
 // Microseconds per launch of each batch, acc and raw taking turns (a slow spell of the GPU or
@@ -98,6 +111,7 @@ int main() try {
               async_launches);
   std::printf("  shaped: as async, raw is acc's kernel written by hand (same parameters, one warp)\n");
   std::printf("  issue:  %d async launches, timed until the last returns (the host's cost alone)\n", issue_launches);
+  std::printf("  arrays: as issue, a loop of one iteration over %d present arrays (default_present)\n", arrays);
   std::printf("%-7s %9s %10s %10s %9s\n", "mode", "launches", "acc", "raw", "acc/raw");
 
   // The raw baselines check for errors once per batch, the least a correct program does, so
@@ -165,6 +179,29 @@ int main() try {
               CHECK(cudaGetLastError());
             },
             wait_both));
+
+  std::vector<acc::array<double>> host;
+  for (int k = 0; k < arrays; ++k) host.emplace_back(std::size_t(1));
+  for (auto& a : host) acc::enter_data(acc::copyin(a));
+  const acc::array<double> a0 = host[0], a1 = host[1], a2 = host[2], a3 = host[3], a4 = host[4], a5 = host[5],
+                           a6 = host[6], a7 = host[7], a8 = host[8], a9 = host[9];
+  ten_pointers raw{};
+  for (int k = 0; k < arrays; ++k) raw.p[k] = static_cast<double*>(acc::deviceptr(host[k].data()));
+  print("arrays", issue_launches,
+        us_per_launch(
+            issue_launches,
+            [=] {
+              for (int i = 0; i < issue_launches; ++i)
+                acc::parallel_loop(1, acc::async(queue), acc::default_present, ACC_LAMBDA(int t) {
+                  a0[t] += a1[t] + a2[t] + a3[t] + a4[t] + a5[t] + a6[t] + a7[t] + a8[t] + a9[t];
+                });
+            },
+            [s, raw] {
+              for (int i = 0; i < issue_launches; ++i) ten_arrays_kernel<<<1, 32, 0, s>>>(1u, raw);
+              CHECK(cudaGetLastError());
+            },
+            wait_both));
+  for (auto& a : host) acc::exit_data(acc::delete_(a));
   CHECK(cudaStreamDestroy(s));
   return 0;
 } catch (const std::exception& e) {

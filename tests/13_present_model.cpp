@@ -278,3 +278,70 @@ TEST_CASE("the present table follows OpenACC's reference counting on random prog
     REQUIRE(p.checks() > 0);
   }
 }
+
+namespace {
+
+/// One call site, launched again and again: a construct remembers what it found in the
+/// present table while the table does not change, and must notice every change. Scale factors
+/// are powers of two, so a GPU's fused multiply-add gives the host's result.
+void scale_present(const acc::view<double>& v, double by) {
+  acc::parallel_loop(v.size(), acc::default_present, ACC_LAMBDA(std::size_t i) { v[i] = v[i] * by + 1.0; });
+}
+
+}  // namespace
+
+TEST_CASE("a construct launched again uses the data present now, not what was present before",
+          "[13][present]") {
+  const std::size_t n = GENERATE(1, 97, 4099);
+  std::mt19937 rng(static_cast<unsigned>(n));
+  std::uniform_real_distribution<double> dist(-1.0, 1.0);
+  std::vector<double> x(n), y(n);
+  for (auto& e : x) e = dist(rng);
+  for (auto& e : y) e = dist(rng);
+  std::vector<double> want_x = x, want_y = y;
+  const auto expect = [](std::vector<double>& w, double by) {
+    for (auto& e : w) e = e * by + 1.0;
+  };
+  acc::view<double> vx(x.data(), n), vy(y.data(), n);
+
+  for (int round = 0; round < 3; ++round) {
+    // Entered, launched twice (the second launch may take the first one's lookups), left.
+    acc::enter_data(acc::copyin(vx));
+    scale_present(vx, 2.0);
+    scale_present(vx, 2.0);
+    acc::exit_data(acc::copyout(vx));
+    expect(want_x, 2.0);
+    expect(want_x, 2.0);
+    REQUIRE(x == want_x);
+
+    // Absent now: the same call site must report it, not reuse what it found before.
+    REQUIRE_THROWS_AS(scale_present(vx, 2.0), acc::not_present_error);
+    REQUIRE(x == want_x);
+
+    // Another array at the same call site, then the first again with a different device copy
+    // (entered while the other is present, so its device memory is not the freed block).
+    acc::enter_data(acc::copyin(vy));
+    scale_present(vy, -0.5);
+    acc::enter_data(acc::copyin(vx));
+    scale_present(vx, 4.0);
+    scale_present(vy, -0.5);
+    acc::exit_data(acc::copyout(vy));
+    scale_present(vx, 4.0);
+    acc::exit_data(acc::copyout(vx));
+    expect(want_y, -0.5);
+    expect(want_y, -0.5);
+    expect(want_x, 4.0);
+    expect(want_x, 4.0);
+    REQUIRE(y == want_y);
+    REQUIRE(x == want_x);
+  }
+
+  // A section of the array present, then the whole: the construct over the whole array must
+  // fail while only the section is present.
+  if (n > 1) {
+    acc::enter_data(acc::copyin(acc::section(vx, 0, n / 2)));
+    REQUIRE_THROWS_AS(scale_present(vx, 2.0), acc::not_present_error);
+    acc::exit_data(acc::delete_(acc::section(vx, 0, n / 2)));
+  }
+  REQUIRE_FALSE(acc::is_present(x.data(), n));
+}

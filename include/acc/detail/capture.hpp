@@ -25,9 +25,9 @@ struct implicit_blocks;  // detail/runtime-inl.hpp: the device copies of one con
 /// Active while a construct copies its body: the copy constructors of array and view report
 /// here (style.md §4), which costs nothing per element and nothing outside constructs.
 struct capture_scope {
-  // The first captures in place (a construct's launch then allocates nothing for them), the
-  // rest in a list made on demand.
-  static constexpr int inline_count = 8;
+  // The first captures in place (a construct's launch then allocates nothing for them; NPB's
+  // loop nests capture up to about twenty arrays), the rest in a list made on demand.
+  static constexpr int inline_count = 32;
   captured first[inline_count];
   int count = 0;
   capture_list* more = nullptr;

@@ -22,6 +22,18 @@
 
 namespace acc::detail {
 
+/// The present table's lock, held to change it: entries made, dropped or resized. Moves the
+/// table's generation, which the constructs' memo of their lookups (resolved_captures) checks.
+class table_change {
+public:
+  explicit table_change(runtime_state& st) : lock_(st.present_mutex) {
+    st.present_generation.fetch_add(1, std::memory_order_release);
+  }
+
+private:
+  std::lock_guard<std::mutex> lock_;
+};
+
 // ---- the present table -----------------------------------------------------------------------
 
 /// "'temperature'" or "8000 bytes at 0x7f..": how errors name data.
@@ -71,7 +83,7 @@ inline present_map::iterator find_present(present_map& m, const host_span& s, in
 ACC_DETAIL_RUNTIME_FN bool declare_global(const void* p, std::size_t bytes, const char* label, bool symbol) noexcept {
   try {
     auto& st = state();
-    std::lock_guard lock(st.present_mutex);
+    const table_change lock(st);
     const auto b = reinterpret_cast<std::uintptr_t>(p);
     st.declared.push_back(declared_global{b, b + bytes, label, symbol});
     return true;
@@ -98,6 +110,7 @@ inline present_map::iterator enter_declared(present_map& m, const host_span& s, 
       // The host device, or a variable of a g++-compiled file (whose constructs run on the host).
       e.device = reinterpret_cast<char*>(g.begin);
     }
+    state().present_generation.fetch_add(1, std::memory_order_release);
     return m.emplace(g.begin, std::move(e)).first;
   }
   return m.end();
@@ -152,7 +165,7 @@ ACC_DETAIL_RUNTIME_FN bool enter_action(int device, data_kind kind, const host_s
                          const call_site& site, bool zero) {
   if (s.bytes == 0) return false;  // zero-length data needs no device copy (OpenACC 3.3 §2.7.1)
   auto& st = state();
-  std::lock_guard lock(st.present_mutex);
+  const table_change lock(st);
   present_map& m = st.present[device];
   if (auto it = find_present_or_declared(m, s, device, site); it != m.end()) {
     ++(counter == ref_counter::structured ? it->second.structured : it->second.dynamic);
@@ -213,7 +226,7 @@ ACC_DETAIL_RUNTIME_FN void exit_action(int device, data_kind kind, const host_sp
                         const call_site& site) {
   if (s.bytes == 0) return;
   auto& st = state();
-  std::lock_guard lock(st.present_mutex);
+  const table_change lock(st);
   present_map& m = st.present[device];
   auto it = find_present_or_declared(m, s, device, site);
   // exit_data of absent data does nothing; a region's data can be gone only if its host memory
@@ -304,7 +317,7 @@ ACC_DETAIL_RUNTIME_FN void map_action(int device, const host_span& s, void* devi
   if (!s.p || !device_address) fail<bad_clause>(site, "the host and device addresses must not be null");
   if (s.bytes == 0) fail<bad_clause>(site, "cannot map 0 bytes");
   auto& st = state();
-  std::lock_guard lock(st.present_mutex);
+  const table_change lock(st);
   present_map& m = st.present[device];
   if (auto it = find_overlapping(m, s); it != m.end())
     fail<bad_clause>(site, describe(s) + " is already present on " + describe_device(device) + " (" +
@@ -328,7 +341,7 @@ ACC_DETAIL_RUNTIME_FN void map_action(int device, const host_span& s, void* devi
 
 ACC_DETAIL_RUNTIME_FN void unmap_action(int device, const void* host, const call_site& site) {
   auto& st = state();
-  std::lock_guard lock(st.present_mutex);
+  const table_change lock(st);
   present_map& m = st.present[device];
   auto it = m.find(reinterpret_cast<std::uintptr_t>(host));
   if (it == m.end() || !it->second.mapped)
@@ -371,7 +384,7 @@ ACC_DETAIL_RUNTIME_FN void forget_host_range(const void* p, std::size_t bytes) n
   if (bytes == 0) return;
   const auto b = reinterpret_cast<std::uintptr_t>(p), e = b + bytes;
   auto& st = state();
-  std::lock_guard lock(st.present_mutex);
+  const table_change lock(st);
   for (auto& [device, m] : st.present) {
     auto it = m.upper_bound(b);
     if (it != m.begin() && std::prev(it)->second.end > b) --it;
@@ -444,10 +457,74 @@ inline capture_range own_captures(capture_scope& scope, const void* body, std::s
     const auto a = reinterpret_cast<std::uintptr_t>(c.image);
     return a < lo || a >= hi;
   });
-  std::sort(begin, end, [](const captured& a, const captured& b) { return a.image < b.image; });
+  // A body's copy reports its members in order, so the list is usually sorted already.
+  const auto by_image = [](const captured& a, const captured& b) { return a.image < b.image; };
+  if (!std::is_sorted(begin, end, by_image)) std::sort(begin, end, by_image);
   end = std::unique(begin, end, [](const captured& a, const captured& b) { return a.image == b.image; });
   return {begin, end};
 }
+
+/// What recent constructs of this thread found in the present table: per capture list (host
+/// ranges in body order, one device), the device addresses. A construct launched again over
+/// the same arrays, with the table unchanged since (its generation), takes them from here
+/// without the table's lock and one map search per array, the most of its host cost after
+/// the launch itself. Only lists whose arrays were all present are kept.
+class resolved_captures {
+public:
+  static constexpr int most = capture_scope::inline_count;
+
+  /// Gives each capture its device address and returns true when the list is known at
+  /// `generation`; false (nothing done) otherwise.
+  bool apply(const captured* begin, const captured* end, int device, std::uint64_t generation) noexcept {
+    const int n = int(end - begin);
+    if (n > most) return false;
+    const slot& s = slots_[slot_of(begin, n)];
+    if (s.generation != generation || s.device != device || s.count != n) return false;
+    for (int i = 0; i < n; ++i)
+      if (begin[i].span.p != s.host[i] || begin[i].span.bytes != s.bytes[i]) return false;
+    if (device >= 0)
+      for (int i = 0; i < n; ++i)
+        if (begin[i].span.bytes) begin[i].set_device(begin[i].image, s.device_address[i]);
+    return true;
+  }
+
+  /// Keeps the list's device addresses (`address[i]` for begin[i]) as found at `generation`.
+  void remember(const captured* begin, const captured* end, char* const* address, int device,
+                std::uint64_t generation) noexcept {
+    const int n = int(end - begin);
+    if (n > most) return;
+    slot& s = slots_[slot_of(begin, n)];
+    s.generation = generation;
+    s.device = device;
+    s.count = n;
+    for (int i = 0; i < n; ++i) {
+      s.host[i] = begin[i].span.p;
+      s.bytes[i] = begin[i].span.bytes;
+      s.device_address[i] = address[i];
+    }
+  }
+
+  static resolved_captures& of_this_thread() noexcept {
+    static thread_local resolved_captures r;
+    return r;
+  }
+
+private:
+  static constexpr int slots = 8;  // loops that take turns (a sweep's few nests) stay known
+  struct slot {
+    std::uint64_t generation = 0;  // 0: empty; the table's starts at 1
+    int device = 0, count = 0;
+    const void* host[most];
+    std::size_t bytes[most];
+    char* device_address[most];
+  };
+  static std::size_t slot_of(const captured* begin, int n) noexcept {
+    const auto first = n ? reinterpret_cast<std::uintptr_t>(begin[0].span.p) : 0;
+    const auto last = n ? reinterpret_cast<std::uintptr_t>(begin[n - 1].span.p) : 0;
+    return ((first >> 4) ^ (last >> 6) ^ std::uintptr_t(n)) % slots;
+  }
+  slot slots_[slots];
+};
 
 ACC_DETAIL_RUNTIME_FN implicit_data::implicit_data(capture_scope& scope, const void* body, std::size_t body_size,
                                                    int device, const launch_spec& spec, bool transfer,
@@ -458,13 +535,22 @@ ACC_DETAIL_RUNTIME_FN implicit_data::implicit_data(capture_scope& scope, const v
   captured* const end = own.last;
   if (begin == end) return;
 
+  auto& st = state();
+  const bool whole = spec.parts == launch_spec::presence::whole;
+  resolved_captures& known = resolved_captures::of_this_thread();
+  if (whole && known.apply(begin, end, device, st.present_generation.load(std::memory_order_acquire))) return;
+
   std::vector<captured*> absent;
+  char* found[resolved_captures::most];  // device addresses, for the memo
+  const bool memo = whole && end - begin <= resolved_captures::most;
+  std::uint64_t generation = 0;
   {
-    auto& st = state();
     std::lock_guard lock(st.present_mutex);
+    generation = st.present_generation.load(std::memory_order_relaxed);
     present_map& m = st.present[device];
     for (captured* p = begin; p != end; ++p) {
       captured& c = *p;
+      if (memo) found[p - begin] = nullptr;
       if (c.span.bytes == 0) continue;
       if (spec.parts != launch_spec::presence::whole) {
         // A part of an acc::devices loop: the device holds the array's part that its
@@ -486,7 +572,9 @@ ACC_DETAIL_RUNTIME_FN implicit_data::implicit_data(capture_scope& scope, const v
       }
       auto it = find_present(m, c.span, device, site);
       if (it != m.end()) {
-        if (device >= 0) c.set_device(c.image, it->second.device + (c.span.begin() - it->first));
+        char* const address = it->second.device + (c.span.begin() - it->first);
+        if (memo) found[p - begin] = address;
+        if (device >= 0) c.set_device(c.image, address);
       } else if (spec.default_present) {
         fail_absent(c.span, device,
                     "the construct has acc::default_present; enter it with acc::data or acc::enter_data, "
@@ -497,6 +585,7 @@ ACC_DETAIL_RUNTIME_FN implicit_data::implicit_data(capture_scope& scope, const v
       }
     }
   }
+  if (memo && absent.empty()) known.remember(begin, end, found, device, generation);
   if (device < 0 || !transfer || absent.empty()) return;
 
   // Captures that overlap (a view into a captured array) share one device copy, or writes

@@ -86,9 +86,12 @@ struct runtime_state {
   std::mutex queue_mutex;
   std::map<std::pair<int, int>, void*> queues;
 
-  // The present table, one map per device.
+  // The present table, one map per device. present_generation moves (under the lock) with
+  // every change of an entry's existence or extent, so that a construct can reuse what it
+  // looked up before while the number is the same (resolved_captures).
   std::mutex present_mutex;
   std::map<int, present_map> present;
+  std::atomic<std::uint64_t> present_generation{1};
   // ACC_DECLARE variables (host ranges), entered into a device's table on first use there.
   std::vector<declared_global> declared;
 
