@@ -5,7 +5,8 @@
 // acc::parallel per anti-diagonal of 16 x 16 blocks; each gang stages its block's scores (with
 // the row above and the column to the left) and substitution scores in team memory (g.shared),
 // sweeps the block's 31 anti-diagonals with a vector lane per row, and writes the block back.
-// Variant "blocked_64": the same with 64 x 64 blocks and 64 lanes, a quarter of the launches.
+// Variants "blocked_64" and "blocked_128": the same with 64 x 64 blocks and 64 lanes (a quarter
+// of the launches) and with 128 x 128 blocks and 128 lanes (an eighth; 131 KB of team memory).
 // All are compared exactly with a CPU run.
 //
 //   nw [length = 2048] [penalty = 10]   (Rodinia: needle 2048 10)
@@ -61,7 +62,8 @@ void diagonal(acc::view<int, 2> score, acc::view<const int, 2> sub, int penalty,
 //
 // The critical path is about 4n sweep steps whatever B is (2n / B constructs of 2B - 1 steps),
 // so B sets how many constructs there are: Rodinia's 16 makes 2n / 16 - 1 launches of a short
-// kernel, each paying a launch; 64 makes a quarter as many, each with a longer sweep.
+// kernel, each paying a launch; 64 makes a quarter as many, each with a longer sweep, and 128
+// an eighth, with at most n / 128 gangs per construct.
 template <int B>
 void blocked(acc::view<int, 2> score, acc::view<const int, 2> sub, int penalty, int queue) {
   const int n = int(score.extent(0)) - 1, nb = (n + B - 1) / B;
@@ -69,7 +71,7 @@ void blocked(acc::view<int, 2> score, acc::view<const int, 2> sub, int penalty, 
   // Team-memory row pitch: even, so the lanes of one anti-diagonal (row i, column d - i: word
   // i * (p - 1) + d) fall in distinct banks.
   constexpr int p = B + 2;
-  constexpr int chunk = 17;  // B = 16: the whole column at once; 64: four rounds
+  constexpr int chunk = 17;  // B = 16: the whole column at once; 64: four rounds; 128: eight
   constexpr int lanes = B < 32 ? 32 : B;
   for (int bd = 0; bd < 2 * nb - 1; ++bd) {
     const int lo = std::max(0, bd - nb + 1), blocks = std::min(bd, nb - 1) - lo + 1;
@@ -171,6 +173,7 @@ int main(int argc, char** argv) try {
   variant("diagonal", [&] { diagonal(score, sub, penalty, 1); });
   variant("blocked", [&] { blocked<16>(score, sub, penalty, 1); });  // Rodinia's BLOCK_SIZE
   variant("blocked_64", [&] { blocked<64>(score, sub, penalty, 1); });
+  variant("blocked_128", [&] { blocked<128>(score, sub, penalty, 1); });
   std::printf("  score of the alignment: %d\n", ref.back());
   return rodinia::verdict(ok);
 } catch (const std::exception& e) {
