@@ -195,12 +195,14 @@ void blocked_lookahead(acc::view<float, 2> a, int queue) {
                     acc::loop(g, acc::gang, 2 * rest, [&](int gb) {
                       const bool row = gb % 2 == 0;
                       const int q = o + B * (1 + gb / 2), qb = imin(B, n - q);
-                      // Lane l stages column l of both blocks, its loads in flight together.
+                      // Lane l stages column l of both blocks, its loads in flight together
+                      // (past a partial block's end they repeat its last row or column, which
+                      // is never written back).
                       acc::loop(g, acc::vector, B, [&](int l) {
                         float dv[B], pv[B];
                         for (int r = 0; r < B; ++r) {
                           dv[r] = a(o + r, o + l);
-                          pv[r] = row ? (l < qb ? a(o + r, q + l) : 0.f) : (r < qb ? a(q + r, o + l) : 0.f);
+                          pv[r] = row ? a(o + r, q + imin(l, qb - 1)) : a(q + imin(r, qb - 1), o + l);
                         }
                         for (int r = 0; r < B; ++r) d[r * P + l] = dv[r], p[r * P + l] = pv[r];
                       });
@@ -242,12 +244,15 @@ void blocked_lookahead(acc::view<float, 2> a, int queue) {
                       const int ib = imin(B, n - i0), jb = imin(B, n - j0);
                       acc::loop(g, acc::vector, lanes, [&](int e) {
                         const int c = e % B, r0 = e / B;
+                        // Past a partial block's end: its last row or column again, which
+                        // only feeds results that are not written.
+                        const int cc = imin(c, jb - 1);
                         float lv[rows], uv[rows], tv[rows];
                         for (int q = 0; q < rows; ++q) {
-                          const int r = r0 + q * step;
-                          lv[q] = r < ib ? a(i0 + r, o + c) : 0.f;
-                          uv[q] = c < jb ? a(o + r, j0 + c) : 0.f;
-                          tv[q] = r < ib && c < jb ? a(i0 + r, j0 + c) : 0.f;
+                          const int r = imin(r0 + q * step, ib - 1);
+                          lv[q] = a(i0 + r, o + c);
+                          uv[q] = a(o + r0 + q * step, j0 + cc);
+                          tv[q] = a(i0 + r, j0 + cc);
                         }
                         for (int q = 0; q < rows; ++q) {
                           const int r = r0 + q * step;

@@ -86,12 +86,14 @@ void blocked(acc::view<int, 2> score, acc::view<const int, 2> sub, int penalty, 
                       const int ni = imin(B, n - i0), nj = imin(B, n - j0);
                       acc::loop(g, acc::vector, w, [&](int j) {
                         if (j > nj) return;
+                        // Rows past the block's end load its last row again (never read
+                        // back), so that no load waits behind a branch.
                         for (int c = 0; c < w; c += chunk) {
                           int sv[chunk], rv[chunk];
                           for (int k = 0; k < chunk; ++k) {
                             const int i = c + k;
-                            sv[k] = i < w && i <= ni ? score(i0 + i, j0 + j) : 0;
-                            rv[k] = i < B && j > 0 && i < ni ? sub(i0 + 1 + i, j0 + j) : 0;
+                            sv[k] = score(i0 + imin(i, ni), j0 + j);
+                            rv[k] = sub(i0 + 1 + imin(i, ni - 1), j0 + j);
                           }
                           for (int k = 0; k < chunk; ++k) {
                             const int i = c + k;
