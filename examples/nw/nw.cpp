@@ -71,7 +71,7 @@ void blocked(acc::view<int, 2> score, acc::view<const int, 2> sub, int penalty, 
   // Team-memory row pitch: even, so the lanes of one anti-diagonal (row i, column d - i: word
   // i * (p - 1) + d) fall in distinct banks.
   constexpr int p = B + 2;
-  constexpr int chunk = 17;  // B = 16: the whole column at once; 64: four rounds; 128: eight
+  constexpr int chunk = B == 16 ? 17 : 33;  // rows staged per round: 16: one round; 64: two; 128: four
   constexpr int lanes = B < 32 ? 32 : B;
   for (int bd = 0; bd < 2 * nb - 1; ++bd) {
     const int lo = std::max(0, bd - nb + 1), blocks = std::min(bd, nb - 1) - lo + 1;
@@ -84,10 +84,13 @@ void blocked(acc::view<int, 2> score, acc::view<const int, 2> sub, int penalty, 
                       const int bi = lo + b, bj = bd - bi;
                       const int i0 = bi * B, j0 = bj * B;  // score row/column of the staged corner
                       const int ni = imin(B, n - i0), nj = imin(B, n - j0);
-                      acc::loop(g, acc::vector, w, [&](int j) {
-                        if (j > nj) return;
-                        // Rows past the block's end load its last row again (never read
-                        // back), so that no load waits behind a branch.
+                      // Lane l stages column l + 1 (its B + 1 scores and B substitution
+                      // scores) and row l of the left column (lane 0 also its row B), so no lane
+                      // takes two columns. Rows and columns past the block's end load its last
+                      // one again (never read back), so that no load waits behind a branch.
+                      acc::loop(g, acc::vector, B, [&](int l) {
+                        const int j = imin(l + 1, nj);
+                        const int left = score(i0 + imin(l, ni), j0), corner = score(i0 + imin(B, ni), j0);
                         for (int c = 0; c < w; c += chunk) {
                           int sv[chunk], rv[chunk];
                           for (int k = 0; k < chunk; ++k) {
@@ -97,10 +100,12 @@ void blocked(acc::view<int, 2> score, acc::view<const int, 2> sub, int penalty, 
                           }
                           for (int k = 0; k < chunk; ++k) {
                             const int i = c + k;
-                            if (i < w) s[i * p + j] = sv[k];
-                            if (i < B) r[i * p + j] = rv[k];
+                            if (i < w) s[i * p + l + 1] = sv[k];
+                            if (i < B) r[i * p + l + 1] = rv[k];
                           }
                         }
+                        s[l * p] = left;
+                        if (l == 0) s[B * p] = corner;
                       });
                       for (int d = 0; d < ni + nj - 1; ++d)
                         acc::loop(g, acc::vector, ni, [&](int i) {
