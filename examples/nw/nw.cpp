@@ -5,7 +5,9 @@
 // acc::parallel per anti-diagonal of 16 x 16 blocks; each gang stages its block's scores (with
 // the row above and the column to the left) and substitution scores in team memory (g.shared),
 // sweeps the block's 31 anti-diagonals with a vector lane per row, and writes the block back.
-// Both are compared exactly with a CPU run.
+// Variants "blocked_64" and "blocked_128": the same with 64 x 64 blocks and 64 lanes (a quarter
+// of the launches) and with 128 x 128 blocks and 128 lanes (an eighth; 131 KB of team memory).
+// All are compared exactly with a CPU run.
 //
 //   nw [length = 2048] [penalty = 10]   (Rodinia: needle 2048 10)
 #include <acc/parallel.hpp>
@@ -35,8 +37,6 @@ ACC_ROUTINE inline int best(int diagonal, int left, int up, int penalty) {
   return diagonal > gap - penalty ? diagonal : gap - penalty;
 }
 
-constexpr int side = 16;  // Rodinia's BLOCK_SIZE
-
 // The smaller of two ints, in host and device code alike.
 ACC_ROUTINE constexpr int imin(int a, int b) { return a < b ? a : b; }
 
@@ -53,35 +53,59 @@ void diagonal(acc::view<int, 2> score, acc::view<const int, 2> sub, int penalty,
   acc::wait(queue);
 }
 
-// Blocks (bi, bj) of cells rows 1 + 16 bi ..., columns 1 + 16 bj ... (clipped at n), one
-// anti-diagonal of blocks per construct, one gang per block, one warp per gang. Lane j stages
-// column j of the block (its 17 scores and 16 substitution scores) through registers, so each
-// lane has its 33 global loads in flight at once instead of one load latency per element; the
-// sweep then runs from team memory with one lane per row, and lane j writes its column back.
+// Blocks (bi, bj) of cells rows 1 + B bi ..., columns 1 + B bj ... (clipped at n), one
+// anti-diagonal of blocks per construct, one gang per block, B vector lanes per gang. A gang
+// stages its block's B + 1 columns (each with the row above) and substitution scores in team
+// memory, sweeps the block's 2B - 1 anti-diagonals with a lane per row, and writes the block
+// back. Staging goes through registers, `chunk` rows at a time, so that each lane has that many
+// global loads in flight at once instead of one load latency per element.
+//
+// The critical path is about 4n sweep steps whatever B is (2n / B constructs of 2B - 1 steps),
+// so B sets how many constructs there are: Rodinia's 16 makes 2n / 16 - 1 launches of a short
+// kernel, each paying a launch; 64 makes a quarter as many, each with a longer sweep, and 128
+// an eighth, with at most n / 128 gangs per construct.
+template <int B>
 void blocked(acc::view<int, 2> score, acc::view<const int, 2> sub, int penalty, int queue) {
-  const int n = int(score.extent(0)) - 1, nb = (n + side - 1) / side;
-  constexpr int w = side + 1;  // the staged block with its top row and left column
+  const int n = int(score.extent(0)) - 1, nb = (n + B - 1) / B;
+  constexpr int w = B + 1;  // the staged block with its top row and left column
   // Team-memory row pitch: even, so the lanes of one anti-diagonal (row i, column d - i: word
-  // i * (p - 1) + d) fall in distinct banks; with 17 they would share two.
-  constexpr int p = side + 2;
+  // i * (p - 1) + d) fall in distinct banks.
+  constexpr int p = B + 2;
+  constexpr int chunk = B == 16 ? 17 : 33;  // rows staged per round: 16: one round; 64: two; 128: four
+  constexpr int lanes = B < 32 ? 32 : B;
   for (int bd = 0; bd < 2 * nb - 1; ++bd) {
     const int lo = std::max(0, bd - nb + 1), blocks = std::min(bd, nb - 1) - lo + 1;
-    acc::parallel(acc::num_gangs(blocks), acc::vector_length(32),
-                  acc::shared_bytes((w * p + side * p) * sizeof(int)), acc::default_present, acc::async(queue),
+    acc::parallel(acc::num_gangs(blocks), acc::vector_length(lanes),
+                  acc::shared_bytes((w * p + B * p) * sizeof(int)), acc::default_present, acc::async(queue),
                   ACC_LAMBDA(const acc::gang_t& g) {
                     const auto s = g.shared<int>(w * p);
-                    const auto r = g.shared<int>(side * p);  // r[i * p + j]: sub of cell (i, j - 1)
+                    const auto r = g.shared<int>(B * p);  // r[i * p + j]: sub of cell (i, j - 1)
                     acc::loop(g, acc::gang, blocks, [&](int b) {
                       const int bi = lo + b, bj = bd - bi;
-                      const int i0 = bi * side, j0 = bj * side;  // score row/column of the staged corner
-                      const int ni = imin(side, n - i0), nj = imin(side, n - j0);
-                      acc::loop(g, acc::vector, w, [&](int j) {
-                        if (j > nj) return;
-                        int sv[w], rv[side];
-                        for (int i = 0; i < w; ++i) sv[i] = i <= ni ? score(i0 + i, j0 + j) : 0;
-                        for (int i = 0; i < side; ++i) rv[i] = j > 0 && i < ni ? sub(i0 + 1 + i, j0 + j) : 0;
-                        for (int i = 0; i < w; ++i) s[i * p + j] = sv[i];
-                        for (int i = 0; i < side; ++i) r[i * p + j] = rv[i];
+                      const int i0 = bi * B, j0 = bj * B;  // score row/column of the staged corner
+                      const int ni = imin(B, n - i0), nj = imin(B, n - j0);
+                      // Lane l stages column l + 1 (its B + 1 scores and B substitution
+                      // scores) and row l of the left column (lane 0 also its row B), so no lane
+                      // takes two columns. Rows and columns past the block's end load its last
+                      // one again (never read back), so that no load waits behind a branch.
+                      acc::loop(g, acc::vector, B, [&](int l) {
+                        const int j = imin(l + 1, nj);
+                        const int left = score(i0 + imin(l, ni), j0), corner = score(i0 + imin(B, ni), j0);
+                        for (int c = 0; c < w; c += chunk) {
+                          int sv[chunk], rv[chunk];
+                          for (int k = 0; k < chunk; ++k) {
+                            const int i = c + k;
+                            sv[k] = score(i0 + imin(i, ni), j0 + j);
+                            rv[k] = sub(i0 + 1 + imin(i, ni - 1), j0 + j);
+                          }
+                          for (int k = 0; k < chunk; ++k) {
+                            const int i = c + k;
+                            if (i < w) s[i * p + l + 1] = sv[k];
+                            if (i < B) r[i * p + l + 1] = rv[k];
+                          }
+                        }
+                        s[l * p] = left;
+                        if (l == 0) s[B * p] = corner;
                       });
                       for (int d = 0; d < ni + nj - 1; ++d)
                         acc::loop(g, acc::vector, ni, [&](int i) {
@@ -92,10 +116,12 @@ void blocked(acc::view<int, 2> score, acc::view<const int, 2> sub, int penalty, 
                           }
                         });
                       acc::loop(g, acc::vector, nj, [&](int j) {
-                        int sv[side];
-                        for (int i = 0; i < side; ++i) sv[i] = s[(i + 1) * p + j + 1];
-                        for (int i = 0; i < side; ++i)
-                          if (i < ni) score(i0 + 1 + i, j0 + 1 + j) = sv[i];
+                        for (int c = 0; c < B; c += 16) {
+                          int sv[16];
+                          for (int k = 0; k < 16; ++k) sv[k] = s[(c + k + 1) * p + j + 1];
+                          for (int k = 0; k < 16; ++k)
+                            if (c + k < ni) score(i0 + 1 + c + k, j0 + 1 + j) = sv[k];
+                        }
                       });
                     });
                   });
@@ -137,21 +163,24 @@ int main(int argc, char** argv) try {
 
   bool ok = true;
   acc::data region{acc::copyin(sub), acc::create(score)};
-  for (const bool tiled : {false, true}) {
+  const auto variant = [&](const char* name, auto run) {
     auto reset = [&] {
       std::copy(init.begin(), init.end(), score.begin());
       acc::update_device(score);
     };
-    auto run = [&] { tiled ? blocked(score, sub, penalty, 1) : diagonal(score, sub, penalty, 1); };
-    rodinia::report(tiled ? "blocked" : "diagonal", rodinia::median_seconds(reset, run));
+    rodinia::report(name, rodinia::median_seconds(reset, run));
     acc::update_self(score);
     long bad = 0;
     for (std::size_t k = 0; k < ref.size(); ++k) bad += score.data()[k] != ref[k];
     if (bad) {
-      std::printf("nw: %s: %ld scores differ from the CPU's\n", tiled ? "blocked" : "diagonal", bad);
+      std::printf("nw: %s: %ld scores differ from the CPU's\n", name, bad);
       ok = false;
     }
-  }
+  };
+  variant("diagonal", [&] { diagonal(score, sub, penalty, 1); });
+  variant("blocked", [&] { blocked<16>(score, sub, penalty, 1); });  // Rodinia's BLOCK_SIZE
+  variant("blocked_64", [&] { blocked<64>(score, sub, penalty, 1); });
+  variant("blocked_128", [&] { blocked<128>(score, sub, penalty, 1); });
   std::printf("  score of the alignment: %d\n", ref.back());
   return rodinia::verdict(ok);
 } catch (const std::exception& e) {
