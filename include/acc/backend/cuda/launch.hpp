@@ -79,6 +79,49 @@ int resident_blocks(void (*kernel)(Params...), int block, int device, const call
   return cached_resident(cache, reinterpret_cast<const void*>(kernel), block, device, site);
 }
 
+/// The shared memory a gang of this kernel may have on `device` (the opt-in limit), with the
+/// kernel allowed all of it beside its static arrays: set once per kernel and device, not per
+/// launch (cudaFuncSetAttribute is a driver call), and never lowered, so concurrent launches
+/// of different sizes cannot undo each other's setting. The attribute is a limit only: each
+/// launch still reserves what it asks.
+ACC_DETAIL_NOINLINE inline int allow_shared(per_device<int>& cache, const void* kernel, std::size_t static_shared,
+                                            int device, const call_site& site) {
+  return cache.get(device, [&] {
+    int optin = 0;
+    ACC_DETAIL_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), site);
+    if (static_cast<std::size_t>(optin) > static_shared)
+      ACC_DETAIL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                                 optin - static_cast<int>(static_shared)),
+                            site);
+    return optin;
+  });
+}
+
+/// Gangs of `block` threads with `shared` bytes each that are resident on `device` at once.
+/// Cached per kernel and device for the first shape asked; another shape asks again.
+struct resident_shape {
+  int block = 0;
+  std::size_t shared = 0;
+  int gangs = 0;
+};
+
+ACC_DETAIL_NOINLINE inline int query_resident_gangs(const void* kernel, int block, std::size_t shared, int device,
+                                                    const call_site& site) {
+  int per_sm = 0, sms = 0;
+  ACC_DETAIL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, shared), site);
+  ACC_DETAIL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), site);
+  return (per_sm > 1 ? per_sm : 1) * sms;
+}
+
+ACC_DETAIL_NOINLINE inline int resident_gangs(per_device<resident_shape>& cache, const void* kernel, int block,
+                                              std::size_t shared, int device, const call_site& site) {
+  const resident_shape& first = cache.get(device, [&] {
+    return resident_shape{block, shared, query_resident_gangs(kernel, block, shared, device, site)};
+  });
+  if (first.block == block && first.shared == shared) return first.gangs;
+  return query_resident_gangs(kernel, block, shared, device, site);
+}
+
 struct launch_config {
   unsigned grid;
   unsigned block;    // threads in x (vector lanes)

@@ -61,24 +61,19 @@ void run(backend, const region_task<std::tuple<R...>>& task, const Body& body, c
   // Saturating: shared_bytes(SIZE_MAX) must not wrap to a small size.
   const std::size_t gang_bytes = shared > SIZE_MAX - k.static_shared ? SIZE_MAX : shared + k.static_shared;
   if (gang_bytes > 48 * 1024) {
-    int optin = 0;
-    ACC_DETAIL_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), site);
+    static per_device<int> allowed;  // per kernel, as this function is per body
+    const int optin = allow_shared(allowed, reinterpret_cast<const void*>(kernel), k.static_shared, device, site);
     if (gang_bytes > static_cast<std::size_t>(optin))
       fail<bad_clause>(site, "shared_bytes(" + std::to_string(shared) + ") and the region's own " +
                                  std::to_string(k.static_shared) + " bytes (loop_reduce) exceed the " +
                                  std::to_string(optin) + " bytes of shared memory a gang can have on device " +
                                  std::to_string(device));
-    ACC_DETAIL_CUDA_CHECK(
-        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)), site);
   }
   int grid = spec.num_gangs;
   if (!grid) {
     // As many gangs as are resident at once; gang loops stride through the rest.
-    int per_sm = 0, sms = 0;
-    ACC_DETAIL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, lanes * workers, shared),
-                          site);
-    ACC_DETAIL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), site);
-    grid = std::max(1, per_sm) * sms;
+    static per_device<resident_shape> resident;
+    grid = resident_gangs(resident, reinterpret_cast<const void*>(kernel), lanes * workers, shared, device, site);
   }
   const launch_config shape{unsigned(grid), unsigned(lanes), unsigned(workers)};
   if constexpr (sizeof...(R) == 0) {

@@ -389,16 +389,14 @@ void run(backend, const tile_task<tile_geometry<Index, Rank>, tile_layout<N>>& t
 
   const std::size_t shared = layout.total;
   if (shared + k.static_shared > 48 * 1024) {
-    int optin = 0;
-    ACC_DETAIL_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), site);
+    static per_device<int> allowed[2];  // per kernel (this function is per body): off and on the grid
+    const int optin = allow_shared(allowed[on_grid], kernel, k.static_shared, device, site);
     if (shared + k.static_shared > static_cast<std::size_t>(optin))
       fail<bad_clause>(site, "the tile asks " + std::to_string(shared + k.static_shared) +
                                  " bytes of shared memory (" + std::to_string(layout.cache_offset) +
                                  " for cached clauses, " + std::to_string(shared - layout.cache_offset) +
                                  " for acc::cache_bytes, " + std::to_string(k.static_shared) + " static), device " +
                                  std::to_string(device) + " allows " + std::to_string(optin));
-    ACC_DETAIL_CUDA_CHECK(
-        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)), site);
   }
   // Kernel arguments by address, as cudaLaunchKernel copies them; the closure is not copied
   // again on the host (its arrays already hold device addresses).
