@@ -9,6 +9,7 @@
 //                    over all output steps, its stages in a slice of a global array.
 //   private_stages   the same with the stages in arrays private to the iteration, and 32
 //                    lanes a gang.
+//   private_stages_8 the same with 8 lanes a gang.
 // Checked against sequential host runs of the same solver, step by step (see check_steps: the
 // step control turns the GPU's different rounding into different step sizes, so whole
 // trajectories do not agree), and the total time integrated within 5% of a sequential run.
@@ -31,6 +32,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -155,98 +157,124 @@ ACC_ROUTINE inline void rates(double t, const double* y, const double* p, double
     if (!(f[i] - f[i] == 0.0)) f[i] = 0.0001;  // Rodinia's guard against NaN and infinity
 }
 
+// Fehlberg 7(8)'s coefficients: stage s's on the earlier stages' rates, a(s, 0..s-1).
+constexpr double fehlberg_a(int s, int j) {
+  switch (s * 16 + j) {
+    case 1 * 16 + 0: return 2.0 / 27.0;
+    case 2 * 16 + 0: return 1.0 / 36.0;
+    case 2 * 16 + 1: return 3.0 / 36.0;
+    case 3 * 16 + 0: return 1.0 / 24.0;
+    case 3 * 16 + 2: return 3.0 / 24.0;
+    case 4 * 16 + 0: return 20.0 / 48.0;
+    case 4 * 16 + 2: return -75.0 / 48.0;
+    case 4 * 16 + 3: return 75.0 / 48.0;
+    case 5 * 16 + 0: return 1.0 / 20.0;
+    case 5 * 16 + 3: return 5.0 / 20.0;
+    case 5 * 16 + 4: return 4.0 / 20.0;
+    case 6 * 16 + 0: return -25.0 / 108.0;
+    case 6 * 16 + 3: return 125.0 / 108.0;
+    case 6 * 16 + 4: return -260.0 / 108.0;
+    case 6 * 16 + 5: return 250.0 / 108.0;
+    case 7 * 16 + 0: return 31.0 / 300.0;
+    case 7 * 16 + 4: return 61.0 / 225.0;
+    case 7 * 16 + 5: return -2.0 / 9.0;
+    case 7 * 16 + 6: return 13.0 / 900.0;
+    case 8 * 16 + 0: return 2.0;
+    case 8 * 16 + 3: return -53.0 / 6.0;
+    case 8 * 16 + 4: return 704.0 / 45.0;
+    case 8 * 16 + 5: return -107.0 / 9.0;
+    case 8 * 16 + 6: return 67.0 / 90.0;
+    case 8 * 16 + 7: return 3.0;
+    case 9 * 16 + 0: return -91.0 / 108.0;
+    case 9 * 16 + 3: return 23.0 / 108.0;
+    case 9 * 16 + 4: return -976.0 / 135.0;
+    case 9 * 16 + 5: return 311.0 / 54.0;
+    case 9 * 16 + 6: return -19.0 / 60.0;
+    case 9 * 16 + 7: return 17.0 / 6.0;
+    case 9 * 16 + 8: return -1.0 / 12.0;
+    case 10 * 16 + 0: return 2383.0 / 4100.0;
+    case 10 * 16 + 3: return -341.0 / 164.0;
+    case 10 * 16 + 4: return 4496.0 / 1025.0;
+    case 10 * 16 + 5: return -301.0 / 82.0;
+    case 10 * 16 + 6: return 2133.0 / 4100.0;
+    case 10 * 16 + 7: return 45.0 / 82.0;
+    case 10 * 16 + 8: return 45.0 / 164.0;
+    case 10 * 16 + 9: return 18.0 / 41.0;
+    case 11 * 16 + 0: return 3.0 / 205.0;
+    case 11 * 16 + 5: return -6.0 / 41.0;
+    case 11 * 16 + 6: return -3.0 / 205.0;
+    case 11 * 16 + 7: return -3.0 / 41.0;
+    case 11 * 16 + 8: return 3.0 / 41.0;
+    case 11 * 16 + 9: return 6.0 / 41.0;
+    case 12 * 16 + 0: return -1777.0 / 4100.0;
+    case 12 * 16 + 3: return -341.0 / 164.0;
+    case 12 * 16 + 4: return 4496.0 / 1025.0;
+    case 12 * 16 + 5: return -289.0 / 82.0;
+    case 12 * 16 + 6: return 2193.0 / 4100.0;
+    case 12 * 16 + 7: return 51.0 / 82.0;
+    case 12 * 16 + 8: return 33.0 / 164.0;
+    case 12 * 16 + 9: return 12.0 / 41.0;
+    case 12 * 16 + 11: return 1.0;
+    default: return 0.0;
+  }
+}
+
+// Its nodes c(s): the ECC's pacing current depends on time.
+constexpr double fehlberg_c(int s) {
+  switch (s) {
+    case 1: return 2.0 / 27.0;
+    case 2: return 1.0 / 9.0;
+    case 3: return 1.0 / 6.0;
+    case 4: return 5.0 / 12.0;
+    case 5: return 1.0 / 2.0;
+    case 6: return 5.0 / 6.0;
+    case 7: return 1.0 / 6.0;
+    case 8: return 2.0 / 3.0;
+    case 9: return 1.0 / 3.0;
+    case 10: return 1.0;
+    case 12: return 1.0;
+    default: return 0.0;  // stages 0 and 11
+  }
+}
+
+// Stage s's input yt = y0 + h sum_j a(s, j) k_j over the nonzero coefficients only, each a
+// constant in the code: the tableau is sparse (55 of the 78 a(s, j) are nonzero), and with the
+// coefficients looked up at run time every term is a jump-table dispatch and then a load whose
+// latency the sum waits for; here a stage's loads are independent and issue together. The
+// terms are added in the order of a loop over j, so the values are that loop's.
+template <int S, int J>
+ACC_ROUTINE inline void add_term(double& sum, const double* k, int i) {
+  constexpr double a = fehlberg_a(S, J);
+  if constexpr (a != 0.0) sum += a * k[J * equations + i];
+}
+
+template <int S, int... J>
+ACC_ROUTINE inline void stage_input(const double* y0, double h, const double* k, double* yt,
+                                    std::integer_sequence<int, J...>) {
+  for (int i = 0; i < equations; ++i) {
+    double sum = 0.0;
+    (add_term<S, J>(sum, k, i), ...);
+    yt[i] = y0[i] + h * sum;
+  }
+}
+
+// stage_input for a stage known at run time, s in 1 .. stages - 1.
+template <int... S>
+ACC_ROUTINE inline void stage_input(int s, const double* y0, double h, const double* k, double* yt,
+                                    std::integer_sequence<int, S...>) {
+  ((s == S + 1 && (stage_input<S + 1>(y0, h, k, yt, std::make_integer_sequence<int, S + 1>{}), true)) || ...);
+}
+
 // One step of Fehlberg's 7(8) pair (NASA TR R-287, 1968; the 13-stage tableau Rodinia's
 // embedded_fehlberg_7_8.c uses): y1 = the 7th-order solution from y0 at time t0 over h, err = Rodinia's
 // error estimate |41/840 (k1 + k11 - k12 - k13)| per equation. k holds 13 x 91 stage rates, yt
 // 91 values of scratch.
 ACC_ROUTINE inline void fehlberg78(double t0, const double* y0, double h, const double* p, double* y1, double* err,
                                    double* k, double* yt) {
-  // The stages' coefficients on the earlier rates: row s lists a(s, 0..s-1).
-  const auto a = [](int s, int j) -> double {
-    switch (s * 16 + j) {
-      case 1 * 16 + 0: return 2.0 / 27.0;
-      case 2 * 16 + 0: return 1.0 / 36.0;
-      case 2 * 16 + 1: return 3.0 / 36.0;
-      case 3 * 16 + 0: return 1.0 / 24.0;
-      case 3 * 16 + 2: return 3.0 / 24.0;
-      case 4 * 16 + 0: return 20.0 / 48.0;
-      case 4 * 16 + 2: return -75.0 / 48.0;
-      case 4 * 16 + 3: return 75.0 / 48.0;
-      case 5 * 16 + 0: return 1.0 / 20.0;
-      case 5 * 16 + 3: return 5.0 / 20.0;
-      case 5 * 16 + 4: return 4.0 / 20.0;
-      case 6 * 16 + 0: return -25.0 / 108.0;
-      case 6 * 16 + 3: return 125.0 / 108.0;
-      case 6 * 16 + 4: return -260.0 / 108.0;
-      case 6 * 16 + 5: return 250.0 / 108.0;
-      case 7 * 16 + 0: return 31.0 / 300.0;
-      case 7 * 16 + 4: return 61.0 / 225.0;
-      case 7 * 16 + 5: return -2.0 / 9.0;
-      case 7 * 16 + 6: return 13.0 / 900.0;
-      case 8 * 16 + 0: return 2.0;
-      case 8 * 16 + 3: return -53.0 / 6.0;
-      case 8 * 16 + 4: return 704.0 / 45.0;
-      case 8 * 16 + 5: return -107.0 / 9.0;
-      case 8 * 16 + 6: return 67.0 / 90.0;
-      case 8 * 16 + 7: return 3.0;
-      case 9 * 16 + 0: return -91.0 / 108.0;
-      case 9 * 16 + 3: return 23.0 / 108.0;
-      case 9 * 16 + 4: return -976.0 / 135.0;
-      case 9 * 16 + 5: return 311.0 / 54.0;
-      case 9 * 16 + 6: return -19.0 / 60.0;
-      case 9 * 16 + 7: return 17.0 / 6.0;
-      case 9 * 16 + 8: return -1.0 / 12.0;
-      case 10 * 16 + 0: return 2383.0 / 4100.0;
-      case 10 * 16 + 3: return -341.0 / 164.0;
-      case 10 * 16 + 4: return 4496.0 / 1025.0;
-      case 10 * 16 + 5: return -301.0 / 82.0;
-      case 10 * 16 + 6: return 2133.0 / 4100.0;
-      case 10 * 16 + 7: return 45.0 / 82.0;
-      case 10 * 16 + 8: return 45.0 / 164.0;
-      case 10 * 16 + 9: return 18.0 / 41.0;
-      case 11 * 16 + 0: return 3.0 / 205.0;
-      case 11 * 16 + 5: return -6.0 / 41.0;
-      case 11 * 16 + 6: return -3.0 / 205.0;
-      case 11 * 16 + 7: return -3.0 / 41.0;
-      case 11 * 16 + 8: return 3.0 / 41.0;
-      case 11 * 16 + 9: return 6.0 / 41.0;
-      case 12 * 16 + 0: return -1777.0 / 4100.0;
-      case 12 * 16 + 3: return -341.0 / 164.0;
-      case 12 * 16 + 4: return 4496.0 / 1025.0;
-      case 12 * 16 + 5: return -289.0 / 82.0;
-      case 12 * 16 + 6: return 2193.0 / 4100.0;
-      case 12 * 16 + 7: return 51.0 / 82.0;
-      case 12 * 16 + 8: return 33.0 / 164.0;
-      case 12 * 16 + 9: return 12.0 / 41.0;
-      case 12 * 16 + 11: return 1.0;
-      default: return 0.0;
-    }
-  };
-  // The stages' nodes c(s): the ECC's pacing current depends on time.
-  const auto c = [](int s) -> double {
-    switch (s) {
-      case 1: return 2.0 / 27.0;
-      case 2: return 1.0 / 9.0;
-      case 3: return 1.0 / 6.0;
-      case 4: return 5.0 / 12.0;
-      case 5: return 1.0 / 2.0;
-      case 6: return 5.0 / 6.0;
-      case 7: return 1.0 / 6.0;
-      case 8: return 2.0 / 3.0;
-      case 9: return 1.0 / 3.0;
-      case 10: return 1.0;
-      case 12: return 1.0;
-      default: return 0.0;  // stages 0 and 11
-    }
-  };
   rates(t0, y0, p, k);
   for (int s = 1; s < stages; ++s) {
-    for (int i = 0; i < equations; ++i) {
-      double sum = 0.0;
-      for (int j = 0; j < s; ++j) sum += a(s, j) * k[j * equations + i];
-      yt[i] = y0[i] + h * sum;
-    }
-    rates(t0 + c(s) * h, yt, p, k + s * equations);
+    stage_input(s, y0, h, k, yt, std::make_integer_sequence<int, stages - 1>{});
+    rates(t0 + fehlberg_c(s) * h, yt, p, k + s * equations);
   }
   for (int i = 0; i < equations; ++i) {
     const double* r = k + i;
@@ -395,6 +423,17 @@ int main(int argc, char** argv) try {
     });
   };
 
+  // The same with 8 lanes a gang: 1024 instances then run on 128 multiprocessors, and the
+  // private arrays of a gang (8 x 11 KiB) stay in its multiprocessor's L1, where 32 lanes'
+  // (350 KiB) do not fit and their stage loads go to L2.
+  auto private_stages_8 = [&] {
+    acc::parallel_loop(instances, acc::vector_length(8), acc::default_present, ACC_LAMBDA(int m) {
+      double stage[stages * equations], scratch[2 * equations];
+      st[m] = solve(&yv[m * per], &tv[std::size_t(m) * (span + 1)], span, &pv[std::size_t(m) * parameters], stage,
+                    scratch, scratch + equations);
+    });
+  };
+
   // Every instance's steps checked one by one, and its total integrated time (the sum of its
   // step sizes) within 5% of the sequential run's.
   double ref_time = 0.0;
@@ -427,6 +466,8 @@ int main(int argc, char** argv) try {
   check("per_instance");
   rodinia::report("private_stages", rodinia::median_seconds(reset, private_stages));
   check("private_stages");
+  rodinia::report("private_stages_8", rodinia::median_seconds(reset, private_stages_8));
+  check("private_stages_8");
   const double* last = &ref_y[span * equations];
   std::printf("  sequential run%s: %.6g ms integrated; at the last step Vm %.6g mV; Ca dyad %.6g uM, SL %.6g uM, "
               "cytosol %.6g uM, SR %.6g mM; dyad Ca4CaM %.6g uM\n",
