@@ -35,7 +35,8 @@ constexpr int ica_total = 42, ipca_total = 43, incx_total = 44, icabk_total = 45
 }  // namespace ecc_state
 
 /// The ECC module's 46 rates f[0..45] [1/ms] at time t [ms] from the states y, the pacing
-/// cycle length [ms] given.
+/// cycle length [ms] given; Real is double, or float as in Rodinia (whose double literals
+/// promote parts of the arithmetic to double, as they do here).
 template <class Real>
 ACC_ROUTINE inline void ecc(Real t, const Real* y, Real cycle_length, Real* f) {
   namespace s = ecc_state;

@@ -4,7 +4,7 @@
 // compartments, coupled by Ca and CaM fluxes), each integrated with the embedded
 // Runge-Kutta-Fehlberg 7(8) method under Rodinia's step control. The equations are those of
 // Rodinia's openmp/myocyte (ecc.c, cam.c, fin.c, master.c), its initial state and parameters
-// those of its data files (data.hpp). Two variants of Rodinia's mode 1 (across instances):
+// those of its data files (data.hpp). Variants of Rodinia's mode 1 (across instances):
 //   per_instance     one parallel_loop over the instances; each thread integrates its instance
 //                    over all output steps, its stages in a slice of a global array.
 //   private_stages   the same with the stages in arrays private to the iteration, and 32
