@@ -5,6 +5,10 @@
 //   "zmarch":  Rodinia CUDA's hotspotOpt1: one iteration per (x, y) column, marching up z with
 //              the cells below, at and above in registers;
 //   "zmarch_tiled": the same with hotspotOpt1's gangs of 64 x 4 columns (a tile_loop);
+//   "zmarch_flat": zmarch_tiled over flat arrays with int offsets, the top layer peeled, as
+//              hotspotOpt1 indexes them;
+//   "zmarch_flat_graph": zmarch_flat's steps recorded once as an acc::graph (untimed, as a
+//              setup step) and replayed: one launch for all steps instead of one per step;
 //   "tiled":   one tile_loop per step, 2 x 8 x 32 tiles with the temperatures fetched into
 //              team memory with a halo of one cell in every direction.
 //
@@ -113,6 +117,31 @@ void step_zmarch_tiled(const_grid tin, const_grid p, grid tout, coefficients k, 
                  });
 }
 
+// #pragma acc parallel loop collapse(2) tile(64, 4) over the flat arrays, as Rodinia's OpenMP
+// and CUDA code index them: one int offset per column, moved up a layer with += nx * ny, and
+// the top layer peeled off, so that every load of a layer is unconditional and independent of
+// the others. With rank-3 views each neighbour's address is (z * ny + y) * nx + x in 64 bits
+// (two 64-bit multiplies a load), and the conditional load of the layer above splits a
+// layer's loads into several dependent rounds; here all six loads of a layer issue together.
+void step_zmarch_flat(acc::view<const float> tin, acc::view<const float> p, acc::view<float> tout, int nx, int ny,
+                      int nz, coefficients k, int queue) {
+  acc::tile_loop(acc::collapse(ny, nx), acc::tile_size(4, 64), acc::default_present, acc::async(queue),
+                 ACC_LAMBDA(int y, int x) {
+                   const int layer = nx * ny;
+                   const int w = x > 0 ? -1 : 0, e = x < nx - 1 ? 1 : 0;
+                   const int n = y > 0 ? -nx : 0, s = y < ny - 1 ? nx : 0;
+                   int c = y * nx + x;
+                   float below = tin[c], at = below;
+                   for (int z = 0; z < nz - 1; ++z, c += layer) {
+                     const float above = tin[c + layer];
+                     tout[c] = cell(at, tin[c + w], tin[c + e], tin[c + s], tin[c + n], below, above, p[c], k);
+                     below = at;
+                     at = above;
+                   }
+                   tout[c] = cell(at, tin[c + w], tin[c + e], tin[c + s], tin[c + n], below, at, p[c], k);
+                 });
+}
+
 // OpenACC + fcw: tile 2 x 8 x 32, fcw(fetch: tin[z-1:z+1][y-1:y+1][x-1:x+1]).
 void step_tiled(const_grid tin, const_grid p, grid tout, coefficients k, int queue) {
   const int nz = int(tin.extent(0)), ny = int(tin.extent(1)), nx = int(tin.extent(2));
@@ -172,8 +201,19 @@ int main(int argc, char** argv) try {
   std::copy(power0.begin(), power0.end(), power.begin());
   acc::data region{acc::copyin(power), acc::create(temp), acc::create(out)};
   bool ok = true;
-  const char* names[] = {"untiled", "zmarch", "zmarch_tiled", "tiled"};
-  for (int v = 0; v < 4; ++v) {
+  const char* names[] = {"untiled", "zmarch", "zmarch_tiled", "tiled", "zmarch_flat", "zmarch_flat_graph"};
+  // zmarch_flat's steps, recorded: the views swap at recording, so the graph holds the same
+  // alternation of temp and out as the loop below.
+  acc::graph steps;
+  steps.record(acc::async(1), [&] {
+    acc::view<const float> pf(power.data(), size);
+    acc::view<float> af(temp.data(), size), bf(out.data(), size);
+    for (int it = 0; it < iterations; ++it) {
+      step_zmarch_flat(af, pf, bf, nx, ny, nz, k, 1);
+      std::swap(af, bf);
+    }
+  });
+  for (int v = 0; v < 6; ++v) {
     // The result is in `temp` after an even number of steps, in `out` after an odd one.
     auto reset = [&] {
       std::copy(temp0.begin(), temp0.end(), temp.begin());
@@ -182,7 +222,19 @@ int main(int argc, char** argv) try {
     auto run = [&] {
       const_grid p = power;
       grid a = temp, b = out;
+      acc::view<const float> pf(power.data(), size);
+      acc::view<float> af(temp.data(), size), bf(out.data(), size);
+      if (v == 5) {
+        steps.replay();
+        acc::wait(1);
+        return;
+      }
       for (int it = 0; it < iterations; ++it) {
+        if (v == 4) {
+          step_zmarch_flat(af, pf, bf, nx, ny, nz, k, 1);
+          std::swap(af, bf);
+          continue;
+        }
         if (v == 0) step_untiled(a, p, b, k, 1);
         else if (v == 1) step_zmarch(a, p, b, k, 1);
         else if (v == 2) step_zmarch_tiled(a, p, b, k, 1);
