@@ -510,7 +510,11 @@ void upper_sweep(const lu_grid& g, int queue, const acc::array<double>& u, const
       const int k = h.klo + k1, j = h.jlo + j1, i = l - k - j;
       if (i < 1 || i > g.nx - 2) return;
       const int p = g.point(k, j, i), pz = p + g.nx * g.ny, py = p + g.nx, px = p + 1;
-      double tv[5], vz[5], vy[5], vx[5], bz[5][5], by[5][5], bx[5][5];
+      double v[5], tv[5], vz[5], vy[5], vx[5], bz[5][5], by[5][5], bx[5][5];
+      // The point's own values are read first, with its neighbours': no other point of the
+      // hyperplane writes them, and a read after the solve would add a memory round trip to
+      // the end of every thread's chain.
+      load5(rsd, g, p, v);
       load5(rsd, g, pz, vz);
       block_from<2>(g, ur, rr, qr, pz, g.dt * g.t2[2], bz);
       for (int m = 0; m < 5; ++m)
@@ -527,7 +531,7 @@ void upper_sweep(const lu_grid& g, int queue, const acc::array<double>& u, const
       }
       diagonal_at(g, ur, rr, p, bz);
       solve_block(bz, tv);
-      for (int m = 0; m < 5; ++m) rsd[g.at(p, m)] = rsd[g.at(p, m)] - tv[m];
+      for (int m = 0; m < 5; ++m) rsd[g.at(p, m)] = v[m] - tv[m];
     });
   }
 }
