@@ -5,8 +5,9 @@
 // acc::parallel per anti-diagonal of 16 x 16 blocks; each gang stages its block's scores (with
 // the row above and the column to the left) and substitution scores in team memory (g.shared),
 // sweeps the block's 31 anti-diagonals with a vector lane per row, and writes the block back.
-// Variants "blocked_64" and "blocked_128": the same with 64 x 64 blocks and 64 lanes (a quarter
-// of the launches) and with 128 x 128 blocks and 128 lanes (an eighth; 131 KB of team memory).
+// Variants "blocked_32", "blocked_64" and "blocked_128": the same with 32 x 32 blocks and one warp
+// (half the launches), 64 x 64 blocks and 64 lanes (a quarter) and 128 x 128 blocks and 128 lanes
+// (an eighth; 131 KB of team memory).
 // All are compared exactly with a CPU run.
 //
 //   nw [length = 2048] [penalty = 10]   (Rodinia: needle 2048 10)
@@ -71,7 +72,7 @@ void blocked(acc::view<int, 2> score, acc::view<const int, 2> sub, int penalty, 
   // Team-memory row pitch: even, so the lanes of one anti-diagonal (row i, column d - i: word
   // i * (p - 1) + d) fall in distinct banks.
   constexpr int p = B + 2;
-  constexpr int chunk = B == 16 ? 17 : 33;  // rows staged per round: 16: one round; 64: two; 128: four
+  constexpr int chunk = B == 16 ? 17 : 33;  // rows staged per round: 16, 32: one round; 64: two; 128: four
   constexpr int lanes = B < 32 ? 32 : B;
   for (int bd = 0; bd < 2 * nb - 1; ++bd) {
     const int lo = std::max(0, bd - nb + 1), blocks = std::min(bd, nb - 1) - lo + 1;
@@ -179,6 +180,7 @@ int main(int argc, char** argv) try {
   };
   variant("diagonal", [&] { diagonal(score, sub, penalty, 1); });
   variant("blocked", [&] { blocked<16>(score, sub, penalty, 1); });  // Rodinia's BLOCK_SIZE
+  variant("blocked_32", [&] { blocked<32>(score, sub, penalty, 1); });
   variant("blocked_64", [&] { blocked<64>(score, sub, penalty, 1); });
   variant("blocked_128", [&] { blocked<128>(score, sub, penalty, 1); });
   std::printf("  score of the alignment: %d\n", ref.back());
