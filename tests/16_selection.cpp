@@ -120,7 +120,9 @@ TEST_CASE("adaptive times both sides, then runs on the faster", "[16][selection]
 TEST_CASE("adaptive switches only past the margin, and at most once", "[16][selection]") {
   adaptive_policy policy(adaptive_options{0.10, 2, 5, 1});
   const std::uint64_t n = 4096;
-  drive(policy, n, 4, [](auto) { return 1.05e-3; }, [](auto) { return 1.0e-3; });
+  // A close call: both sides are timed twice (2 rounds of 2 trials each).
+  drive(policy, n, 8, [](auto) { return 1.05e-3; }, [](auto) { return 1.0e-3; });
+  REQUIRE(policy.at(12).retimed);
   REQUIRE(policy.choose(n) == target::nvidia);
 
   // Within the margin: the GPU at 1.1 ms against the host's 1.05 ms stays.
@@ -152,11 +154,93 @@ TEST_CASE("adaptive does not switch on a few slow runs", "[16][selection]") {
   CHECK(policy.choose(n, m) == target::host);
   CHECK(policy.at(10, residency::host).switches == 0);
 
-  // The same runs judged one at a time (a window of one) reproduce the logged failure.
-  adaptive_policy fragile(adaptive_options{0.10, 3, 1, 1});
+  // The same runs judged one at a time (a window of one, no second window to confirm it)
+  // reproduce the logged failure.
+  adaptive_policy fragile(adaptive_options{0.10, 3, 1, 1, 1});
   drive_on(fragile, mc, n, m, 200, spikes);
   CHECK(fragile.choose(n, m) == target::nvidia);
   CHECK(fragile.at(10, residency::host).switches == 1);
+}
+
+TEST_CASE("adaptive does not switch for good on a slow spell that fills one window", "[16][selection]") {
+  // The log's 2^10 triad with its data on the host: the host at 6 us, the GPU with its copies
+  // at 68 us. Right after the warm-up the host ran slow for a while (the GPU's start-up, its
+  // threads asleep) and one window's median crossed the GPU's time: the class switched to the
+  // GPU, and the one switch allowed kept it there at 10x the host's time.
+  adaptive_policy policy;
+  const std::uint64_t n = 1 << 10;
+  const int trials = adaptive_options{}.trials, window = adaptive_options{}.window;
+  drive(policy, n, 2 * trials, [](auto) { return 6e-6; }, [](auto) { return 68e-6; });
+  REQUIRE(policy.choose(n) == target::host);
+  drive(policy, n, window, [](auto) { return 120e-6; }, [](auto) { return 68e-6; });
+  drive(policy, n, 50, [](auto) { return 6e-6; }, [](auto) { return 68e-6; });
+  CHECK(policy.choose(n) == target::host);
+  CHECK(policy.at(10).switches == 0);
+
+  SECTION("a lasting slowdown still switches") {
+    drive(policy, n, 4 * window, [](auto) { return 120e-6; }, [](auto) { return 68e-6; });
+    CHECK(policy.choose(n) == target::nvidia);
+    CHECK(policy.at(10).switches == 1);
+  }
+}
+
+TEST_CASE("adaptive times both sides again when their first runs are too close to call", "[16][selection]") {
+  // The log's 2^12 sum with its data on the GPU: the host (with its copies) at 20 us; the GPU
+  // at 17.5 us, but its first runs at this size took 22.6 us. The warm-up chose the host, and
+  // the GPU's stale 22.6 us never beat the host by the margin: 1.3x the GPU's time for good.
+  adaptive_policy policy;
+  const std::uint64_t n = 1 << 12;
+  int gpu_runs = 0;
+  drive(policy, n, 40, [](auto) { return 20e-6; }, [&](auto) { return ++gpu_runs <= 3 ? 22.6e-6 : 17.5e-6; });
+  CHECK(policy.choose(n) == target::nvidia);
+  CHECK(policy.at(12).retimed);
+  CHECK(policy.at(12).best[1] == Approx(17.5e-6));
+  CHECK(policy.at(12).switches == 0);
+
+  SECTION("a clear difference is not timed again") {
+    adaptive_policy clear;
+    drive(clear, n, 2 * adaptive_options{}.trials, [](auto) { return 20e-6; }, [](auto) { return 60e-6; });
+    CHECK(clear.at(12).settled);
+    CHECK(!clear.at(12).retimed);
+  }
+}
+
+TEST_CASE("adaptive times a settled class's short runs only as samples, and none once it cannot switch", "[16][selection]") {
+  // Timing every run cost a 6 us host run a few microseconds of clock, lock and bookkeeping.
+  adaptive_options o;
+  adaptive_policy policy(o);
+  const std::uint64_t n = 1 << 10;
+  drive(policy, n, 2 * o.trials, [](auto) { return 6e-6; }, [](auto) { return 68e-6; });
+  REQUIRE(policy.choose(n) == target::host);
+  int timed = 0;
+  const int calls = 800;
+  for (int i = 0; i < calls; ++i) {
+    const target t = policy.choose(n);
+    if (policy.timed(n)) ++timed, policy.record(t, n, 6e-6);
+  }
+  CHECK(timed == calls / o.sample);
+
+  SECTION("long runs are all timed") {
+    const std::uint64_t big = 1 << 24;
+    drive(policy, big, 2 * o.trials, [](auto) { return 3e-3; }, [](auto) { return 1e-3; });
+    REQUIRE(policy.choose(big) == target::nvidia);
+    CHECK(policy.timed(big));
+  }
+  SECTION("a class that used its switch is not timed any more") {
+    for (int i = 0; i < 40 * o.sample; ++i) {
+      const target t = policy.choose(n);
+      if (policy.timed(n)) policy.record(t, n, t == target::host ? 200e-6 : 68e-6);
+    }
+    REQUIRE(policy.at(10).switches == 1);
+    for (int i = 0; i < 8 * o.trials; ++i) {
+      const target t = policy.choose(n);
+      if (policy.timed(n)) policy.record(t, n, 68e-6);  // the new side's warm-up
+    }
+    for (int i = 0; i < 100; ++i) {
+      policy.choose(n);
+      CHECK(!policy.timed(n));
+    }
+  }
 }
 
 TEST_CASE("adaptive predicts new size classes from the measured ones", "[16][selection]") {
@@ -257,7 +341,7 @@ TEST_CASE("adaptive never chooses the side predicted slower", "[16][selection]")
       for (residency r : {residency::host, residency::device}) {
         const std::uint64_t n = (std::uint64_t(1) << e) + rng() % (std::uint64_t(1) << e);
         const data_motion m = triad_data(n, r);
-        drive_on(policy, mc, n, m, 10);
+        drive_on(policy, mc, n, m, 16);  // a close call's warm-up takes 12 runs
         const auto& c = policy.at(e, r);
         if (c.by_model) CHECK(c.choice == (c.predicted[1] < c.predicted[0] ? target::nvidia : target::host));
         const double host = mc.kernel(target::host, n) + mc.moving(target::host, m);

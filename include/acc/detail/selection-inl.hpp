@@ -83,7 +83,10 @@ ACC_DETAIL_RUNTIME_FN double adaptive_policy::predict(target where, std::uint64_
 ACC_DETAIL_RUNTIME_FN target adaptive_policy::choose(std::uint64_t n, const data_motion& m) {
   const int cls = size_class(n);
   adaptive_class& c = classes_[int(residency_of(m))][cls];
-  if (c.settled) return c.choice;
+  if (c.settled) {
+    ++c.calls;
+    return c.choice;
+  }
   if (c.n == 0 && c.runs[0] + c.runs[1] == 0) {
     c.n = n ? n : 1;
     c.motion = m;
@@ -100,6 +103,15 @@ ACC_DETAIL_RUNTIME_FN target adaptive_policy::choose(std::uint64_t n, const data
 ACC_DETAIL_RUNTIME_FN bool adaptive_policy::warming(std::uint64_t n, const data_motion& m) const noexcept {
   const adaptive_class& c = classes_[int(residency_of(m))][size_class(n)];
   return !c.settled || c.runs[side(c.choice)] < o_.trials;
+}
+
+ACC_DETAIL_RUNTIME_FN bool adaptive_policy::timed(std::uint64_t n, const data_motion& m) const noexcept {
+  const adaptive_class& c = classes_[int(residency_of(m))][size_class(n)];
+  if (!c.settled || c.runs[side(c.choice)] < o_.trials) return true;
+  if (c.switches >= o_.max_switches) return false;  // nothing left to decide
+  // A short run is sampled: the clock, the lock and the bookkeeping would cost it more than
+  // the hysteresis needs to know.
+  return c.best[side(c.choice)] >= o_.time_every_run || c.calls % std::uint64_t(std::max(1, o_.sample)) == 0;
 }
 
 ACC_DETAIL_RUNTIME_FN double adaptive_policy::other_estimate(const adaptive_class& c, int other) const noexcept {
@@ -135,24 +147,37 @@ ACC_DETAIL_RUNTIME_FN void adaptive_policy::record(target where, std::uint64_t n
   }
   if (!c.settled) {
     if (c.runs[0] >= trials && c.runs[1] >= trials) {
+      const double faster = std::min(c.best[0], c.best[1]), slower = std::max(c.best[0], c.best[1]);
+      if (!c.retimed && faster > slower * (1 - o_.close_call)) {
+        // Too close to call from runs that came first at this size (a cold cache, a new
+        // allocation, the other side's leftovers): both sides run again, and those decide.
+        c.retimed = true;
+        c.runs = {};
+        return;
+      }
       c.choice = c.best[1] < c.best[0] ? target::nvidia : target::host;
       c.settled = true;
       c.window_runs = 0;
     }
     return;
   }
-  if (where != c.choice) return;
-  // Hysteresis: the median of the chosen side's last runs (one slow run, preempted or paying a
-  // thread wake-up, moves no median) against the other side, which must be faster by the margin.
+  if (where != c.choice || c.switches >= o_.max_switches) return;
+  // Hysteresis: the median of each full window of the chosen side's runs (one slow run,
+  // preempted or paying a thread wake-up, moves no median) against the other side, which must
+  // be faster by the margin in `confirm` windows in a row.
   c.window[c.window_runs++ % window] = seconds;
-  if (c.window_runs < window || c.switches >= o_.max_switches) return;
+  if (c.window_runs % window != 0) return;
   const double current = median_of(c.window.data(), window);
   const double other = other_estimate(c, 1 - s);
-  if (other > 0 && other < current * (1 - o_.margin)) {
-    c.choice = s ? target::host : target::nvidia;
-    ++c.switches;
-    c.window_runs = 0;
+  if (!(other > 0 && other < current * (1 - o_.margin))) {
+    c.favour_other = 0;
+    return;
   }
+  if (++c.favour_other < std::max(1, o_.confirm)) return;
+  c.choice = s ? target::host : target::nvidia;
+  ++c.switches;
+  c.window_runs = 0;
+  c.favour_other = 0;
 }
 
 // ---- tune_search --------------------------------------------------------------------------------
