@@ -210,23 +210,28 @@ ACC_DETAIL_RUNTIME_FN void tune_search::record(launch_choice c, double seconds) 
 }
 
 ACC_DETAIL_RUNTIME_FN void tune_search::advance(double t) {
-  // More iterations per thread pay until they do not: the first factor 10% slower than the
-  // best shape so far ends that coordinate.
-  const bool stop = phase_ == 2 && t > 1.1 * best_time_;
+  // More iterations per thread pay until they do not: the first factor above the best one so
+  // far that is 10% slower than the best shape ends that coordinate.
+  const bool stop = (phase_ == 2 || phase_ == 4) && t > 1.1 * best_time_ && queue_[at_].gang_factor > best_.gang_factor;
   if (!stop && ++at_ < queue_.size()) return;
   at_ = 0;
   queue_.clear();
-  while (queue_.empty() && phase_ < 3) {
+  while (queue_.empty() && phase_ < 4) {
     ++phase_;
     if (phase_ == 1 && vector_open_)
       for (int v : vector_lengths) queue_.push_back({v, 0});
-    if (phase_ == 2 && gangs_open_)
+    if (phase_ == 2 && gangs_open_) {
       // The default block is the kernel's own choice, unknown here, so iterations per thread
       // take the fastest explicit vector length (or the clauses').
-      for (int f : gang_factors) queue_.push_back({best_.vector_length ? best_.vector_length : vector_open_ ? 256 : 0, f});
+      factors_at_ = best_.vector_length ? best_.vector_length : vector_open_ ? 256 : 0;
+      for (int f : gang_factors) queue_.push_back({factors_at_, f});
+    }
     if (phase_ == 3 && vector_open_ && gangs_open_ && best_.gang_factor)
       for (int v : vector_lengths)
         if (v != best_.vector_length) queue_.push_back({v, best_.gang_factor});
+    if (phase_ == 4 && gangs_open_ && best_.gang_factor && best_.vector_length != factors_at_)
+      for (int f : gang_factors)
+        if (f != best_.gang_factor) queue_.push_back({best_.vector_length, f});
   }
   done_ = queue_.empty();
 }

@@ -155,16 +155,19 @@ struct launch_choice {
 /// x factor)) until one is 10% slower than the best so far; with the fastest factor, the other
 /// vector lengths again (a shape's best vector length depends on its gangs: a CG row product is
 /// fastest at 128 lanes and 64 rows per thread, though at one row per thread 1024 lanes beat
-/// 128). Every shape runs
-/// `reps` times and the median counts, so that one slow run (a clock or a cold cache) neither
-/// wins nor loses a shape. The result is never slower than the default.
+/// 128); when that moved the vector length, the factors again at the new one (its best factor
+/// is its own: a 1024 x 1024 matrix product is fastest at 128 lanes and 4 columns per thread,
+/// though 1024 lanes do best with 2). Every shape runs `reps` times and the median counts, so
+/// that one slow run (a clock or a cold cache) neither wins nor loses a shape. The result is
+/// never slower than the default.
 class tune_search {
 public:
   static constexpr int reps = 3;
   static constexpr std::array<int, 6> vector_lengths{32, 64, 128, 256, 512, 1024};
   static constexpr std::array<int, 6> gang_factors{2, 4, 8, 16, 32, 64};
-  /// At most this many shapes are run (the default, every vector length twice, every factor).
-  static constexpr int max_shapes = 1 + 2 * int(vector_lengths.size()) + int(gang_factors.size());
+  /// At most this many shapes are run (the default, every vector length twice, every factor
+  /// twice).
+  static constexpr int max_shapes = 1 + 2 * int(vector_lengths.size()) + 2 * int(gang_factors.size());
 
   /// `vector_open` / `gangs_open`: the clauses leave vector_length / num_gangs to acc.
   ACC_DETAIL_RUNTIME_FN tune_search(bool vector_open, bool gangs_open);
@@ -190,7 +193,10 @@ private:
   void advance(double t);
 
   bool vector_open_ = false, gangs_open_ = false;
-  int phase_ = 0;  // 0 default, 1 vector lengths, 2 gang factors, 3 vector lengths at that factor
+  // 0 default, 1 vector lengths, 2 gang factors, 3 vector lengths at that factor, 4 gang
+  // factors at the vector length phase 3 found
+  int phase_ = 0;
+  int factors_at_ = 0;  // the vector length of phase 2's factors
   std::vector<launch_choice> queue_;
   std::size_t at_ = 0;
   std::array<double, reps> runs_{};  // times of queue_[at_] so far
