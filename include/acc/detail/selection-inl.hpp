@@ -411,7 +411,7 @@ ACC_DETAIL_RUNTIME_FN std::string selection_report() {
         const char* data_name[residencies] = {"data on the host", "data on the GPU", "data on both"};
         out += "  adaptive 2^" + std::to_string(cls) + ", " + data_name[r] + ": " +
                (c.choice == target::nvidia ? "gpu" : c.choice == target::host ? "host" : "undecided") +
-               (c.by_model ? " (predicted)" : "");
+               (c.by_model ? " (predicted)" : "") + (c.retimed ? " (close call: both timed twice)" : "");
         const char* side_name[2] = {"host", "gpu"};
         for (int k = 0; k < 2; ++k) {
           out += std::string(", ") + side_name[k] + " ";
