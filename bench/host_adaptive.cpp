@@ -3,7 +3,7 @@
 // is registered in place of CUDA, so an adaptive call takes the whole path it takes on a GPU
 // machine (residency probe, policy, timing, implicit data or host coherence). Per size and
 // data setting it prints the median microseconds per call of the fixed host run, the fixed
-// "GPU" run and the adaptive one, and adaptive / the better fixed one.
+// "GPU" run and the adaptive one, and adaptive / the better fixed one; then acc's report.
 // Build: g++ -O3 -std=c++20 -fopenmp -Iinclude bench/host_adaptive.cpp -o host_adaptive
 // Run:   ./host_adaptive [calls per size]
 #include <acc/data.hpp>
@@ -134,7 +134,7 @@ int main(int argc, char** argv) {
   d::register_cuda_ops(&simulated);
   std::printf("# median us per call over %d calls; the simulated GPU: host memory, host kernels, %.0f us launches\n",
               calls, launch_latency * 1e6);
-  std::printf("%-15s %-5s %10s %10s %10s %8s %s\n", "data", "size", "host", "gpu", "adaptive", "ratio", "runs on");
+  std::printf("%-15s %-5s %10s %10s %10s %8s\n", "data", "size", "host", "gpu", "adaptive", "ratio");
   bool ok = true;
   for (int resident = 0; resident < 2; ++resident)
     for (int e : {4, 10, 14, 16}) {
