@@ -205,14 +205,15 @@ ACC_DETAIL_RUNTIME_FN void tune_search::record(launch_choice c, double seconds) 
   ++shapes_;
   const double t = selection_impl::median_of(runs_.data(), reps);
   if (phase_ == 0) default_time_ = t;
+  if (phase_ == 3 && (runner_time_ == 0 || t < runner_time_)) runner_time_ = t, runner_ = c;
   if (best_time_ == 0 || t < best_time_) best_time_ = t, best_ = c;
   advance(t);
 }
 
 ACC_DETAIL_RUNTIME_FN void tune_search::advance(double t) {
-  // More iterations per thread pay until they do not: the first factor above the best one so
-  // far that is 10% slower than the best shape ends that coordinate.
-  const bool stop = (phase_ == 2 || phase_ == 4) && t > 1.1 * best_time_ && queue_[at_].gang_factor > best_.gang_factor;
+  // More iterations per thread pay until they do not: the first factor above the one the
+  // phase started from that is 10% slower than the best shape ends that coordinate.
+  const bool stop = (phase_ == 2 || phase_ == 4) && t > 1.1 * best_time_ && queue_[at_].gang_factor > base_factor_;
   if (!stop && ++at_ < queue_.size()) return;
   at_ = 0;
   queue_.clear();
@@ -223,15 +224,17 @@ ACC_DETAIL_RUNTIME_FN void tune_search::advance(double t) {
     if (phase_ == 2 && gangs_open_) {
       // The default block is the kernel's own choice, unknown here, so iterations per thread
       // take the fastest explicit vector length (or the clauses').
-      factors_at_ = best_.vector_length ? best_.vector_length : vector_open_ ? 256 : 0;
-      for (int f : gang_factors) queue_.push_back({factors_at_, f});
+      base_factor_ = 0;
+      for (int f : gang_factors) queue_.push_back({best_.vector_length ? best_.vector_length : vector_open_ ? 256 : 0, f});
     }
     if (phase_ == 3 && vector_open_ && gangs_open_ && best_.gang_factor)
       for (int v : vector_lengths)
         if (v != best_.vector_length) queue_.push_back({v, best_.gang_factor});
-    if (phase_ == 4 && gangs_open_ && best_.gang_factor && best_.vector_length != factors_at_)
+    if (phase_ == 4 && runner_time_ > 0 && runner_time_ <= 1.1 * best_time_) {
+      base_factor_ = runner_.gang_factor;
       for (int f : gang_factors)
-        if (f != best_.gang_factor) queue_.push_back({best_.vector_length, f});
+        if (f != runner_.gang_factor) queue_.push_back({runner_.vector_length, f});
+    }
   }
   done_ = queue_.empty();
 }

@@ -155,9 +155,10 @@ struct launch_choice {
 /// x factor)) until one is 10% slower than the best so far; with the fastest factor, the other
 /// vector lengths again (a shape's best vector length depends on its gangs: a CG row product is
 /// fastest at 128 lanes and 64 rows per thread, though at one row per thread 1024 lanes beat
-/// 128); when that moved the vector length, the factors again at the new one (its best factor
-/// is its own: a 1024 x 1024 matrix product is fastest at 128 lanes and 4 columns per thread,
-/// though 1024 lanes do best with 2). Every shape runs `reps` times and the median counts, so
+/// 128); with the fastest of those other vector lengths, when it is within 10% of the best
+/// shape, the factors again (its best factor is its own: a 1024 x 1024 matrix product is
+/// fastest at 128 lanes and 4 columns per thread, though at 2 columns per thread 1024 lanes
+/// beat 128). Every shape runs `reps` times and the median counts, so
 /// that one slow run (a clock or a cold cache) neither wins nor loses a shape. The result is
 /// never slower than the default.
 class tune_search {
@@ -194,9 +195,11 @@ private:
 
   bool vector_open_ = false, gangs_open_ = false;
   // 0 default, 1 vector lengths, 2 gang factors, 3 vector lengths at that factor, 4 gang
-  // factors at the vector length phase 3 found
+  // factors at the vector length phase 3 found fastest
   int phase_ = 0;
-  int factors_at_ = 0;  // the vector length of phase 2's factors
+  launch_choice runner_{};  // phase 3's fastest shape
+  double runner_time_ = 0;
+  int base_factor_ = 0;     // the factor the current factor phase started from
   std::vector<launch_choice> queue_;
   std::size_t at_ = 0;
   std::array<double, reps> runs_{};  // times of queue_[at_] so far
