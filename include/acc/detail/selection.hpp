@@ -166,9 +166,9 @@ public:
   static constexpr int reps = 3;
   static constexpr std::array<int, 6> vector_lengths{32, 64, 128, 256, 512, 1024};
   static constexpr std::array<int, 6> gang_factors{2, 4, 8, 16, 32, 64};
-  /// At most this many shapes are run (the default, every vector length twice, every factor
-  /// twice).
-  static constexpr int max_shapes = 1 + 2 * int(vector_lengths.size()) + 2 * int(gang_factors.size());
+  /// At most this many shapes are run: the default, every vector length, then all but one of
+  /// them again; every factor, then all but one of them again.
+  static constexpr int max_shapes = 1 + 2 * int(vector_lengths.size()) - 1 + 2 * int(gang_factors.size()) - 1;
 
   /// `vector_open` / `gangs_open`: the clauses leave vector_length / num_gangs to acc.
   ACC_DETAIL_RUNTIME_FN tune_search(bool vector_open, bool gangs_open);
