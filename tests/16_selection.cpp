@@ -271,10 +271,27 @@ TEST_CASE("adaptive predicts new size classes from the measured ones", "[16][sel
     // The GPU at 2^24 is far slower than predicted (it ran out of something).
     const std::uint64_t n = 1 << 24;
     REQUIRE(policy.choose(n) == target::nvidia);
-    drive(policy, n, 12, host, [&](std::uint64_t m) { return 100 * gpu(m); });
+    // Two windows of 5 GPU runs call for the host, whose probe (3 runs) confirms it.
+    drive(policy, n, 13, host, [&](std::uint64_t m) { return 100 * gpu(m); });
     CHECK(policy.choose(n) == target::host);
     CHECK(policy.at(24).switches == 1);
+    CHECK(policy.at(24).runs[0] == adaptive_options{}.trials);
     CHECK(policy.at(24).error[1] > 0.9);  // relative to the measured time
+  }
+  SECTION("a side known only by prediction is timed before the switch, which it must earn") {
+    // The log's 2^18 sum with its data on the host: decided for the GPU from predictions
+    // (37.5 us against the host's 60.8 us), the GPU took 148 us and the class switched to the
+    // host on its prediction alone. Here the host is the one mispredicted: it takes 50x its
+    // model's time, more than the GPU, so the probe keeps the GPU, with its switch unspent.
+    const std::uint64_t n = 1 << 24;
+    REQUIRE(policy.choose(n) == target::nvidia);
+    const auto slow_gpu = [&](std::uint64_t m) { return 20 * gpu(m); };
+    const auto slower_host = [&](std::uint64_t m) { return 50 * host(m); };
+    REQUIRE(policy.predict(target::host, n, {}) < 0.9 * slow_gpu(n));
+    drive(policy, n, 40, slower_host, slow_gpu);
+    CHECK(policy.choose(n) == target::nvidia);
+    CHECK(policy.at(24).switches == 0);
+    CHECK(policy.at(24).runs[0] == adaptive_options{}.trials);  // the probe, once
   }
 }
 

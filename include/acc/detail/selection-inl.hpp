@@ -85,6 +85,7 @@ ACC_DETAIL_RUNTIME_FN target adaptive_policy::choose(std::uint64_t n, const data
   adaptive_class& c = classes_[int(residency_of(m))][cls];
   if (c.settled) {
     ++c.calls;
+    if (c.probing) return c.choice == target::nvidia ? target::host : target::nvidia;
     return c.choice;
   }
   if (c.n == 0 && c.runs[0] + c.runs[1] == 0) {
@@ -102,12 +103,12 @@ ACC_DETAIL_RUNTIME_FN target adaptive_policy::choose(std::uint64_t n, const data
 
 ACC_DETAIL_RUNTIME_FN bool adaptive_policy::warming(std::uint64_t n, const data_motion& m) const noexcept {
   const adaptive_class& c = classes_[int(residency_of(m))][size_class(n)];
-  return !c.settled || c.runs[side(c.choice)] < o_.trials;
+  return !c.settled || c.probing || c.runs[side(c.choice)] < o_.trials;
 }
 
 ACC_DETAIL_RUNTIME_FN bool adaptive_policy::timed(std::uint64_t n, const data_motion& m) const noexcept {
   const adaptive_class& c = classes_[int(residency_of(m))][size_class(n)];
-  if (!c.settled || c.runs[side(c.choice)] < o_.trials) return true;
+  if (!c.settled || c.probing || c.runs[side(c.choice)] < o_.trials) return true;
   if (c.switches >= o_.max_switches) return false;  // nothing left to decide
   // A short run is sampled: the clock, the lock and the bookkeeping would cost it more than
   // the hysteresis needs to know.
@@ -161,6 +162,18 @@ ACC_DETAIL_RUNTIME_FN void adaptive_policy::record(target where, std::uint64_t n
     }
     return;
   }
+  if (c.probing) {
+    // The probe of the other side: its warm-up's median against the window that called for it.
+    if (where == c.choice || c.runs[s] < trials) return;
+    c.probing = false;
+    c.favour_other = 0;
+    if (c.best[s] < c.probed_against * (1 - o_.margin)) {
+      c.choice = where;
+      ++c.switches;
+      c.window_runs = 0;
+    }
+    return;
+  }
   if (where != c.choice || c.switches >= o_.max_switches) return;
   // Hysteresis: the median of each full window of the chosen side's runs (one slow run,
   // preempted or paying a thread wake-up, moves no median) against the other side, which must
@@ -174,6 +187,12 @@ ACC_DETAIL_RUNTIME_FN void adaptive_policy::record(target where, std::uint64_t n
     return;
   }
   if (++c.favour_other < std::max(1, o_.confirm)) return;
+  if (c.runs[1 - s] < trials) {
+    // Only predicted there: a wrong prediction must not spend the one switch.
+    c.probing = true;
+    c.probed_against = current;
+    return;
+  }
   c.choice = s ? target::host : target::nvidia;
   ++c.switches;
   c.window_runs = 0;

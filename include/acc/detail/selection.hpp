@@ -100,6 +100,8 @@ struct adaptive_class {
   bool settled = false;   // warm-up over: runs go to `choice`
   bool by_model = false;  // settled at first sight from the models' predictions
   bool retimed = false;   // the warm-up's medians were too close to call and both sides ran again
+  bool probing = false;   // the other side, known only by prediction, runs its warm-up before a switch
+  double probed_against = 0;  // the chosen side's window median that the probe must beat
 };
 
 /// Host or GPU for one call site on one GPU. Each side has two models: its kernel time against
@@ -110,7 +112,9 @@ struct adaptive_class {
 /// within `close_call` of each other are a close call, and both sides run `trials` times again,
 /// past whatever made the first runs at this size slow); from then on it runs on the faster, and switches
 /// once at most, when the other side's time (measured, else predicted) beats the median of the
-/// chosen side's last `window` timed runs by `margin` in `confirm` windows in a row.
+/// chosen side's last `window` timed runs by `margin` in `confirm` windows in a row; a side
+/// known only by prediction is first timed (`trials` runs, a probe), and the switch is made
+/// only if its measured time beats the chosen side's by the margin too.
 class adaptive_policy {
 public:
   explicit adaptive_policy(adaptive_options o = {}) noexcept : o_(o) {}
