@@ -120,7 +120,9 @@ TEST_CASE("adaptive times both sides, then runs on the faster", "[16][selection]
 TEST_CASE("adaptive switches only past the margin, and at most once", "[16][selection]") {
   adaptive_policy policy(adaptive_options{0.10, 2, 5, 1});
   const std::uint64_t n = 4096;
-  drive(policy, n, 4, [](auto) { return 1.05e-3; }, [](auto) { return 1.0e-3; });
+  // A close call: both sides are timed twice (2 rounds of 2 trials each).
+  drive(policy, n, 8, [](auto) { return 1.05e-3; }, [](auto) { return 1.0e-3; });
+  REQUIRE(policy.at(12).retimed);
   REQUIRE(policy.choose(n) == target::nvidia);
 
   // Within the margin: the GPU at 1.1 ms against the host's 1.05 ms stays.
@@ -152,11 +154,93 @@ TEST_CASE("adaptive does not switch on a few slow runs", "[16][selection]") {
   CHECK(policy.choose(n, m) == target::host);
   CHECK(policy.at(10, residency::host).switches == 0);
 
-  // The same runs judged one at a time (a window of one) reproduce the logged failure.
-  adaptive_policy fragile(adaptive_options{0.10, 3, 1, 1});
+  // The same runs judged one at a time (a window of one, no second window to confirm it)
+  // reproduce the logged failure.
+  adaptive_policy fragile(adaptive_options{0.10, 3, 1, 1, 1});
   drive_on(fragile, mc, n, m, 200, spikes);
   CHECK(fragile.choose(n, m) == target::nvidia);
   CHECK(fragile.at(10, residency::host).switches == 1);
+}
+
+TEST_CASE("adaptive does not switch for good on a slow spell that fills one window", "[16][selection]") {
+  // The log's 2^10 triad with its data on the host: the host at 6 us, the GPU with its copies
+  // at 68 us. Right after the warm-up the host ran slow for a while (the GPU's start-up, its
+  // threads asleep) and one window's median crossed the GPU's time: the class switched to the
+  // GPU, and the one switch allowed kept it there at 10x the host's time.
+  adaptive_policy policy;
+  const std::uint64_t n = 1 << 10;
+  const int trials = adaptive_options{}.trials, window = adaptive_options{}.window;
+  drive(policy, n, 2 * trials, [](auto) { return 6e-6; }, [](auto) { return 68e-6; });
+  REQUIRE(policy.choose(n) == target::host);
+  drive(policy, n, window, [](auto) { return 120e-6; }, [](auto) { return 68e-6; });
+  drive(policy, n, 50, [](auto) { return 6e-6; }, [](auto) { return 68e-6; });
+  CHECK(policy.choose(n) == target::host);
+  CHECK(policy.at(10).switches == 0);
+
+  SECTION("a lasting slowdown still switches") {
+    drive(policy, n, 4 * window, [](auto) { return 120e-6; }, [](auto) { return 68e-6; });
+    CHECK(policy.choose(n) == target::nvidia);
+    CHECK(policy.at(10).switches == 1);
+  }
+}
+
+TEST_CASE("adaptive times both sides again when their first runs are too close to call", "[16][selection]") {
+  // The log's 2^12 sum with its data on the GPU: the host (with its copies) at 20 us; the GPU
+  // at 17.5 us, but its first runs at this size took 22.6 us. The warm-up chose the host, and
+  // the GPU's stale 22.6 us never beat the host by the margin: 1.3x the GPU's time for good.
+  adaptive_policy policy;
+  const std::uint64_t n = 1 << 12;
+  int gpu_runs = 0;
+  drive(policy, n, 40, [](auto) { return 20e-6; }, [&](auto) { return ++gpu_runs <= 3 ? 22.6e-6 : 17.5e-6; });
+  CHECK(policy.choose(n) == target::nvidia);
+  CHECK(policy.at(12).retimed);
+  CHECK(policy.at(12).best[1] == Approx(17.5e-6));
+  CHECK(policy.at(12).switches == 0);
+
+  SECTION("a clear difference is not timed again") {
+    adaptive_policy clear;
+    drive(clear, n, 2 * adaptive_options{}.trials, [](auto) { return 20e-6; }, [](auto) { return 60e-6; });
+    CHECK(clear.at(12).settled);
+    CHECK(!clear.at(12).retimed);
+  }
+}
+
+TEST_CASE("adaptive times a settled class's short runs only as samples, and none once it cannot switch", "[16][selection]") {
+  // Timing every run cost a 6 us host run a few microseconds of clock, lock and bookkeeping.
+  adaptive_options o;
+  adaptive_policy policy(o);
+  const std::uint64_t n = 1 << 10;
+  drive(policy, n, 2 * o.trials, [](auto) { return 6e-6; }, [](auto) { return 68e-6; });
+  REQUIRE(policy.choose(n) == target::host);
+  int timed = 0;
+  const int calls = 800;
+  for (int i = 0; i < calls; ++i) {
+    const target t = policy.choose(n);
+    if (policy.timed(n)) ++timed, policy.record(t, n, 6e-6);
+  }
+  CHECK(timed == calls / o.sample);
+
+  SECTION("long runs are all timed") {
+    const std::uint64_t big = 1 << 24;
+    drive(policy, big, 2 * o.trials, [](auto) { return 3e-3; }, [](auto) { return 1e-3; });
+    REQUIRE(policy.choose(big) == target::nvidia);
+    CHECK(policy.timed(big));
+  }
+  SECTION("a class that used its switch is not timed any more") {
+    for (int i = 0; i < 40 * o.sample; ++i) {
+      const target t = policy.choose(n);
+      if (policy.timed(n)) policy.record(t, n, t == target::host ? 200e-6 : 68e-6);
+    }
+    REQUIRE(policy.at(10).switches == 1);
+    for (int i = 0; i < 8 * o.trials; ++i) {
+      const target t = policy.choose(n);
+      if (policy.timed(n)) policy.record(t, n, 68e-6);  // the new side's warm-up
+    }
+    for (int i = 0; i < 100; ++i) {
+      policy.choose(n);
+      CHECK(!policy.timed(n));
+    }
+  }
 }
 
 TEST_CASE("adaptive predicts new size classes from the measured ones", "[16][selection]") {
@@ -187,10 +271,27 @@ TEST_CASE("adaptive predicts new size classes from the measured ones", "[16][sel
     // The GPU at 2^24 is far slower than predicted (it ran out of something).
     const std::uint64_t n = 1 << 24;
     REQUIRE(policy.choose(n) == target::nvidia);
-    drive(policy, n, 12, host, [&](std::uint64_t m) { return 100 * gpu(m); });
+    // Two windows of 5 GPU runs call for the host, whose probe (3 runs) confirms it.
+    drive(policy, n, 13, host, [&](std::uint64_t m) { return 100 * gpu(m); });
     CHECK(policy.choose(n) == target::host);
     CHECK(policy.at(24).switches == 1);
+    CHECK(policy.at(24).runs[0] == adaptive_options{}.trials);
     CHECK(policy.at(24).error[1] > 0.9);  // relative to the measured time
+  }
+  SECTION("a side known only by prediction is timed before the switch, which it must earn") {
+    // The log's 2^18 sum with its data on the host: decided for the GPU from predictions
+    // (37.5 us against the host's 60.8 us), the GPU took 148 us and the class switched to the
+    // host on its prediction alone. Here the host is the one mispredicted: it takes 50x its
+    // model's time, more than the GPU, so the probe keeps the GPU, with its switch unspent.
+    const std::uint64_t n = 1 << 24;
+    REQUIRE(policy.choose(n) == target::nvidia);
+    const auto slow_gpu = [&](std::uint64_t m) { return 20 * gpu(m); };
+    const auto slower_host = [&](std::uint64_t m) { return 50 * host(m); };
+    REQUIRE(policy.predict(target::host, n, {}) < 0.9 * slow_gpu(n));
+    drive(policy, n, 40, slower_host, slow_gpu);
+    CHECK(policy.choose(n) == target::nvidia);
+    CHECK(policy.at(24).switches == 0);
+    CHECK(policy.at(24).runs[0] == adaptive_options{}.trials);  // the probe, once
   }
 }
 
@@ -257,7 +358,7 @@ TEST_CASE("adaptive never chooses the side predicted slower", "[16][selection]")
       for (residency r : {residency::host, residency::device}) {
         const std::uint64_t n = (std::uint64_t(1) << e) + rng() % (std::uint64_t(1) << e);
         const data_motion m = triad_data(n, r);
-        drive_on(policy, mc, n, m, 10);
+        drive_on(policy, mc, n, m, 16);  // a close call's warm-up takes 12 runs
         const auto& c = policy.at(e, r);
         if (c.by_model) CHECK(c.choice == (c.predicted[1] < c.predicted[0] ? target::nvidia : target::host));
         const double host = mc.kernel(target::host, n) + mc.moving(target::host, m);
@@ -434,6 +535,28 @@ TEST_CASE("tuned finds a vector length that pays only with more iterations per t
   // Within 3% of every shape an exhaustive sweep would try.
   for (int v : tune_search::vector_lengths)
     for (int f : {0, 2, 4, 8, 16, 32, 64}) CHECK(s.best_time() <= 1.03 * spmv({v, f}));
+}
+
+TEST_CASE("tuned searches the factors again at the runner-up vector length", "[16][tuned]") {
+  // Shaped after the log's 1024 x 1024 matrix product: 1024 lanes are fastest with one column
+  // per thread and with 2 (358 us); at 2 columns per thread 128 lanes come close behind (363
+  // us); but 128 lanes do best with 4 columns per thread (346 us), which the search never tried
+  // (1.07x the sweep's best).
+  const auto matmul = [](launch_choice c) {
+    if (c == launch_choice{}) return 3.93e-4;
+    const double v = c.vector_length, f = c.gang_factor;
+    if (f == 0) return 1e-4 * (3.9 - 0.02 * std::log2(v / 32));
+    const double best_factor = v == 1024 ? 2 : 4;
+    const double base = v == 1024 ? 3.578 : 3.46 * (1 + 0.02 * std::abs(std::log2(v / 128)));
+    return 1e-4 * base * (1 + 0.05 * std::abs(std::log2(f / best_factor)));
+  };
+  const tune_search s = run_search(true, true, matmul);
+  REQUIRE(s.done());
+  CHECK(s.best() == launch_choice{128, 4});
+  CHECK(s.best_time() == Approx(3.46e-4));
+  CHECK(s.shapes() <= tune_search::max_shapes);
+  for (int v : tune_search::vector_lengths)
+    for (int f : {0, 2, 4, 8, 16, 32, 64}) CHECK(s.best_time() <= 1.03 * matmul({v, f}));
 }
 
 TEST_CASE("a tuned shape becomes launch clauses", "[16][tuned]") {

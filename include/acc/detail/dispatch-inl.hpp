@@ -151,7 +151,9 @@ inline bool run_selected(const construct_entry& e, const void* task, std::uint64
     s = &site_record(r, e, site, device);
     if (adapt) {
       where = s->policy.choose(size, motion);
-      timed = spec.queue == queue_sync || s->policy.warming(size, motion);
+      // A synchronous run is timed as the policy asks (its warm-up, then a sample); an async
+      // one only in the warm-up, since timing it waits for its queue.
+      timed = spec.queue == queue_sync ? s->policy.timed(size, motion) : s->policy.warming(size, motion);
     }
     if (tune && where == target::nvidia) {
       auto& t = s->tuning[cls];
@@ -169,7 +171,9 @@ inline bool run_selected(const construct_entry& e, const void* task, std::uint64
     }
   }
   using clock = std::chrono::steady_clock;
-  const clock::time_point start = clock::now();
+  // Untimed runs, most of them once a class has settled, read no clock.
+  const auto now = [timed] { return timed ? clock::now() : clock::time_point{}; };
+  const clock::time_point start = now();
   clock::time_point kernel_start, kernel_end;
   if (where == target::nvidia) {
     const launch_spec run_spec = search ? apply_choice(spec, shape, size) : spec;
@@ -178,23 +182,23 @@ inline bool run_selected(const construct_entry& e, const void* task, std::uint64
     const bool wait = timed && spec.queue != queue_sync;
     implicit_data data(scope, mapped.get(), e.body_size, device, run_spec, true, site);
     if (wait) cuda_ops().wait(device, spec.queue, site);
-    kernel_start = clock::now();
+    kernel_start = now();
     e.run_nvidia(task, mapped.get(), launch_context{run_spec, device, site}, result);
     if (wait) cuda_ops().wait(device, spec.queue, site);
-    kernel_end = clock::now();
+    kernel_end = now();
     data.finish();
     if (wait) cuda_ops().wait(device, spec.queue, site);
   } else if (motion.bytes[0] > 0 || spec.default_present) {
     host_coherence coherent(scope, mapped.get(), e.body_size, device, spec, site);
-    kernel_start = clock::now();
+    kernel_start = now();
     e.run_host(task, body, launch_context{spec, 0, site}, result);
-    kernel_end = clock::now();
+    kernel_end = now();
     coherent.finish();
   } else {
     // Nothing the body captured is on the GPU: the host run is the plain one.
-    kernel_start = clock::now();
+    kernel_start = now();
     e.run_host(task, body, launch_context{spec, 0, site}, result);
-    kernel_end = clock::now();
+    kernel_end = now();
   }
   if (!timed) return true;
   const auto secs = [](clock::duration d) { return std::chrono::duration<double>(d).count(); };

@@ -83,7 +83,11 @@ ACC_DETAIL_RUNTIME_FN double adaptive_policy::predict(target where, std::uint64_
 ACC_DETAIL_RUNTIME_FN target adaptive_policy::choose(std::uint64_t n, const data_motion& m) {
   const int cls = size_class(n);
   adaptive_class& c = classes_[int(residency_of(m))][cls];
-  if (c.settled) return c.choice;
+  if (c.settled) {
+    ++c.calls;
+    if (c.probing) return c.choice == target::nvidia ? target::host : target::nvidia;
+    return c.choice;
+  }
   if (c.n == 0 && c.runs[0] + c.runs[1] == 0) {
     c.n = n ? n : 1;
     c.motion = m;
@@ -99,7 +103,16 @@ ACC_DETAIL_RUNTIME_FN target adaptive_policy::choose(std::uint64_t n, const data
 
 ACC_DETAIL_RUNTIME_FN bool adaptive_policy::warming(std::uint64_t n, const data_motion& m) const noexcept {
   const adaptive_class& c = classes_[int(residency_of(m))][size_class(n)];
-  return !c.settled || c.runs[side(c.choice)] < o_.trials;
+  return !c.settled || c.probing || c.runs[side(c.choice)] < o_.trials;
+}
+
+ACC_DETAIL_RUNTIME_FN bool adaptive_policy::timed(std::uint64_t n, const data_motion& m) const noexcept {
+  const adaptive_class& c = classes_[int(residency_of(m))][size_class(n)];
+  if (!c.settled || c.probing || c.runs[side(c.choice)] < o_.trials) return true;
+  if (c.switches >= o_.max_switches) return false;  // nothing left to decide
+  // A short run is sampled: the clock, the lock and the bookkeeping would cost it more than
+  // the hysteresis needs to know.
+  return c.best[side(c.choice)] >= o_.time_every_run || c.calls % std::uint64_t(std::max(1, o_.sample)) == 0;
 }
 
 ACC_DETAIL_RUNTIME_FN double adaptive_policy::other_estimate(const adaptive_class& c, int other) const noexcept {
@@ -135,24 +148,55 @@ ACC_DETAIL_RUNTIME_FN void adaptive_policy::record(target where, std::uint64_t n
   }
   if (!c.settled) {
     if (c.runs[0] >= trials && c.runs[1] >= trials) {
+      const double faster = std::min(c.best[0], c.best[1]), slower = std::max(c.best[0], c.best[1]);
+      if (!c.retimed && faster > slower * (1 - o_.close_call)) {
+        // Too close to call from runs that came first at this size (a cold cache, a new
+        // allocation, the other side's leftovers): both sides run again, and those decide.
+        c.retimed = true;
+        c.runs = {};
+        return;
+      }
       c.choice = c.best[1] < c.best[0] ? target::nvidia : target::host;
       c.settled = true;
       c.window_runs = 0;
     }
     return;
   }
-  if (where != c.choice) return;
-  // Hysteresis: the median of the chosen side's last runs (one slow run, preempted or paying a
-  // thread wake-up, moves no median) against the other side, which must be faster by the margin.
+  if (c.probing) {
+    // The probe of the other side: its warm-up's median against the window that called for it.
+    if (where == c.choice || c.runs[s] < trials) return;
+    c.probing = false;
+    c.favour_other = 0;
+    if (c.best[s] < c.probed_against * (1 - o_.margin)) {
+      c.choice = where;
+      ++c.switches;
+      c.window_runs = 0;
+    }
+    return;
+  }
+  if (where != c.choice || c.switches >= o_.max_switches) return;
+  // Hysteresis: the median of each full window of the chosen side's runs (one slow run,
+  // preempted or paying a thread wake-up, moves no median) against the other side, which must
+  // be faster by the margin in `confirm` windows in a row.
   c.window[c.window_runs++ % window] = seconds;
-  if (c.window_runs < window || c.switches >= o_.max_switches) return;
+  if (c.window_runs % window != 0) return;
   const double current = median_of(c.window.data(), window);
   const double other = other_estimate(c, 1 - s);
-  if (other > 0 && other < current * (1 - o_.margin)) {
-    c.choice = s ? target::host : target::nvidia;
-    ++c.switches;
-    c.window_runs = 0;
+  if (!(other > 0 && other < current * (1 - o_.margin))) {
+    c.favour_other = 0;
+    return;
   }
+  if (++c.favour_other < std::max(1, o_.confirm)) return;
+  if (c.runs[1 - s] < trials) {
+    // Only predicted there: a wrong prediction must not spend the one switch.
+    c.probing = true;
+    c.probed_against = current;
+    return;
+  }
+  c.choice = s ? target::host : target::nvidia;
+  ++c.switches;
+  c.window_runs = 0;
+  c.favour_other = 0;
 }
 
 // ---- tune_search --------------------------------------------------------------------------------
@@ -180,28 +224,36 @@ ACC_DETAIL_RUNTIME_FN void tune_search::record(launch_choice c, double seconds) 
   ++shapes_;
   const double t = selection_impl::median_of(runs_.data(), reps);
   if (phase_ == 0) default_time_ = t;
+  if (phase_ == 3 && (runner_time_ == 0 || t < runner_time_)) runner_time_ = t, runner_ = c;
   if (best_time_ == 0 || t < best_time_) best_time_ = t, best_ = c;
   advance(t);
 }
 
 ACC_DETAIL_RUNTIME_FN void tune_search::advance(double t) {
-  // More iterations per thread pay until they do not: the first factor 10% slower than the
-  // best shape so far ends that coordinate.
-  const bool stop = phase_ == 2 && t > 1.1 * best_time_;
+  // More iterations per thread pay until they do not: the first factor above the one the
+  // phase started from that is 10% slower than the best shape ends that coordinate.
+  const bool stop = (phase_ == 2 || phase_ == 4) && t > 1.1 * best_time_ && queue_[at_].gang_factor > base_factor_;
   if (!stop && ++at_ < queue_.size()) return;
   at_ = 0;
   queue_.clear();
-  while (queue_.empty() && phase_ < 3) {
+  while (queue_.empty() && phase_ < 4) {
     ++phase_;
     if (phase_ == 1 && vector_open_)
       for (int v : vector_lengths) queue_.push_back({v, 0});
-    if (phase_ == 2 && gangs_open_)
+    if (phase_ == 2 && gangs_open_) {
       // The default block is the kernel's own choice, unknown here, so iterations per thread
       // take the fastest explicit vector length (or the clauses').
+      base_factor_ = 0;
       for (int f : gang_factors) queue_.push_back({best_.vector_length ? best_.vector_length : vector_open_ ? 256 : 0, f});
+    }
     if (phase_ == 3 && vector_open_ && gangs_open_ && best_.gang_factor)
       for (int v : vector_lengths)
         if (v != best_.vector_length) queue_.push_back({v, best_.gang_factor});
+    if (phase_ == 4 && runner_time_ > 0 && runner_time_ <= 1.1 * best_time_) {
+      base_factor_ = runner_.gang_factor;
+      for (int f : gang_factors)
+        if (f != runner_.gang_factor) queue_.push_back({runner_.vector_length, f});
+    }
   }
   done_ = queue_.empty();
 }
@@ -381,7 +433,7 @@ ACC_DETAIL_RUNTIME_FN std::string selection_report() {
         const char* data_name[residencies] = {"data on the host", "data on the GPU", "data on both"};
         out += "  adaptive 2^" + std::to_string(cls) + ", " + data_name[r] + ": " +
                (c.choice == target::nvidia ? "gpu" : c.choice == target::host ? "host" : "undecided") +
-               (c.by_model ? " (predicted)" : "");
+               (c.by_model ? " (predicted)" : "") + (c.retimed ? " (close call: both timed twice)" : "");
         const char* side_name[2] = {"host", "gpu"};
         for (int k = 0; k < 2; ++k) {
           out += std::string(", ") + side_name[k] + " ";

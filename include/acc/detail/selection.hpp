@@ -61,13 +61,22 @@ constexpr residency residency_of(const data_motion& m) noexcept {
 /// SPRAT's knobs: ΔT as a fraction of the current side's time; timed runs per side in a
 /// class's warm-up (their median counts: the first run pays allocation and first touch, and a
 /// single preempted run must not decide); runs of the chosen side whose median is compared
-/// with the other side before a switch; switches allowed per class after it settled. Trials
+/// with the other side before a switch; switches allowed per class after it settled; windows
+/// in a row that must all favour the other side before it switches (a slow spell that fills
+/// one window, such as the GPU's start-up or threads woken from sleep, must not decide for
+/// good); after the warm-up, one run in `sample` is timed for the windows, every run when the
+/// chosen side takes at least `time_every_run` seconds (the clock then costs nothing); warm-up
+/// medians within `close_call` of each other are timed once more before they decide. Trials
 /// count up to 8 and the window up to 16.
 struct adaptive_options {
   double margin = 0.10;
   int trials = 3;
   int window = 5;
   int max_switches = 1;
+  int confirm = 2;
+  int sample = 8;
+  double time_every_run = 50e-6;
+  double close_call = 0.25;
 };
 
 /// Per size class and residency of one call site on one GPU. Times are whole runs (data
@@ -84,19 +93,28 @@ struct adaptive_class {
   std::array<std::array<double, 8>, 2> warm_total{}, warm_kernel{};  // the warm-up runs
   std::array<double, 16> window{};      // the chosen side's latest runs since it was chosen
   int window_runs = 0;
+  int favour_other = 0;   // full windows in a row whose median the other side beat by the margin
+  std::uint64_t calls = 0;  // runs chosen since the class settled (sampling counts them)
   target choice = target::unset;
   int switches = 0;
   bool settled = false;   // warm-up over: runs go to `choice`
   bool by_model = false;  // settled at first sight from the models' predictions
+  bool retimed = false;   // the warm-up's medians were too close to call and both sides ran again
+  bool probing = false;   // the other side, known only by prediction, runs its warm-up before a switch
+  double probed_against = 0;  // the chosen side's window median that the probe must beat
 };
 
 /// Host or GPU for one call site on one GPU. Each side has two models: its kernel time against
 /// the iteration count (per size class, whatever the residency) and its data movement time
 /// against the bytes moved. A run is predicted as kernel + movement of the bytes that side
 /// would move now. A new size class and residency is decided at first sight when both sides
-/// can be predicted, else timed on both (`trials` runs each, their median counts); from then on
-/// it runs on the faster, and switches once at most, when the other side's time (measured, else
-/// predicted) beats the median of the chosen side's last `window` runs by `margin`.
+/// can be predicted, else timed on both (`trials` runs each, their median counts; medians
+/// within `close_call` of each other are a close call, and both sides run `trials` times again,
+/// past whatever made the first runs at this size slow); from then on it runs on the faster, and switches
+/// once at most, when the other side's time (measured, else predicted) beats the median of the
+/// chosen side's last `window` timed runs by `margin` in `confirm` windows in a row; a side
+/// known only by prediction is first timed (`trials` runs, a probe), and the switch is made
+/// only if its measured time beats the chosen side's by the margin too.
 class adaptive_policy {
 public:
   explicit adaptive_policy(adaptive_options o = {}) noexcept : o_(o) {}
@@ -104,6 +122,9 @@ public:
   ACC_DETAIL_RUNTIME_FN target choose(std::uint64_t n, const data_motion& m = {});
   /// Whether runs of size n are still being compared (an async construct then waits to be timed).
   ACC_DETAIL_RUNTIME_FN bool warming(std::uint64_t n, const data_motion& m = {}) const noexcept;
+  /// Whether the run choose() just placed is to be timed: every run of the warm-up; after it,
+  /// a sample for the hysteresis while a switch is still allowed; none once it is not.
+  ACC_DETAIL_RUNTIME_FN bool timed(std::uint64_t n, const data_motion& m = {}) const noexcept;
   /// A timed run of size n on `where`: `seconds` in all, `kernel` of them in the construct
   /// itself, the rest moving data (`m`: the bytes, as choose() was told).
   ACC_DETAIL_RUNTIME_FN void record(target where, std::uint64_t n, const data_motion& m, double seconds, double kernel);
@@ -138,16 +159,20 @@ struct launch_choice {
 /// x factor)) until one is 10% slower than the best so far; with the fastest factor, the other
 /// vector lengths again (a shape's best vector length depends on its gangs: a CG row product is
 /// fastest at 128 lanes and 64 rows per thread, though at one row per thread 1024 lanes beat
-/// 128). Every shape runs
-/// `reps` times and the median counts, so that one slow run (a clock or a cold cache) neither
-/// wins nor loses a shape. The result is never slower than the default.
+/// 128); with the fastest of those other vector lengths, when it is within 10% of the best
+/// shape, the factors again (its best factor is its own: a 1024 x 1024 matrix product is
+/// fastest at 128 lanes and 4 columns per thread, though at 2 columns per thread 1024 lanes
+/// beat 128). Every shape runs `reps` times and the median counts, so
+/// that one slow run (a clock or a cold cache) neither wins nor loses a shape. The result is
+/// never slower than the default.
 class tune_search {
 public:
   static constexpr int reps = 3;
   static constexpr std::array<int, 6> vector_lengths{32, 64, 128, 256, 512, 1024};
   static constexpr std::array<int, 6> gang_factors{2, 4, 8, 16, 32, 64};
-  /// At most this many shapes are run (the default, every vector length twice, every factor).
-  static constexpr int max_shapes = 1 + 2 * int(vector_lengths.size()) + int(gang_factors.size());
+  /// At most this many shapes are run: the default, every vector length, then all but one of
+  /// them again; every factor, then all but one of them again.
+  static constexpr int max_shapes = 1 + 2 * int(vector_lengths.size()) - 1 + 2 * int(gang_factors.size()) - 1;
 
   /// `vector_open` / `gangs_open`: the clauses leave vector_length / num_gangs to acc.
   ACC_DETAIL_RUNTIME_FN tune_search(bool vector_open, bool gangs_open);
@@ -173,7 +198,12 @@ private:
   void advance(double t);
 
   bool vector_open_ = false, gangs_open_ = false;
-  int phase_ = 0;  // 0 default, 1 vector lengths, 2 gang factors, 3 vector lengths at that factor
+  // 0 default, 1 vector lengths, 2 gang factors, 3 vector lengths at that factor, 4 gang
+  // factors at the vector length phase 3 found fastest
+  int phase_ = 0;
+  launch_choice runner_{};  // phase 3's fastest shape
+  double runner_time_ = 0;
+  int base_factor_ = 0;     // the factor the current factor phase started from
   std::vector<launch_choice> queue_;
   std::size_t at_ = 0;
   std::array<double, reps> runs_{};  // times of queue_[at_] so far
