@@ -1,7 +1,9 @@
 # The library's targets; shared by this build and, through the export, by consumers.
 #   acc::runtime  the runtime compiled once (src/runtime.cpp): present table, queues, device
-#                 selection, NVTX names. Plain C++: no CUDA code, so one build serves g++ and
-#                 nvcc translation units alike; NVTX when the CUDA toolkit's headers are found.
+#                 selection, NVTX names. Plain C++: no kernels, so one build serves g++ and
+#                 nvcc translation units alike; NVTX and the CUDA side of the runtime (streams,
+#                 device memory, staged transfers: src/runtime_cuda.cpp) when the CUDA
+#                 toolkit's headers are found.
 #   acc::headers  include path, C++20, nvcc's lambda flags, acc::runtime: serial host backend
 #                 (+ CUDA).
 #   acc::acc      acc::headers plus OpenMP when the compiler has it: parallel host backend.
@@ -16,6 +18,10 @@ if(CUDAToolkit_FOUND)
   # nvtx3 is header-only; only its headers are needed (it loads the profiler with dlopen).
   target_include_directories(acc_runtime PRIVATE ${CUDAToolkit_INCLUDE_DIRS})
   target_link_libraries(acc_runtime PUBLIC ${CMAKE_DL_LIBS})
+  # The CUDA side of the runtime, compiled once rather than in every nvcc translation unit;
+  # only programs with such a unit pull this object out of the static library.
+  target_sources(acc_runtime PRIVATE ${PROJECT_SOURCE_DIR}/src/runtime_cuda.cpp)
+  target_compile_definitions(acc_runtime INTERFACE ACC_RUNTIME_CUDA)
 endif()
 find_package(Threads REQUIRED)
 target_link_libraries(acc_runtime PUBLIC Threads::Threads)

@@ -4,8 +4,9 @@
 # raw.cu as __global__ kernels with their launches, acc.cu as acc::parallel_loop over
 # acc::array captures after #include <acc/parallel.hpp>. Times `nvcc -O3 -arch=sm_90 -c` on
 # each, alternating, median of RUNS (default 3), prints the ratio, then nvcc --time's phases.
-# acc.cu is compiled as the acc::acc target compiles it (ACC_SEPARATE_RUNTIME: the runtime is
-# the acc_runtime library, compiled once per build, whose own time is printed separately);
+# acc.cu is compiled as the acc::acc target compiles it (ACC_SEPARATE_RUNTIME and
+# ACC_RUNTIME_CUDA: the runtime, its CUDA side included, is the acc_runtime library, compiled
+# once per build, whose own time is printed separately);
 # the header-only build (no ACC_SEPARATE_RUNTIME) is timed once for reference.
 #   bench/compile/run.sh [runs]     (from any directory; NVCC=... to pick the compiler)
 set -euo pipefail
@@ -39,7 +40,7 @@ loops=20
 } > "$work/acc.cu"
 
 flags=(-std=c++20 --extended-lambda --expt-relaxed-constexpr -O3 -arch=sm_90 -I"$root/include" -c)
-extra_acc=(-DACC_SEPARATE_RUNTIME)
+extra_acc=(-DACC_SEPARATE_RUNTIME -DACC_RUNTIME_CUDA)
 seconds() {
   local t0 t1 extra=()
   [ "$1" = acc ] && extra=("${extra_acc[@]}")
@@ -66,17 +67,18 @@ printf 'ratio     %6.2f x\n' "$(calc "$a / $r")"
 extra_acc=()
 h=$(seconds acc) || exit 1
 printf 'acc, header-only (runtime inline in the TU)  %6.2f s  (%.2f x)\n' "$h" "$(calc "$h / $r")"
-if [ -f "$root/src/runtime.cpp" ]; then
+for src in runtime runtime_cuda; do
+  [ -f "$root/src/$src.cpp" ] || continue
   t0=$(date +%s.%N)
   "${CXX:-g++}" -std=c++20 -O3 -I"$root/include" -I"$(dirname "$(command -v "$nvcc")")/../include" \
-    -c "$root/src/runtime.cpp" -o "$work/runtime.o"
+    -c "$root/src/$src.cpp" -o "$work/$src.o"
   t1=$(date +%s.%N)
-  printf 'the runtime library (src/runtime.cpp, once per build)  %6.2f s\n' "$(calc "$t1 - $t0")"
-fi
+  printf 'the runtime library (src/%s.cpp, once per build)  %6.2f s\n' "$src" "$(calc "$t1 - $t0")"
+done
 for tu in raw acc; do
   echo "nvcc --time phases, $tu.cu (ms):"
   extra=()
-  [ "$tu" = acc ] && extra=(-DACC_SEPARATE_RUNTIME)
+  [ "$tu" = acc ] && extra=(-DACC_SEPARATE_RUNTIME -DACC_RUNTIME_CUDA)
   "$nvcc" "${flags[@]}" "${extra[@]}" "$work/$tu.cu" -o "$work/$tu.o" --time "$work/$tu.csv" >/dev/null
   awk -F' , ' 'NR > 1 && $2 !~ /driver/ {t[$2] += $(NF - 1)} END {for (p in t) printf "  %-22s %8.0f\n", p, t[p]}' \
     "$work/$tu.csv" | sort -t'|' -k1,1 | sort -k2 -t$'\t' | awk '{print}'

@@ -122,19 +122,29 @@ struct parallel_loop {
       const detail::call_site site{"parallel_loop", where};
       static detail::nvtx_site nvtx;  // constant-initialised: no guard per construct
       const detail::nvtx_range range(nvtx, site);
-      detail::run_with_clauses(
-          [&](const auto& spec, const auto& reds, const auto& body) {
-            const auto [space, total] = detail::space_of(extent, site);
-            if constexpr (detail::has_devices_v<Args...>)
-              detail::run_on_devices(detail::devices_clause_of(args...), space, total, spec, body, site);
-            else if constexpr (std::tuple_size_v<std::remove_cvref_t<decltype(reds)>> == 0)
-              detail::dispatch(detail::loop_task<std::remove_const_t<decltype(space)>>{{}, space, total}, spec, body, site);
-            else
-              detail::dispatch(detail::loop_reduction_task<std::remove_const_t<decltype(space)>, std::remove_cvref_t<decltype(reds)>>{
-                                   {}, space, total, reds},
-                               spec, body, site);
-          },
-          std::as_const(args)...);
+      if constexpr (sizeof...(Args) == 1) {
+        // No clause, the common case: straight to the dispatch. The clauses' fold below costs
+        // every body a generic lambda and two more instantiations (bench/compile).
+        const auto [space, total] = detail::space_of(extent, site);
+        detail::dispatch(detail::loop_task<std::remove_const_t<decltype(space)>>{{}, space, total},
+                         detail::launch_spec{}, std::as_const(args)..., site);
+      } else {
+        detail::run_with_clauses(
+            [&](const auto& spec, const auto& reds, const auto& body) {
+              const auto [space, total] = detail::space_of(extent, site);
+              if constexpr (detail::has_devices_v<Args...>)
+                detail::run_on_devices(detail::devices_clause_of(args...), space, total, spec, body, site);
+              else if constexpr (std::tuple_size_v<std::remove_cvref_t<decltype(reds)>> == 0)
+                detail::dispatch(detail::loop_task<std::remove_const_t<decltype(space)>>{{}, space, total}, spec, body,
+                                 site);
+              else
+                detail::dispatch(
+                    detail::loop_reduction_task<std::remove_const_t<decltype(space)>, std::remove_cvref_t<decltype(reds)>>{
+                        {}, space, total, reds},
+                    spec, body, site);
+            },
+            std::as_const(args)...);
+      }
     }
   }
 };

@@ -46,6 +46,19 @@
 #  define ACC_DETAIL_RUNTIME_FN inline
 #endif
 
+// The CUDA side of the runtime (streams, device memory, staged transfers, graphs:
+// backend/cuda/runtime-inl.hpp) is in acc_runtime only when that library was built with the
+// CUDA toolkit's headers, which its CMake target announces with ACC_RUNTIME_CUDA; otherwise
+// every translation unit that nvcc compiles defines it inline. ACC_DETAIL_CUDA_RUNTIME_FN marks
+// its functions.
+#if defined(ACC_DETAIL_BUILDING_RUNTIME) || (defined(ACC_SEPARATE_RUNTIME) && defined(ACC_RUNTIME_CUDA))
+#  define ACC_DETAIL_CUDA_RUNTIME_INLINE 0
+#  define ACC_DETAIL_CUDA_RUNTIME_FN
+#else
+#  define ACC_DETAIL_CUDA_RUNTIME_INLINE 1
+#  define ACC_DETAIL_CUDA_RUNTIME_FN inline
+#endif
+
 // Helpers that every construct's instantiation calls (launch planning, error paths): kept out
 // of line so that a translation unit compiles them once, not once per construct.
 #if defined(__GNUC__) || defined(__clang__)

@@ -6,22 +6,15 @@
 
 #include <cuda_runtime.h>
 
-#include <cstring>
 #include <string>
 
 namespace acc::detail::cuda {
 
-/// "acc/backend/cuda/loop.hpp:97" rather than the install prefix of whoever built it.
-inline const char* library_path(const char* file) {
-  const char* p = std::strstr(file, "acc/");
-  return p ? p : file;
-}
-
-[[noreturn]] ACC_DETAIL_COLD inline void throw_cuda(cudaError_t e, const char* call, const call_site& site, const char* file,
-                                    int line) {
-  throw device_error(describe(site) + ": " + call + " failed: " + cudaGetErrorName(e) + " (" +
-                     cudaGetErrorString(e) + ") [" + library_path(file) + ":" + std::to_string(line) + "]");
-}
+/// Throws acc::device_error for the CUDA call `call` that failed with `e` at file:line of acc,
+/// in the construct at `site`. Cold and never inlined: its definition says so (g++ warns about
+/// noinline on an inline declaration).
+[[noreturn]] ACC_DETAIL_CUDA_RUNTIME_FN void throw_cuda(cudaError_t e, const char* call, const call_site& site,
+                                                        const char* file, int line);
 
 inline void check(cudaError_t e, const char* call, const call_site& site, const char* file, int line) {
   if (e != cudaSuccess) {

@@ -43,6 +43,9 @@ inline const bool ops_registered = (register_ops(), true);
 
 }  // namespace acc::detail::cuda
 
+#if ACC_DETAIL_CUDA_RUNTIME_INLINE
+#  include <acc/backend/cuda/runtime-inl.hpp>
+#endif
 #if ACC_DETAIL_RUNTIME_INLINE
 #  include <acc/detail/runtime-inl.hpp>
 #endif
