@@ -315,14 +315,19 @@ std::size_t free_memory() {
 }  // namespace
 
 TEST_CASE("vv acc_malloc", "[vv][runtime][data]") {
-  const std::size_t before = free_memory();
-  int* a = static_cast<int*>(acc::malloc(n * sizeof(int)));
-  REQUIRE(a != nullptr);
-  const std::size_t after = free_memory();
   // The suite's check, where the device has memory of its own (host free memory moves with
-  // everything else the machine does).
-  if (vv::separate_memory()) REQUIRE(after + n * sizeof(int) <= before);
-  acc::free(a);
+  // everything else the machine does). Other processes on the device (ctest -j) move its free
+  // memory too, up as well as down: the allocation must show in one of a few tries.
+  bool taken = false;
+  for (int attempt = 0; attempt < 5 && !taken; ++attempt) {
+    const std::size_t before = free_memory();
+    int* a = static_cast<int*>(acc::malloc(n * sizeof(int)));
+    REQUIRE(a != nullptr);
+    const std::size_t after = free_memory();
+    taken = !vv::separate_memory() || after + n * sizeof(int) <= before;
+    acc::free(a);
+  }
+  REQUIRE(taken);
 }
 
 TEST_CASE("vv acc_free", "[vv][runtime][data]") {
