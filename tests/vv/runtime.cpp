@@ -318,15 +318,17 @@ TEST_CASE("vv acc_malloc", "[vv][runtime][data]") {
   // The suite's check, where the device has memory of its own (host free memory moves with
   // everything else the machine does). Other processes on the device (ctest -j) move its free
   // memory too, up as well as down: the allocation must show in one of a few tries.
+  // The blocks are kept until the end, so each try takes new memory.
   bool taken = false;
+  std::vector<int*> blocks;
   for (int attempt = 0; attempt < 5 && !taken; ++attempt) {
     const std::size_t before = free_memory();
-    int* a = static_cast<int*>(acc::malloc(n * sizeof(int)));
-    REQUIRE(a != nullptr);
+    blocks.push_back(static_cast<int*>(acc::malloc(n * sizeof(int))));
+    REQUIRE(blocks.back() != nullptr);
     const std::size_t after = free_memory();
     taken = !vv::separate_memory() || after + n * sizeof(int) <= before;
-    acc::free(a);
   }
+  for (int* a : blocks) acc::free(a);
   REQUIRE(taken);
 }
 
