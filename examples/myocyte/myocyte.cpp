@@ -371,6 +371,20 @@ step_check check_steps(const Real* y, const Real* t, int span, const Real* p, do
   return c;
 }
 
+/// Every instance solved with its stages in arrays private to the iteration (OpenACC:
+/// `parallel loop vector_length(lanes) private(stage, scratch)`), in Real. On a GPU private
+/// arrays are local memory, which interleaves the threads' copies so that a warp's accesses
+/// coalesce.
+template <class Real>
+void solve_private(int instances, int lanes, std::size_t per, int span, acc::view<Real> y, acc::view<Real> t,
+                   acc::view<Real> p, acc::view<int> status) {
+  acc::parallel_loop(instances, acc::vector_length(lanes), acc::default_present, ACC_LAMBDA(int m) {
+    Real stage[stages * equations], scratch[2 * equations];
+    status[m] = solve(&y[m * per], &t[std::size_t(m) * (span + 1)], span, &p[std::size_t(m) * parameters], stage,
+                      scratch, scratch + equations);
+  });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) try {
@@ -434,46 +448,17 @@ int main(int argc, char** argv) try {
                     &sv[std::size_t(m) * 2 * equations + equations]);
     });
   };
-  // OpenACC: #pragma acc parallel loop vector_length(32) private(stage, scratch) present(...)
-  // The stages in arrays private to the iteration: on a GPU they are local memory, which
-  // interleaves the threads' copies so that a warp's accesses coalesce (the global arrays
-  // above give each thread its own 9 KiB block, and a warp touches 32 lines per access). 32
-  // lanes a gang spread Rodinia's 1024 instances over 32 multiprocessors, as its 32-thread
-  // blocks do, where the default 256 would leave all but 4 idle.
-  auto private_stages = [&] {
-    acc::parallel_loop(instances, acc::vector_length(32), acc::default_present, ACC_LAMBDA(int m) {
-      double stage[stages * equations], scratch[2 * equations];
-      st[m] = solve(&yv[m * per], &tv[std::size_t(m) * (span + 1)], span, &pv[std::size_t(m) * parameters], stage,
-                    scratch, scratch + equations);
-    });
-  };
-
-  // The same with 8 lanes a gang: 1024 instances then run on 128 multiprocessors, and the
-  // private arrays of a gang (8 x 11 KiB) stay in its multiprocessor's L1, where 32 lanes'
-  // (350 KiB) do not fit and their stage loads go to L2.
-  auto private_stages_8 = [&] {
-    acc::parallel_loop(instances, acc::vector_length(8), acc::default_present, ACC_LAMBDA(int m) {
-      double stage[stages * equations], scratch[2 * equations];
-      st[m] = solve(&yv[m * per], &tv[std::size_t(m) * (span + 1)], span, &pv[std::size_t(m) * parameters], stage,
-                    scratch, scratch + equations);
-    });
-  };
-
-  // private_stages and private_stages_8 in single precision.
-  auto float_private_stages = [&] {
-    acc::parallel_loop(instances, acc::vector_length(32), acc::default_present, ACC_LAMBDA(int m) {
-      float stage[stages * equations], scratch[2 * equations];
-      st[m] = solve(&yfv[m * per], &tfv[std::size_t(m) * (span + 1)], span, &pfv[std::size_t(m) * parameters], stage,
-                    scratch, scratch + equations);
-    });
-  };
-  auto float_private_stages_8 = [&] {
-    acc::parallel_loop(instances, acc::vector_length(8), acc::default_present, ACC_LAMBDA(int m) {
-      float stage[stages * equations], scratch[2 * equations];
-      st[m] = solve(&yfv[m * per], &tfv[std::size_t(m) * (span + 1)], span, &pfv[std::size_t(m) * parameters], stage,
-                    scratch, scratch + equations);
-    });
-  };
+  // The stages private to the iteration (solve_private): the global arrays above give each
+  // thread its own 9 KiB block, and a warp touches 32 lines per access. 32 lanes a gang spread
+  // Rodinia's 1024 instances over 32 multiprocessors, as its 32-thread blocks do, where the
+  // default 256 would leave all but 4 idle. With 8 lanes they run on 128 multiprocessors, and
+  // the private arrays of a gang (8 x 11 KiB) stay in its multiprocessor's L1, where 32 lanes'
+  // (350 KiB) do not fit and their stage loads go to L2. The float variants are the same in
+  // single precision.
+  auto private_stages = [&] { solve_private<double>(instances, 32, per, span, yv, tv, pv, st); };
+  auto private_stages_8 = [&] { solve_private<double>(instances, 8, per, span, yv, tv, pv, st); };
+  auto float_private_stages = [&] { solve_private<float>(instances, 32, per, span, yfv, tfv, pfv, st); };
+  auto float_private_stages_8 = [&] { solve_private<float>(instances, 8, per, span, yfv, tfv, pfv, st); };
 
   // Every instance's steps checked one by one, and its total integrated time (the sum of its
   // step sizes) within 5% of the sequential run's.
