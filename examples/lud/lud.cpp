@@ -32,6 +32,26 @@ constexpr int side = 16;  // Rodinia's BLOCK_SIZE
 // The smaller of two ints, in host and device code alike.
 ACC_ROUTINE constexpr int imin(int a, int b) { return a < b ? a : b; }
 
+/// Lane l's line of a perimeter block, in team memory of row pitch `pitch`, against the
+/// factored diagonal block d (n x n): a column of the row perimeter solved with d's unit lower
+/// triangle, or a row of the column perimeter with its upper triangle (Rodinia's perimeter).
+template <class Team>
+ACC_ROUTINE void solve_perimeter_line(bool row, int l, int n, int pitch, const Team& d, const Team& p) {
+  if (row) {
+    for (int r = 1; r < n; ++r) {
+      float s = p[r * pitch + l];
+      for (int k = 0; k < r; ++k) s -= d[r * pitch + k] * p[k * pitch + l];
+      p[r * pitch + l] = s;
+    }
+  } else {
+    for (int c = 0; c < n; ++c) {
+      float s = p[l * pitch + c];
+      for (int k = 0; k < c; ++k) s -= p[l * pitch + k] * d[k * pitch + c];
+      p[l * pitch + c] = s / d[c * pitch + c];
+    }
+  }
+}
+
 // OpenACC, per k:
 //   #pragma acc parallel loop async(1)            for (i = k+1; i < n; ++i) a[i][k] /= a[k][k];
 //   #pragma acc parallel loop collapse(2) async(1) for i, j > k: a[i][j] -= a[i][k] * a[k][j];
@@ -93,21 +113,7 @@ void blocked(acc::view<float, 2> a, int queue) {
                         const int r = e / side, c = e % side;
                         if (!row && c < kb) p[e] = a(q + r, o + c);
                       });
-                      acc::loop(g, acc::vector, qb, [&](int l) {
-                        if (row) {
-                          for (int r = 1; r < kb; ++r) {
-                            float s = p[r * side + l];
-                            for (int k = 0; k < r; ++k) s -= d[r * side + k] * p[k * side + l];
-                            p[r * side + l] = s;
-                          }
-                        } else {
-                          for (int c = 0; c < kb; ++c) {
-                            float s = p[l * side + c];
-                            for (int k = 0; k < c; ++k) s -= p[l * side + k] * d[k * side + c];
-                            p[l * side + c] = s / d[c * side + c];
-                          }
-                        }
-                      });
+                      acc::loop(g, acc::vector, qb, [&](int l) { solve_perimeter_line(row, l, kb, side, d, p); });
                       acc::loop(g, acc::vector, side * side, [&](int e) {
                         const int r = e / side, c = e % side;
                         if (row && r < kb && c < qb) a(o + r, q + c) = p[e];
@@ -206,21 +212,7 @@ void blocked_lookahead(acc::view<float, 2> a, int queue) {
                         }
                         for (int r = 0; r < B; ++r) d[r * P + l] = dv[r], p[r * P + l] = pv[r];
                       });
-                      acc::loop(g, acc::vector, qb, [&](int l) {
-                        if (row) {
-                          for (int r = 1; r < B; ++r) {
-                            float s = p[r * P + l];
-                            for (int k = 0; k < r; ++k) s -= d[r * P + k] * p[k * P + l];
-                            p[r * P + l] = s;
-                          }
-                        } else {
-                          for (int c = 0; c < B; ++c) {
-                            float s = p[l * P + c];
-                            for (int k = 0; k < c; ++k) s -= p[l * P + k] * d[k * P + c];
-                            p[l * P + c] = s / d[c * P + c];
-                          }
-                        }
-                      });
+                      acc::loop(g, acc::vector, qb, [&](int l) { solve_perimeter_line(row, l, B, P, d, p); });
                       acc::loop(g, acc::vector, B, [&](int l) {
                         float pv[B];
                         for (int r = 0; r < B; ++r) pv[r] = p[r * P + l];
