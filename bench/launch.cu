@@ -141,6 +141,10 @@ int main() try {
       for (int i = 0; i < launches; ++i) acc::parallel_loop(1, acc::async(queue), ACC_LAMBDA(int) {});
     };
   };
+  const auto acc_async = [acc_batch] {
+    acc_batch(async_launches)();
+    acc::wait(queue);
+  };
   const auto wait_both = [s] {
     acc::wait(queue);
     CHECK(cudaStreamSynchronize(s));
@@ -148,10 +152,7 @@ int main() try {
   print("async", async_launches,
         us_per_launch(
             async_launches,
-            [] {
-              for (int i = 0; i < async_launches; ++i) acc::parallel_loop(1, acc::async(queue), ACC_LAMBDA(int) {});
-              acc::wait(queue);
-            },
+            acc_async,
             [s] {
               for (int i = 0; i < async_launches; ++i) empty_kernel<<<1, 1, 0, s>>>();
               CHECK(cudaStreamSynchronize(s));
@@ -161,10 +162,7 @@ int main() try {
   print("shaped", async_launches,
         us_per_launch(
             async_launches,
-            [] {
-              for (int i = 0; i < async_launches; ++i) acc::parallel_loop(1, acc::async(queue), ACC_LAMBDA(int) {});
-              acc::wait(queue);
-            },
+            acc_async,
             [s] {
               for (int i = 0; i < async_launches; ++i) shaped_kernel<<<1, 32, 0, s>>>(0, 1u, empty_body{});
               CHECK(cudaStreamSynchronize(s));
