@@ -194,6 +194,12 @@ ACC_DETAIL_CUDA_RUNTIME_FN void mem_info(int device, std::size_t* free, std::siz
   (void)cudaGetLastError();
 }
 
+/// An allocation's size rounded up to whole 4-byte words. Atomics on 1- and 2-byte elements are
+/// compare-and-swap loops on the aligned 4-byte word that holds the element; the word of the last
+/// element must lie inside the allocation (compute-sanitizer memcheck reports a word that
+/// straddles its end, though the allocator's granularity makes it readable).
+constexpr std::size_t atomic_word_padded(std::size_t bytes) noexcept { return (bytes + 3) & ~std::size_t(3); }
+
 ACC_DETAIL_CUDA_RUNTIME_FN cudaMemPool_t memory_pool(int device, const call_site& site) {
   static per_device<cudaMemPool_t> pools;
   return pools.get(device, [&] {
@@ -213,12 +219,13 @@ ACC_DETAIL_CUDA_RUNTIME_FN void* pool_alloc(int device, std::size_t bytes, cudaS
                                             const call_site& site) {
   cudaMemPool_t pool = memory_pool(device, site);
   void* p = nullptr;
-  cudaError_t e = cudaMallocFromPoolAsync(&p, bytes, pool, stream);
+  const std::size_t padded = atomic_word_padded(bytes);
+  cudaError_t e = cudaMallocFromPoolAsync(&p, padded, pool, stream);
   if (e == cudaErrorMemoryAllocation) {
     (void)cudaGetLastError();
     ACC_DETAIL_CUDA_CHECK(cudaStreamSynchronize(stream), site);
     ACC_DETAIL_CUDA_CHECK(cudaMemPoolTrimTo(pool, 0), site);
-    e = cudaMallocFromPoolAsync(&p, bytes, pool, stream);
+    e = cudaMallocFromPoolAsync(&p, padded, pool, stream);
   }
   if (e == cudaErrorMemoryAllocation) {
     (void)cudaGetLastError();
@@ -423,7 +430,7 @@ ACC_DETAIL_CUDA_RUNTIME_FN void fill_zero(int device, void* p, std::size_t bytes
 ACC_DETAIL_CUDA_RUNTIME_FN void* device_malloc(int device, std::size_t bytes, const call_site& site) {
   use_device(device, site);
   void* p = nullptr;
-  const cudaError_t e = cudaMalloc(&p, bytes);
+  const cudaError_t e = cudaMalloc(&p, atomic_word_padded(bytes));
   if (e == cudaErrorMemoryAllocation) {
     (void)cudaGetLastError();
     return nullptr;  // acc_malloc reports failure with a null pointer
