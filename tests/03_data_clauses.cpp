@@ -413,7 +413,7 @@ void data_scenario() {
   }
   acc::exit_data(acc::copyout(a));
   add(b, 1);
-  acc::enter_data(acc::create(b));
+  acc::enter_data(acc::copyin(b));  // scale_async reads b: initialised, not create
   scale_async(b, 2, 1, 3);
   acc::exit_data(acc::delete_(b), acc::async(3));
   try {
