@@ -90,7 +90,12 @@ void blocking_at_level(Level level) {
     acc::data region{acc::copyin(a), acc::copyin(b), acc::copyout(c)};
     acc::parallel(acc::num_gangs(1), ACC_LAMBDA(const acc::gang_t& g) {
       acc::loop(g, level, n, [&](int x) { c[x] = (a[x] + b[x]) * multiplyer; });
-      acc::loop(g, level, n, [&](int x) { c[x] = c[x] + a[x] + b[x]; });
+      // A worker loop's body runs in every vector lane of its worker (docs/porting.md): the
+      // read-modify-write goes in single(per_worker), so that it runs once per iteration.
+      acc::loop(g, level, n, [&](int x) {
+        if constexpr (Level::vector) c[x] = c[x] + a[x] + b[x];
+        else acc::single(g, acc::per_worker, [&] { c[x] = c[x] + a[x] + b[x]; });
+      });
     });
   }
   for (int x = 0; x < n; ++x) REQUIRE(vv::same(c[x], 3 * (a[x] + b[x]), 2));
