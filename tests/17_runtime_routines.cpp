@@ -109,7 +109,9 @@ TEST_CASE("wait_all_async makes one queue wait for every other queue", "[17][asy
   acc::array<double> a(n), b(n), c(n), d(n), s(n);
   for (int i = 0; i < n; ++i) a[i] = x[i], b[i] = y[i];
   {
-    acc::data region{acc::copyin(a), acc::copyin(b), acc::create(c), acc::create(d), acc::copyout(s)};
+    // c and d start defined (zeros, copied in): a third queue that ran before the other two
+    // would compute zeros and fail the check below, instead of reading undefined memory.
+    acc::data region{acc::copyin(a), acc::copyin(b), acc::copyin(c), acc::copyin(d), acc::copyout(s)};
     acc::parallel_loop(n, acc::async(1), ACC_LAMBDA(int i) { c[i] = a[i] + b[i]; });
     acc::parallel_loop(n, acc::async(2), ACC_LAMBDA(int i) { d[i] = a[i] * b[i]; });
     acc::wait_all_async(3);
