@@ -45,7 +45,10 @@ public:
 #if defined(__CUDACC__)
     managed_ = gpu_run();
     if (managed_) {
-      if (cudaMallocManaged(&p_, (n ? n : 1) * sizeof(T)) != cudaSuccess)
+      // Whole 4-byte words, as acc's own allocations: atomics on 1- and 2-byte elements swap
+      // the aligned word that holds them.
+      const std::size_t bytes = ((n ? n : 1) * sizeof(T) + 3) / 4 * 4;
+      if (cudaMallocManaged(&p_, bytes) != cudaSuccess)
         throw std::runtime_error("acc_test::buffer: cudaMallocManaged failed");
     }
 #endif
