@@ -146,9 +146,69 @@ ACC_ROUTINE inline double edges23(const cgrid& u, int i3, int i2, int i1) {
   return u(i3 - 1, i2 - 1, i1) + u(i3 - 1, i2 + 1, i1) + u(i3 + 1, i2 - 1, i1) + u(i3 + 1, i2 + 1, i1);
 }
 
+// --- Host forms of resid and psinv. Each point's 27-point sum shares its column sums (faces23,
+// edges23) with its neighbours along i1; a CPU core computes them once per row into gang
+// memory, as NPB-OMP does, which halves the additions. The GPU forms keep one independent
+// point per thread (a row per gang would leave most of the GPU idle); the choice is
+// host_rows, below.
+// OpenACC: #pragma acc parallel loop gang collapse(2) over rows, with vector loops over i1.
+
+/// Whether resid and psinv take the host's row form.
+bool host_rows() { return acc::get_device_type() != acc::device_type::nvidia; }
+
+void resid_rows(const cgrid& u, const cgrid& v, const grid& r, const stencil& a) {
+  const int n3 = static_cast<int>(u.extent(0)), n2 = static_cast<int>(u.extent(1)), n1 = static_cast<int>(u.extent(2));
+  const int rows = (n3 - 2) * (n2 - 2);
+  acc::parallel(acc::num_gangs(rows), acc::shared_bytes(2 * sizeof(double) * n1), acc::async(queue),
+                acc::default_present, ACC_LAMBDA(const acc::gang_t& g) {
+    const auto sums = g.shared<double>(2 * std::size_t(n1));
+    acc::loop(g, acc::gang, rows, [&](int row) {
+      const int i3 = row / (n2 - 2) + 1, i2 = row % (n2 - 2) + 1;
+      // Locals: the compiler need not reload them after each store to r.
+      double* const f = sums.data();
+      double* const e = f + n1;
+      const double c0 = a.c[0], c2 = a.c[2], c3 = a.c[3];
+      for (int i1 = 0; i1 < n1; ++i1) {
+        f[i1] = faces23(u, i3, i2, i1);
+        e[i1] = edges23(u, i3, i2, i1);
+      }
+      for (int i1 = 1; i1 < n1 - 1; ++i1)
+        r(i3, i2, i1) = v(i3, i2, i1) - c0 * u(i3, i2, i1) - c2 * (e[i1] + f[i1 - 1] + f[i1 + 1]) -
+                        c3 * (e[i1 - 1] + e[i1 + 1]);
+    });
+  });
+}
+
+void psinv_rows(const cgrid& r, const grid& u, const stencil& c) {
+  const int n3 = static_cast<int>(u.extent(0)), n2 = static_cast<int>(u.extent(1)), n1 = static_cast<int>(u.extent(2));
+  const int rows = (n3 - 2) * (n2 - 2);
+  acc::parallel(acc::num_gangs(rows), acc::shared_bytes(2 * sizeof(double) * n1), acc::async(queue),
+                acc::default_present, ACC_LAMBDA(const acc::gang_t& g) {
+    const auto sums = g.shared<double>(2 * std::size_t(n1));
+    acc::loop(g, acc::gang, rows, [&](int row) {
+      const int i3 = row / (n2 - 2) + 1, i2 = row % (n2 - 2) + 1;
+      double* const f = sums.data();
+      double* const e = f + n1;
+      const double c0 = c.c[0], c1 = c.c[1], c2 = c.c[2];
+      for (int i1 = 0; i1 < n1; ++i1) {
+        f[i1] = faces23(r, i3, i2, i1);
+        e[i1] = edges23(r, i3, i2, i1);
+      }
+      for (int i1 = 1; i1 < n1 - 1; ++i1)
+        u(i3, i2, i1) = u(i3, i2, i1) + c0 * r(i3, i2, i1) + c1 * (r(i3, i2, i1 - 1) + r(i3, i2, i1 + 1) + f[i1]) +
+                        c2 * (e[i1] + f[i1 - 1] + f[i1 + 1]);
+    });
+  });
+}
+
 /// resid: r = v - A u on the interior, then comm3(r). In the V-cycle v and r are the same
 /// grid; each point reads v only where it writes r, so that is safe.
 void resid(const cgrid& u, const cgrid& v, const grid& r, const stencil& a) {
+  if (host_rows()) {
+    resid_rows(u, v, r, a);
+    comm3(r);
+    return;
+  }
   const int n3 = static_cast<int>(u.extent(0)), n2 = static_cast<int>(u.extent(1)), n1 = static_cast<int>(u.extent(2));
   acc::parallel_loop(acc::collapse(n3 - 2, n2 - 2, n1 - 2),
                      acc::async(queue), acc::default_present, ACC_LAMBDA(int k3, int k2, int k1) {
@@ -164,6 +224,11 @@ void resid(const cgrid& u, const cgrid& v, const grid& r, const stencil& a) {
 
 /// psinv: the smoother u = u + S r on the interior, then comm3(u).
 void psinv(const cgrid& r, const grid& u, const stencil& c) {
+  if (host_rows()) {
+    psinv_rows(r, u, c);
+    comm3(u);
+    return;
+  }
   const int n3 = static_cast<int>(u.extent(0)), n2 = static_cast<int>(u.extent(1)), n1 = static_cast<int>(u.extent(2));
   acc::parallel_loop(acc::collapse(n3 - 2, n2 - 2, n1 - 2),
                      acc::async(queue), acc::default_present, ACC_LAMBDA(int k3, int k2, int k1) {
