@@ -148,13 +148,33 @@ ACC_ROUTINE inline double edges23(const cgrid& u, int i3, int i2, int i1) {
 
 // --- Host forms of resid and psinv. Each point's 27-point sum shares its column sums (faces23,
 // edges23) with its neighbours along i1; a CPU core computes them once per row into gang
-// memory, as NPB-OMP does, which halves the additions. The GPU forms keep one independent
+// memory, as NPB-OMP does, which halves the additions, and indexes rows through plain pointers. The GPU forms keep one independent
 // point per thread (a row per gang would leave most of the GPU idle); the choice is
 // host_rows, below.
 // OpenACC: #pragma acc parallel loop gang collapse(2) over rows, with vector loops over i1.
 
 /// Whether resid and psinv take the host's row form.
 bool host_rows() { return acc::get_device_type() != acc::device_type::nvidia; }
+
+/// Row (i3, i2) of g in host memory: the row forms index contiguous rows through plain
+/// pointers, as NPB's arrays are indexed, so their loops vectorise. Host memory: the row forms
+/// run only where constructs run on the host (host_rows).
+template <class T>
+ACC_ROUTINE inline T* host_row(const acc::view<T, 3>& g, int i3, int i2) {
+  return g.data() + (std::size_t(i3) * g.extent(1) + std::size_t(i2)) * g.extent(2);
+}
+
+/// faces23 and edges23 of row (i3, i2) of g at every column, into f and e.
+ACC_ROUTINE inline void column_sums(const cgrid& g, int i3, int i2, int n1, double* f, double* e) {
+  const double *a = host_row(g, i3, i2 - 1), *b = host_row(g, i3, i2 + 1), *c = host_row(g, i3 - 1, i2),
+               *d = host_row(g, i3 + 1, i2);
+  const double *p = host_row(g, i3 - 1, i2 - 1), *q = host_row(g, i3 - 1, i2 + 1), *s = host_row(g, i3 + 1, i2 - 1),
+               *t = host_row(g, i3 + 1, i2 + 1);
+  // Two loops: one with both stores would need more run-time overlap checks than GCC makes,
+  // and would not vectorise.
+  for (int i1 = 0; i1 < n1; ++i1) f[i1] = a[i1] + b[i1] + c[i1] + d[i1];
+  for (int i1 = 0; i1 < n1; ++i1) e[i1] = p[i1] + q[i1] + s[i1] + t[i1];
+}
 
 void resid_rows(const cgrid& u, const cgrid& v, const grid& r, const stencil& a) {
   const int n3 = static_cast<int>(u.extent(0)), n2 = static_cast<int>(u.extent(1)), n1 = static_cast<int>(u.extent(2));
@@ -168,13 +188,12 @@ void resid_rows(const cgrid& u, const cgrid& v, const grid& r, const stencil& a)
       double* const f = sums.data();
       double* const e = f + n1;
       const double c0 = a.c[0], c2 = a.c[2], c3 = a.c[3];
-      for (int i1 = 0; i1 < n1; ++i1) {
-        f[i1] = faces23(u, i3, i2, i1);
-        e[i1] = edges23(u, i3, i2, i1);
-      }
+      column_sums(u, i3, i2, n1, f, e);
+      const double* const uc = host_row(u, i3, i2);
+      const double* const vc = host_row(v, i3, i2);
+      double* const rc = host_row(r, i3, i2);
       for (int i1 = 1; i1 < n1 - 1; ++i1)
-        r(i3, i2, i1) = v(i3, i2, i1) - c0 * u(i3, i2, i1) - c2 * (e[i1] + f[i1 - 1] + f[i1 + 1]) -
-                        c3 * (e[i1 - 1] + e[i1 + 1]);
+        rc[i1] = vc[i1] - c0 * uc[i1] - c2 * (e[i1] + f[i1 - 1] + f[i1 + 1]) - c3 * (e[i1 - 1] + e[i1 + 1]);
     });
   });
 }
@@ -190,13 +209,11 @@ void psinv_rows(const cgrid& r, const grid& u, const stencil& c) {
       double* const f = sums.data();
       double* const e = f + n1;
       const double c0 = c.c[0], c1 = c.c[1], c2 = c.c[2];
-      for (int i1 = 0; i1 < n1; ++i1) {
-        f[i1] = faces23(r, i3, i2, i1);
-        e[i1] = edges23(r, i3, i2, i1);
-      }
+      column_sums(r, i3, i2, n1, f, e);
+      const double* const rc = host_row(r, i3, i2);
+      double* const uc = host_row(u, i3, i2);
       for (int i1 = 1; i1 < n1 - 1; ++i1)
-        u(i3, i2, i1) = u(i3, i2, i1) + c0 * r(i3, i2, i1) + c1 * (r(i3, i2, i1 - 1) + r(i3, i2, i1 + 1) + f[i1]) +
-                        c2 * (e[i1] + f[i1 - 1] + f[i1 + 1]);
+        uc[i1] = uc[i1] + c0 * rc[i1] + c1 * (rc[i1 - 1] + rc[i1 + 1] + f[i1]) + c2 * (e[i1] + f[i1 - 1] + f[i1 + 1]);
     });
   });
 }
