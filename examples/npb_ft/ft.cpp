@@ -15,6 +15,8 @@
 // over the grid.
 // Lines of the y and z dimensions are taken in groups that are adjacent in x, which makes the
 // loads and stores contiguous across the gang.
+// Where constructs run on the host, the transforms take a CPU form instead (fft_lines_host:
+// Stockham stages over 16 lines at a time, vectorised across the lines); fft3d chooses.
 #include <acc/parallel.hpp>
 
 #include "../common/npb_random.hpp"

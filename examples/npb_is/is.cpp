@@ -2,6 +2,9 @@
 // integer keys in [0, MAX_KEY) ten times, each time after changing two keys, by a histogram of
 // the keys and a prefix sum over it (the keys' ranks are the counts of smaller keys). NPB-ACC
 // leaves IS out because OpenACC has no scan; here it is acc::inclusive_scan on present data.
+// Where constructs run on the host (acc::get_device_type() is not nvidia), the histogram and
+// scan are NPB-OMP's bucket sort instead (histogram_by_buckets): atomic increments of one
+// shared histogram are what a GPU does well and CPU threads do badly.
 //   is [S|W|A|B|C] [fast|plain]   (default S, fast; plain waits for every construct)
 // Written for acc from the NPB 3.x specification of IS (NAS technical reports RNR-94-007 and
 // NAS-95-020); class parameters, the key generator's seed and multiplier, and the partial

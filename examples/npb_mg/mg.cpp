@@ -9,6 +9,8 @@
 // order of evaluation; class parameters, the smoother coefficients and the verification values
 // are NPB's. The right-hand side is generated on the host, untimed, as in NPB; the timed part
 // runs on the device, inside one data region.
+// Where constructs run on the host, resid and psinv take a row form (resid_rows, psinv_rows:
+// NPB-OMP's per-row column sums) instead of the GPU's one point per iteration.
 #include <acc/parallel.hpp>
 
 #include "../common/npb_random.hpp"
