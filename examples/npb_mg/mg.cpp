@@ -9,8 +9,9 @@
 // order of evaluation; class parameters, the smoother coefficients and the verification values
 // are NPB's. The right-hand side is generated on the host, untimed, as in NPB; the timed part
 // runs on the device, inside one data region.
-// Where constructs run on the host, resid and psinv take a row form (resid_rows, psinv_rows:
-// NPB-OMP's per-row column sums) instead of the GPU's one point per iteration.
+// Where constructs run on the host, resid, psinv and interp take a row form (resid_rows,
+// psinv_rows: NPB-OMP's per-row column sums; interp_rows) instead of the GPU's one point per
+// iteration.
 #include <acc/parallel.hpp>
 
 #include "../common/npb_random.hpp"
@@ -155,7 +156,7 @@ ACC_ROUTINE inline double edges23(const cgrid& u, int i3, int i2, int i1) {
 // host_rows, below.
 // OpenACC: #pragma acc parallel loop gang collapse(2) over rows, with vector loops over i1.
 
-/// Whether resid and psinv take the host's row form.
+/// Whether resid, psinv and interp take the host's row form.
 bool host_rows() { return acc::get_device_type() != acc::device_type::nvidia; }
 
 /// Row (i3, i2) of g in host memory: the row forms index contiguous rows through plain
@@ -300,12 +301,63 @@ ACC_ROUTINE inline double coarse_row(const cgrid& z, int i3, int i2, int i1, boo
   return z(i3 + 1, i2 + 1, i1) + z(i3 + 1, i2, i1) + z1;
 }
 
+/// interp's host form: a gang per fine row sums the coarse rows it needs once (one value per
+/// coarse column), where the GPU form sums them twice, once for each of a column's two points.
+void interp_rows(const cgrid& z, const grid& u, bool accumulate) {
+  const int n3 = static_cast<int>(u.extent(0)), n2 = static_cast<int>(u.extent(1));
+  const int mm1 = static_cast<int>(z.extent(2));
+  const int rows = n3 * n2;
+  acc::parallel(acc::num_gangs(rows), acc::shared_bytes(sizeof(double) * mm1), acc::async(queue),
+                acc::default_present, ACC_LAMBDA(const acc::gang_t& g) {
+    const auto buf = g.shared<double>(std::size_t(mm1));
+    acc::loop(g, acc::gang, rows, [&](int row) {
+      const int f3 = row / n2, f2 = row % n2;
+      const bool odd3 = f3 & 1, odd2 = f2 & 1;
+      const int i3 = f3 / 2, i2 = f2 / 2;
+      const double w = odd3 ? (odd2 ? 0.25 : 0.5) : (odd2 ? 0.5 : 1.0), h = 0.5 * w;
+      // coarse_row at every column, one loop per case so that each vectorises; rows i3 + 1 and
+      // i2 + 1 exist whenever f3 or f2 is odd.
+      double* __restrict const c = buf.data();
+      const double* const z00 = host_row(z, i3, i2);
+      if (!odd3 && !odd2) {
+        for (int i1 = 0; i1 < mm1; ++i1) c[i1] = z00[i1];
+      } else if (!odd3) {
+        const double* const z01 = host_row(z, i3, i2 + 1);
+        for (int i1 = 0; i1 < mm1; ++i1) c[i1] = z01[i1] + z00[i1];
+      } else if (!odd2) {
+        const double* const z10 = host_row(z, i3 + 1, i2);
+        for (int i1 = 0; i1 < mm1; ++i1) c[i1] = z10[i1] + z00[i1];
+      } else {
+        const double *const z01 = host_row(z, i3, i2 + 1), *const z10 = host_row(z, i3 + 1, i2),
+                     *const z11 = host_row(z, i3 + 1, i2 + 1);
+        for (int i1 = 0; i1 < mm1; ++i1) c[i1] = z11[i1] + z10[i1] + (z01[i1] + z00[i1]);
+      }
+      double* const uf = host_row(u, f3, f2);
+      if (accumulate) {
+        for (int i1 = 0; i1 < mm1 - 1; ++i1) {
+          uf[2 * i1] += w * c[i1];
+          uf[2 * i1 + 1] += h * (c[i1] + c[i1 + 1]);
+        }
+      } else {
+        for (int i1 = 0; i1 < mm1 - 1; ++i1) {
+          uf[2 * i1] = w * c[i1];
+          uf[2 * i1 + 1] = h * (c[i1] + c[i1 + 1]);
+        }
+      }
+    });
+  });
+}
+
 /// interp: prolongation u = u + Q z by trilinear interpolation (fine point 2i under coarse
 /// point i), over every fine point ghosts included. With `accumulate` false it writes u = Q z,
 /// which is NPB's zero3 followed by interp in one pass, bit for bit.
 /// One iteration per fine row and coarse column, writing the fine pair (2 i1, 2 i1 + 1) as
 /// NPB's inner loops do, so neighbouring iterations write neighbouring memory.
 void interp(const cgrid& z, const grid& u, bool accumulate) {
+  if (host_rows()) {
+    interp_rows(z, u, accumulate);
+    return;
+  }
   const int n3 = static_cast<int>(u.extent(0)), n2 = static_cast<int>(u.extent(1));
   const int mm1 = static_cast<int>(z.extent(2));
   acc::parallel_loop(acc::collapse(n3, n2, mm1 - 1), acc::async(queue), acc::default_present,
