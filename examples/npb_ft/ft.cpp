@@ -15,6 +15,8 @@
 // over the grid.
 // Lines of the y and z dimensions are taken in groups that are adjacent in x, which makes the
 // loads and stores contiguous across the gang.
+// Where constructs run on the host, the transforms take a CPU form instead (fft_lines_host:
+// Stockham stages over 16 lines at a time, vectorised across the lines); fft3d chooses.
 #include <acc/parallel.hpp>
 
 #include "../common/npb_random.hpp"
@@ -214,6 +216,64 @@ void fft_lines(const acc::array<dcomplex>& x, const acc::view<const dcomplex>& r
   });
 }
 
+/// fft_lines on the host: the same transforms, shaped for a CPU core rather than a GPU gang.
+/// Each gang takes `lines` neighbouring lines into gang memory with the lines innermost
+/// (point p of line t at p * lines + t), and runs log2 n Stockham radix-2 stages between two
+/// such buffers: the stages need no bit reversal, and each butterfly's innermost loop runs over
+/// the lines with one twiddle factor, which the compiler vectorises. On a GPU that loop would
+/// leave most of a gang idle, so fft_lines keeps the GPU form (fft3d chooses).
+/// OpenACC: #pragma acc parallel loop gang over groups of lines, the stages sequential.
+constexpr int fft_lines_per_gang_host = 16;
+
+void fft_lines_host(const acc::array<dcomplex>& x, const acc::view<const dcomplex>& roots, line_layout layout,
+                    int sign) {
+  const int n = layout.n;
+  const long inner = layout.inner;
+  const bool contiguous = inner == 1;  // lines along x: take consecutive lines, else lines adjacent in x
+  const int lines = static_cast<int>(std::min<long>(fft_lines_per_gang_host, contiguous ? layout.outer : inner));
+  const long groups = layout.outer * inner / lines;
+  acc::parallel(acc::num_gangs(static_cast<int>(groups)), acc::shared_bytes(sizeof(dcomplex) * 2 * n * lines),
+                acc::default_present, ACC_LAMBDA(const acc::gang_t& g) {
+    const auto s = g.shared<dcomplex>(std::size_t(2) * n * lines);
+    acc::loop(g, acc::gang, groups, [&](long grp) {
+      const long l0 = grp * lines;
+      const long o = l0 / inner, q0 = l0 % inner;
+      // Grid index of point p of line t in the group.
+      auto at = [&](int t, int p) { return contiguous ? (l0 + t) * n + p : (o * n + p) * inner + q0 + t; };
+      dcomplex* from = s.data();
+      dcomplex* to = s.data() + std::size_t(n) * lines;
+      for (int t = 0; t < lines; ++t)
+        for (int p = 0; p < n; ++p) from[p * lines + t] = x[at(t, p)];
+      // Stage with span h = 2^st: input pairs (j h + k, j h + k + n/2) for j < n / (2h) and
+      // k < h go to outputs 2 j h + k and 2 j h + h + k, the difference turned by
+      // exp(sign i pi j / (n / 2h)): the autosorting (Stockham) order, natural order at the end.
+      for (int h = 1; h < n; h *= 2) {
+        const int groups_j = n / (2 * h);
+        for (int j = 0; j < groups_j; ++j) {
+          dcomplex w = roots[groups_j + j];
+          w.im *= sign;
+          for (int k = 0; k < h; ++k) {
+            const dcomplex* a = from + std::size_t(j * h + k) * lines;
+            const dcomplex* b = a + std::size_t(n / 2) * lines;
+            dcomplex* c = to + std::size_t(2 * j * h + k) * lines;
+            dcomplex* d = c + std::size_t(h) * lines;
+            for (int t = 0; t < lines; ++t) {
+              const dcomplex u = a[t], v = b[t];
+              c[t] = u + v;
+              d[t] = w * (u - v);
+            }
+          }
+        }
+        dcomplex* const swap = from;
+        from = to;
+        to = swap;
+      }
+      for (int t = 0; t < lines; ++t)
+        for (int p = 0; p < n; ++p) x[at(t, p)] = from[p * lines + t];
+    });
+  });
+}
+
 struct grid {
   int nx, ny, nz;
   long total() const { return long(nx) * ny * nz; }
@@ -223,15 +283,17 @@ struct grid {
 };
 
 /// The 3-D transform in place, in NPB's order: x, y, z forward and z, y, x inverse.
+/// The GPU and host forms of the 1-D transforms differ (fft_lines, fft_lines_host).
 void fft3d(const grid& d, const acc::array<dcomplex>& x, const acc::view<const dcomplex>& roots, int sign) {
+  const auto lines = acc::get_device_type() == acc::device_type::nvidia ? fft_lines : fft_lines_host;
   if (sign > 0) {
-    fft_lines(x, roots, d.along_x(), sign);
-    fft_lines(x, roots, d.along_y(), sign);
-    fft_lines(x, roots, d.along_z(), sign);
+    lines(x, roots, d.along_x(), sign);
+    lines(x, roots, d.along_y(), sign);
+    lines(x, roots, d.along_z(), sign);
   } else {
-    fft_lines(x, roots, d.along_z(), sign);
-    fft_lines(x, roots, d.along_y(), sign);
-    fft_lines(x, roots, d.along_x(), sign);
+    lines(x, roots, d.along_z(), sign);
+    lines(x, roots, d.along_y(), sign);
+    lines(x, roots, d.along_x(), sign);
   }
 }
 
