@@ -92,7 +92,8 @@ ACC_DETAIL_RUNTIME_FN target adaptive_policy::choose(std::uint64_t n, const data
     c.n = n ? n : 1;
     c.motion = m;
     for (int s = 0; s < 2; ++s) c.predicted[s] = predict(s ? target::nvidia : target::host, c.n, m);
-    if (c.predicted[0] > 0 && c.predicted[1] > 0) {
+    const double lower = std::min(c.predicted[0], c.predicted[1]), higher = std::max(c.predicted[0], c.predicted[1]);
+    if (lower > 0 && higher >= o_.trust_model * lower) {
       c.choice = c.predicted[1] < c.predicted[0] ? target::nvidia : target::host;
       c.settled = c.by_model = true;
       return c.choice;
