@@ -324,6 +324,27 @@ TEST_CASE("adaptive times both sides of a new class when their predictions are c
   CHECK(far.at(22).by_model);
 }
 
+TEST_CASE("adaptive times both sides again when a warm-up contradicts the models", "[16][selection]") {
+  // A new class near the crossover is timed on both sides; the host's three runs there fall
+  // in a slow spell (its threads starved: 40x). Taken at its word, the host's time would
+  // choose the GPU, and the hysteresis, comparing with that time, would never run the host
+  // again; three times its prediction, it is timed again, and the host wins.
+  const auto host = [](std::uint64_t n) { return 2e-6 + 1e-9 * double(n); };
+  const auto gpu = [](std::uint64_t n) { return 20e-6 + 0.8e-9 * double(n); };
+  adaptive_policy policy;
+  drive(policy, 1 << 10, 8, host, gpu);
+  drive(policy, 1 << 12, 8, host, gpu);
+  const std::uint64_t n = 1 << 16;
+  int host_runs = 0;
+  drive(policy, n, 40, [&](std::uint64_t m) { return ++host_runs <= 3 ? 40 * host(m) : host(m); }, gpu);
+  const auto& c = policy.at(16);
+  CHECK(!c.by_model);
+  CHECK(c.retimed);
+  CHECK(c.choice == target::host);
+  CHECK(c.best[0] == Approx(host(n)).epsilon(1e-6));
+  CHECK(c.switches == 0);
+}
+
 TEST_CASE("adaptive predicts data movement apart from the kernel", "[16][selection]") {
   // The log's failure: classes measured with the data on the host taught the GPU's model the
   // copies' cost, and with the data resident on the GPU it predicted 175 us for a 10 us kernel

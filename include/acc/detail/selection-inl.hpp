@@ -150,9 +150,16 @@ ACC_DETAIL_RUNTIME_FN void adaptive_policy::record(target where, std::uint64_t n
   if (!c.settled) {
     if (c.runs[0] >= trials && c.runs[1] >= trials) {
       const double faster = std::min(c.best[0], c.best[1]), slower = std::max(c.best[0], c.best[1]);
-      if (!c.retimed && faster > slower * (1 - o_.close_call)) {
+      // A side whose warm-up took trust_model times what the other classes predict ran in a
+      // slow spell (threads starved by another program's, or by the other side's leftovers)
+      // more likely than the models went that wrong: its time would decide for good, since
+      // the hysteresis compares with it and never runs it again.
+      bool suspect = false;
+      for (int k = 0; k < 2; ++k) suspect = suspect || (c.predicted[k] > 0 && c.best[k] > o_.trust_model * c.predicted[k]);
+      if (!c.retimed && (faster > slower * (1 - o_.close_call) || suspect)) {
         // Too close to call from runs that came first at this size (a cold cache, a new
-        // allocation, the other side's leftovers): both sides run again, and those decide.
+        // allocation, the other side's leftovers), or one side suspect: both sides run
+        // again, and those decide.
         c.retimed = true;
         c.runs = {};
         return;

@@ -66,7 +66,8 @@ constexpr residency residency_of(const data_motion& m) noexcept {
 /// one window, such as the GPU's start-up or threads woken from sleep, must not decide for
 /// good); after the warm-up, one run in `sample` is timed for the windows, every run when the
 /// chosen side takes at least `time_every_run` seconds (the clock then costs nothing); warm-up
-/// medians within `close_call` of each other are timed once more before they decide; a new
+/// medians within `close_call` of each other, or one of them `trust_model` times its
+/// prediction, are timed once more before they decide; a new
 /// class is decided at first sight only when one side's prediction is at least `trust_model`
 /// times the other's (the models extrapolate the data movement of small transfers, which pay
 /// latencies and staging that large ones do not, and their errors near the crossover reach
