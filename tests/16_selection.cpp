@@ -184,6 +184,25 @@ TEST_CASE("adaptive does not switch for good on a slow spell that fills one wind
   }
 }
 
+TEST_CASE("adaptive times the other side again before a switch even when its warm-up was timed", "[16][selection]") {
+  // The H100 log's 2^20 sum with its data on the host: the host at 244 us; its runs between
+  // the bench's GPU runs took far longer, and the class switched to the GPU (433 us) on the
+  // GPU's warm-up time. A slow spell that slows both sides must not move the class: here the
+  // host goes from 6 us to 200 us and the GPU from 68 us to 300 us.
+  adaptive_policy policy;
+  const std::uint64_t n = 1 << 10;
+  const int trials = adaptive_options{}.trials;
+  drive(policy, n, 2 * trials, [](auto) { return 6e-6; }, [](auto) { return 68e-6; });
+  REQUIRE(policy.choose(n) == target::host);
+  drive(policy, n, 40, [](auto) { return 200e-6; }, [](auto) { return 300e-6; });
+  CHECK(policy.choose(n) == target::host);
+  CHECK(policy.at(10).switches == 0);
+  CHECK(policy.at(10).best[1] == Approx(300e-6));  // the probe's time replaced the warm-up's
+  drive(policy, n, 40, [](auto) { return 6e-6; }, [](auto) { return 68e-6; });
+  CHECK(policy.choose(n) == target::host);
+  CHECK(policy.at(10).switches == 0);
+}
+
 TEST_CASE("adaptive times both sides again when their first runs are too close to call", "[16][selection]") {
   // The log's 2^12 sum with its data on the GPU: the host (with its copies) at 20 us; the GPU
   // at 17.5 us, but its first runs at this size took 22.6 us. The warm-up chose the host, and

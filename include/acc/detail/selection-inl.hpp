@@ -195,16 +195,13 @@ ACC_DETAIL_RUNTIME_FN void adaptive_policy::record(target where, std::uint64_t n
     return;
   }
   if (++c.favour_other < std::max(1, o_.confirm)) return;
-  if (c.runs[1 - s] < trials) {
-    // Only predicted there: a wrong prediction must not spend the one switch.
-    c.probing = true;
-    c.probed_against = current;
-    return;
-  }
-  c.choice = s ? target::host : target::nvidia;
-  ++c.switches;
-  c.window_runs = 0;
-  c.favour_other = 0;
+  // The other side is timed now before the switch, also when its warm-up was timed: only
+  // predicted, a wrong prediction must not spend the one switch; timed in the warm-up, its
+  // time is from other conditions than the windows' (a slow spell that slows both sides, such
+  // as threads starved by another program, would otherwise send the class to a side no faster).
+  c.probing = true;
+  c.probed_against = current;
+  c.runs[1 - s] = 0;  // the probe's runs are that side's warm-up again
 }
 
 // ---- tune_search --------------------------------------------------------------------------------
