@@ -487,6 +487,7 @@ ACC_DETAIL_RUNTIME_FN bool adaptive_state(const std::string& name_suffix, std::u
 ACC_DETAIL_RUNTIME_FN void reset_selection() {
   selection_registry& r = selection_state();
   std::lock_guard lock(r.mutex);
+  r.epoch.fetch_add(1, std::memory_order_release);
   r.by_id.clear();
   r.sites.clear();
 }

@@ -11,6 +11,7 @@
 #include <acc/error.hpp>
 
 #include <array>
+#include <atomic>
 #include <bit>
 #include <cstdint>
 #include <map>
@@ -265,6 +266,8 @@ struct selection_registry {
   using site_id = std::tuple<const void*, const char*, unsigned, unsigned, int>;
   std::map<site_id, selected_site*> by_id;
   std::map<int, std::string> device_names;
+  /// Moved by reset_selection, which frees the sites: the threads' memos of them are then stale.
+  std::atomic<std::uint64_t> epoch{0};
   bool cache_loaded = false;
   std::string cache_path;  // ACC_TUNE_CACHE; empty: none
   tune_table cache;
