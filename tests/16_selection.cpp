@@ -364,6 +364,31 @@ TEST_CASE("adaptive times both sides again when a warm-up contradicts the models
   CHECK(c.switches == 0);
 }
 
+TEST_CASE("adaptive times both sides again when a side's warm-up runs disagree", "[16][selection]") {
+  // The first class of a program on a loaded machine (the build machine's 2 cores, OpenMP
+  // threads descheduled at a barrier): the host's runs took 40 us (its threads starting),
+  // 3 ms and 2 us, a median of 40 us against the GPU's 20 us, and the class stayed on the GPU
+  // at 10x the host's time, no prediction being there to doubt it.
+  adaptive_policy policy;
+  const std::uint64_t n = 1 << 10;
+  const double first_host[] = {40e-6, 3e-3, 2e-6};
+  int host_runs = 0;
+  drive(policy, n, 40, [&](auto) { return host_runs < 3 ? first_host[host_runs++] : 2e-6; }, [](auto) { return 20e-6; });
+  const auto& c = policy.at(10);
+  CHECK(c.retimed);
+  CHECK(c.choice == target::host);
+  CHECK(c.best[0] == Approx(2e-6));
+  CHECK(c.switches == 0);
+
+  SECTION("a slow first run alone is the warm-up's business, not a reason to time again") {
+    adaptive_policy calm;
+    int runs = 0;
+    drive(calm, n, 12, [&](auto) { return runs++ == 0 ? 500e-6 : 2e-6; }, [](auto) { return 20e-6; });
+    CHECK(!calm.at(10).retimed);
+    CHECK(calm.at(10).choice == target::host);
+  }
+}
+
 TEST_CASE("adaptive predicts data movement apart from the kernel", "[16][selection]") {
   // The log's failure: classes measured with the data on the host taught the GPU's model the
   // copies' cost, and with the data resident on the GPU it predicted 175 us for a 10 us kernel

@@ -154,8 +154,15 @@ ACC_DETAIL_RUNTIME_FN void adaptive_policy::record(target where, std::uint64_t n
       // slow spell (threads starved by another program's, or by the other side's leftovers)
       // more likely than the models went that wrong: its time would decide for good, since
       // the hysteresis compares with it and never runs it again.
+      // So is one whose runs after the first (which pays allocation and thread start-up) differ
+      // by as much: the slow spell may have held the median, and without other classes there
+      // is no prediction to tell.
       bool suspect = false;
-      for (int k = 0; k < 2; ++k) suspect = suspect || (c.predicted[k] > 0 && c.best[k] > o_.trust_model * c.predicted[k]);
+      for (int k = 0; k < 2; ++k) {
+        suspect = suspect || (c.predicted[k] > 0 && c.best[k] > o_.trust_model * c.predicted[k]);
+        const auto later = c.warm_total[k].begin() + 1, end = c.warm_total[k].begin() + trials;
+        if (trials >= 3) suspect = suspect || *std::max_element(later, end) > o_.trust_model * *std::min_element(later, end);
+      }
       if (!c.retimed && (faster > slower * (1 - o_.close_call) || suspect)) {
         // Too close to call from runs that came first at this size (a cold cache, a new
         // allocation, the other side's leftovers), or one side suspect: both sides run
