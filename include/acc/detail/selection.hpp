@@ -68,7 +68,8 @@ constexpr residency residency_of(const data_motion& m) noexcept {
 /// good); after the warm-up, one run in `sample` is timed for the windows, every run when the
 /// chosen side takes at least `time_every_run` seconds (the clock then costs nothing); warm-up
 /// medians within `close_call` of each other, or one of them `trust_model` times its
-/// prediction, are timed once more before they decide; a new
+/// prediction or made of runs (after the first) that differ by that factor, are timed once
+/// more before they decide; a new
 /// class is decided at first sight only when one side's prediction is at least `trust_model`
 /// times the other's (the models extrapolate the data movement of small transfers, which pay
 /// latencies and staging that large ones do not, and their errors near the crossover reach
@@ -118,9 +119,10 @@ struct adaptive_class {
 /// within `close_call` of each other are a close call, and both sides run `trials` times again,
 /// past whatever made the first runs at this size slow); from then on it runs on the faster, and switches
 /// once at most, when the other side's time (measured, else predicted) beats the median of the
-/// chosen side's last `window` timed runs by `margin` in `confirm` windows in a row; a side
-/// known only by prediction is first timed (`trials` runs, a probe), and the switch is made
-/// only if its measured time beats the chosen side's by the margin too.
+/// chosen side's last `window` timed runs by `margin` in `confirm` windows in a row; the other
+/// side is then timed again (`trials` runs, a probe: its warm-up was in other conditions, or
+/// it was only predicted), and the switch is made only if that time beats the chosen side's
+/// by the margin too.
 class adaptive_policy {
 public:
   explicit adaptive_policy(adaptive_options o = {}) noexcept : o_(o) {}
