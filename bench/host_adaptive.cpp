@@ -142,6 +142,7 @@ int main(int argc, char** argv) {
       for (long i = 0; i < calls; ++i) k.run(m);
     });
     std::printf("%s: %.1f ns per call\n", argv[2], s / double(calls) * 1e9);
+    std::fprintf(stderr, "%s", d::selection_report().c_str());
     return k.check() ? 0 : 1;
   }
   const int calls = argc > 1 ? std::atoi(argv[1]) : 2001;
