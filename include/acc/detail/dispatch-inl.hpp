@@ -198,8 +198,10 @@ inline bool run_selected(const construct_entry& e, const void* task, std::uint64
   std::string key;
   {
     std::lock_guard lock(r.mutex);
-    s = memoised ? memo->site : &site_record(r, e, site, device);
-    if (memo && !memoised) {
+    // The epoch again, under the lock that reset_selection takes to free the sites.
+    const bool site_known = memoised && memo->epoch == r.epoch.load(std::memory_order_relaxed);
+    s = site_known ? memo->site : &site_record(r, e, site, device);
+    if (memo && !site_known) {
       memo->entry = &e;
       memo->file = site.where.file_name();
       memo->line = site.where.line();
