@@ -373,7 +373,9 @@ TEST_CASE("adaptive times both sides again when a side's warm-up runs disagree",
   const std::uint64_t n = 1 << 10;
   const double first_host[] = {40e-6, 3e-3, 2e-6};
   int host_runs = 0;
-  drive(policy, n, 40, [&](auto) { return host_runs < 3 ? first_host[host_runs++] : 2e-6; }, [](auto) { return 20e-6; });
+  drive(
+      policy, n, 40, [&](auto) { return host_runs < 3 ? first_host[host_runs++] : 2e-6; },
+      [](auto) { return 20e-6; });
   const auto& c = policy.at(10);
   CHECK(c.retimed);
   CHECK(c.choice == target::host);

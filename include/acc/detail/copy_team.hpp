@@ -24,10 +24,10 @@ namespace acc::detail {
 /// takes to wake); after a transfer's last chunk only for `spin_after_last`, long enough for
 /// the next array of the same construct, then it sleeps on a condition variable: a helper that
 /// spins on after the transfer holds a core that the program's OpenMP team, starting its next
-/// region, is waiting for (libgomp's threads spin without yielding, so a core shared with a
-/// spinning helper can cost a whole scheduler slice, milliseconds). Destroying the team stops and joins the helpers; the
-/// process-wide team (copy_team_of_process) is never destroyed, so that no thread is joined
-/// during static destruction.
+/// region, may be waiting for (libgomp's threads wait at a barrier spinning, without yielding,
+/// so an OpenMP thread kept off its core can cost the region a scheduler slice, milliseconds).
+/// Destroying the team stops and joins the helpers; the process-wide team (copy_team_of_process)
+/// is never destroyed, so that no thread is joined during static destruction.
 class copy_team {
 public:
   /// A part smaller than this costs more to hand over than to copy.

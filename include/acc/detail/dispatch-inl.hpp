@@ -183,7 +183,8 @@ inline bool run_selected(const construct_entry& e, const void* task, std::uint64
   data_motion motion{};
   selection_memo* memo = adapt && e.body_size <= selection_memo::max_body ? &memo_of(e, site) : nullptr;
   const std::uint64_t generation = state().present_generation.load(std::memory_order_acquire);
-  const bool memoised = memo && memo->matches(e, site, device, r.epoch.load(std::memory_order_acquire), generation, body);
+  const bool memoised =
+      memo && memo->matches(e, site, device, r.epoch.load(std::memory_order_acquire), generation, body);
   if (memoised) {
     motion = memo->motion;
   } else {

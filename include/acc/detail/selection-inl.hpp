@@ -161,7 +161,8 @@ ACC_DETAIL_RUNTIME_FN void adaptive_policy::record(target where, std::uint64_t n
       for (int k = 0; k < 2; ++k) {
         suspect = suspect || (c.predicted[k] > 0 && c.best[k] > o_.trust_model * c.predicted[k]);
         const auto later = c.warm_total[k].begin() + 1, end = c.warm_total[k].begin() + trials;
-        if (trials >= 3) suspect = suspect || *std::max_element(later, end) > o_.trust_model * *std::min_element(later, end);
+        if (trials >= 3)
+          suspect = suspect || *std::max_element(later, end) > o_.trust_model * *std::min_element(later, end);
       }
       if (!c.retimed && (faster > slower * (1 - o_.close_call) || suspect)) {
         // Too close to call from runs that came first at this size (a cold cache, a new
