@@ -4,18 +4,21 @@
 //   device-resident: the arrays are in a data region; the host pays update_self before and
 //   update_device of the arrays it wrote after (what acc::adaptive does when it chooses the
 //   host).
-// Per size: adaptive's warm-up runs first (its own timed runs), then the three take turns for
-// `runs` calls each, each timed call right after an untimed one of its own kind (so that none
-// is timed right after another kind's run: after a long GPU run the host's threads are asleep
-// and its caches hold the GPU run's copies, which would be charged to whichever kind came
-// next); the median of each is printed with adaptive / better fixed (OVER 5%: more
-// than 5% slower), where adaptive runs ("gpu*": decided from the models' predictions at first
+// Per size: adaptive's warm-up runs first (its own timed runs), then each kind runs in blocks
+// of consecutive calls, an untimed call first: host, adaptive, GPU, then GPU, adaptive, host
+// (so that a slow spell, or the start of a block right after another kind's runs, hits each
+// alike). A program makes one choice and keeps it; calls of the three kinds taken in turns
+// one by one measured the transitions instead (the H100's fixed host run of a 2^22 triad took
+// 8 ms between GPU runs, 1 ms in a row), and adaptive's hysteresis learnt from them as well.
+// --interleave takes the turns call by call again, each timed call right after an untimed one
+// of its own kind, to see those transitions. The median of each is printed with adaptive /
+// better fixed (OVER 5%: more than 5% slower), where adaptive runs ("gpu*": decided from the models' predictions at first
 // sight, else from timing both sides), the prediction error of that side's time (measured
 // median of its warm-up runs against the prediction; "-": no prediction, both were timed) and
 // the switches of that size class. At the end acc's report of every call site: per size class
 // and residency the choice, each side's time split into kernel and data movement, the
 // predictions and their errors, the switches.
-//   bench_adaptive [--from 10] [--to 28] [--step 2] [--runs N]
+//   bench_adaptive [--from 10] [--to 28] [--step 2] [--runs N] [--interleave]
 // Exits 1 on a wrong result or when adaptive is more than 5% slower than the better fixed
 // choice at some size; 0 without a GPU (nothing to measure).
 #include <acc/parallel.hpp>
@@ -144,7 +147,7 @@ struct outcome {
 
 /// One kernel at one size in one data setting; prints a row.
 template <class K>
-outcome measure(std::int64_t n, bool resident, int runs) {
+outcome measure(std::int64_t n, bool resident, int runs, bool interleave) {
   K k(n);
   outcome o;
   std::vector<double> t[3];
@@ -160,10 +163,19 @@ outcome measure(std::int64_t n, bool resident, int runs) {
   };
   const auto body = [&] {
     for (int i = 0; i < 10; ++i) one(adaptive_choice);  // adaptive's warm-up: its own timed runs
-    for (int r = 0; r < runs; ++r)
-      for (int m = 0; m < 3; ++m) {
-        one(mode(m));
-        t[m].push_back(one(mode(m)));
+    if (interleave) {
+      for (int r = 0; r < runs; ++r)
+        for (int m = 0; m < 3; ++m) {
+          one(mode(m));
+          t[m].push_back(one(mode(m)));
+        }
+      return;
+    }
+    const mode order[2][3] = {{fixed_host, adaptive_choice, fixed_gpu}, {fixed_gpu, adaptive_choice, fixed_host}};
+    for (int round = 0; round < 2; ++round)
+      for (mode m : order[round]) {
+        one(m);
+        for (int r = 0; r < (runs + 1) / 2; ++r) t[m].push_back(one(m));
       }
   };
   if (resident) k.each([](auto& a) { acc::enter_data(acc::copyin(a)); });
@@ -200,6 +212,8 @@ int main(int argc, char** argv) {
   if (!bench::have_gpu()) return 0;
   const int from = bench::int_arg(argc, argv, "--from", 10), to = bench::int_arg(argc, argv, "--to", 28),
             step = bench::int_arg(argc, argv, "--step", 2), runs_arg = bench::int_arg(argc, argv, "--runs", 0);
+  bool interleave = false;
+  for (int i = 1; i < argc; ++i) interleave = interleave || std::string(argv[i]) == "--interleave";
   std::printf("# median microseconds per call; ratio = adaptive / better fixed choice (OVER 5%%: above 1.05)\n"
               "# runs on: adaptive's choice (*: decided from predictions); pred err: |predicted - measured| / measured\n"
               "# of that side's time in this size class; switches: changes of choice after the warm-up (at most 1)\n");
@@ -210,8 +224,8 @@ int main(int argc, char** argv) {
     for (int e = from; e <= to; e += step) {
       const std::int64_t n = std::int64_t(1) << e;
       const int runs = runs_arg > 0 ? runs_arg : int(std::clamp<std::int64_t>((std::int64_t(1) << 26) / n, 5, 51));
-      for (outcome o : {measure<triad>(n, resident, runs), measure<stencil>(n, resident, runs),
-                        measure<sum>(n, resident, runs)})
+      for (outcome o : {measure<triad>(n, resident, runs, interleave), measure<stencil>(n, resident, runs, interleave),
+                        measure<sum>(n, resident, runs, interleave)})
         ok = ok && o.correct && o.within;
     }
   std::printf("\n# acc's selection report\n%s", acc::detail::selection_report().c_str());

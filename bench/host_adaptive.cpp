@@ -5,7 +5,9 @@
 // data setting it prints the median microseconds per call of the fixed host run, the fixed
 // "GPU" run and the adaptive one, and adaptive / the better fixed one; then acc's report.
 // Build: g++ -O3 -std=c++20 -fopenmp -Iinclude bench/host_adaptive.cpp -o host_adaptive
-// Run:   ./host_adaptive [calls per size]
+// Run:   ./host_adaptive [calls per size] [log2 sizes...]   (sizes: 4 10 14 16 unless given)
+//        ./host_adaptive --only host|adaptive CALLS LOG2SIZE: the mean per call of one kind alone,
+//        host-resident, after adaptive's warm-up (for perf stat: instructions per call of each)
 #include <acc/data.hpp>
 #include <acc/parallel.hpp>
 #include <acc/detail/selection.hpp>
@@ -130,14 +132,42 @@ double seconds_of(F&& f) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  const int calls = argc > 1 ? std::atoi(argv[1]) : 2001;
   d::register_cuda_ops(&simulated);
+  if (argc == 5 && std::strcmp(argv[1], "--only") == 0) {
+    const mode m = std::strcmp(argv[2], "adaptive") == 0 ? adaptive_choice : fixed_host;
+    const long calls = std::atol(argv[3]);
+    triad k(std::int64_t(1) << std::atoi(argv[4]));
+    for (int i = 0; i < 100; ++i) k.run(adaptive_choice);  // adaptive's warm-up either way
+    const double s = seconds_of([&] {
+      for (long i = 0; i < calls; ++i) k.run(m);
+    });
+    std::printf("%s: %.1f ns per call\n", argv[2], s / double(calls) * 1e9);
+    std::fprintf(stderr, "%s", d::selection_report().c_str());
+    return k.check() ? 0 : 1;
+  }
+  const int calls = argc > 1 ? std::atoi(argv[1]) : 2001;
+  std::vector<int> sizes;
+  for (int i = 2; i < argc; ++i) sizes.push_back(std::atoi(argv[i]));
+  if (sizes.empty()) sizes = {4, 10, 14, 16};
   std::printf("# median us per call over %d calls; the simulated GPU: host memory, host kernels, %.0f us launches\n",
               calls, launch_latency * 1e6);
   std::printf("%-15s %-5s %10s %10s %10s %8s\n", "data", "size", "host", "gpu", "adaptive", "ratio");
   bool ok = true;
+  {
+    // The same arrays first on the host, then present: a call must see the change (the
+    // present table's generation), not its memo of the host-resident calls before, or it runs
+    // on the host copies and exit_data's copyout brings back the stale device copy of a.
+    triad k(1 << 10);
+    for (int i = 0; i < 50; ++i) k.run(adaptive_choice);
+    std::fill(k.a.begin(), k.a.end(), 0.0);
+    acc::enter_data(acc::copyin(k.a), acc::copyin(k.b), acc::copyin(k.c));
+    for (int i = 0; i < 50; ++i) k.run(adaptive_choice);
+    acc::exit_data(acc::copyout(k.a), acc::delete_(k.b), acc::delete_(k.c));
+    if (!k.check()) std::printf("WRONG: adaptive missed that its data became present\n");
+    ok = ok && k.check();
+  }
   for (int resident = 0; resident < 2; ++resident)
-    for (int e : {4, 10, 14, 16}) {
+    for (int e : sizes) {
       const std::int64_t n = std::int64_t(1) << e;
       triad k(n);
       if (resident) acc::enter_data(acc::copyin(k.a), acc::copyin(k.b), acc::copyin(k.c));

@@ -184,6 +184,25 @@ TEST_CASE("adaptive does not switch for good on a slow spell that fills one wind
   }
 }
 
+TEST_CASE("adaptive times the other side again before a switch even when its warm-up was timed", "[16][selection]") {
+  // The H100 log's 2^20 sum with its data on the host: the host at 244 us; its runs between
+  // the bench's GPU runs took far longer, and the class switched to the GPU (433 us) on the
+  // GPU's warm-up time. A slow spell that slows both sides must not move the class: here the
+  // host goes from 6 us to 200 us and the GPU from 68 us to 300 us.
+  adaptive_policy policy;
+  const std::uint64_t n = 1 << 10;
+  const int trials = adaptive_options{}.trials;
+  drive(policy, n, 2 * trials, [](auto) { return 6e-6; }, [](auto) { return 68e-6; });
+  REQUIRE(policy.choose(n) == target::host);
+  drive(policy, n, 40, [](auto) { return 200e-6; }, [](auto) { return 300e-6; });
+  CHECK(policy.choose(n) == target::host);
+  CHECK(policy.at(10).switches == 0);
+  CHECK(policy.at(10).best[1] == Approx(300e-6));  // the probe's time replaced the warm-up's
+  drive(policy, n, 40, [](auto) { return 6e-6; }, [](auto) { return 68e-6; });
+  CHECK(policy.choose(n) == target::host);
+  CHECK(policy.at(10).switches == 0);
+}
+
 TEST_CASE("adaptive times both sides again when their first runs are too close to call", "[16][selection]") {
   // The log's 2^12 sum with its data on the GPU: the host (with its copies) at 20 us; the GPU
   // at 17.5 us, but its first runs at this size took 22.6 us. The warm-up chose the host, and
@@ -295,6 +314,83 @@ TEST_CASE("adaptive predicts new size classes from the measured ones", "[16][sel
   }
 }
 
+TEST_CASE("adaptive times both sides of a new class when their predictions are close", "[16][selection]") {
+  // The H100 log's sum of 2^24 with its data on the host: predicted host 4.1 ms, GPU 7.5 ms
+  // from the smaller classes' copies, decided for the host at first sight; the GPU took 3.5 ms.
+  // Here the models say host 4.2 ms, GPU 6.3 ms, and the GPU runs large sizes at half that.
+  const auto host = [](std::uint64_t n) { return 2e-6 + 1e-9 * double(n); };
+  const auto gpu_model = [](std::uint64_t n) { return 20e-6 + 1.5e-9 * double(n); };
+  const auto gpu = [&](std::uint64_t n) { return n > (1u << 20) ? 0.5 * gpu_model(n) : gpu_model(n); };
+  adaptive_policy policy;
+  drive(policy, 1 << 10, 8, host, gpu);
+  drive(policy, 1 << 12, 8, host, gpu);
+  const std::uint64_t n = 1 << 22;
+  REQUIRE(policy.predict(target::nvidia, n, {}) == Approx(gpu_model(n)).epsilon(1e-6));
+  REQUIRE(policy.predict(target::nvidia, n, {}) < adaptive_options{}.trust_model * policy.predict(target::host, n, {}));
+  drive(policy, n, 12, host, gpu);
+  const auto& c = policy.at(22);
+  CHECK(!c.by_model);
+  CHECK(c.runs[0] >= adaptive_options{}.trials);
+  CHECK(c.runs[1] >= adaptive_options{}.trials);
+  CHECK(c.choice == target::nvidia);
+  CHECK(c.error[1] == Approx(1.0).epsilon(1e-6));  // the prediction is still reported
+  // Far apart, the predictions decide alone.
+  const auto fast_gpu = [](std::uint64_t m) { return 20e-6 + 1e-10 * double(m); };
+  adaptive_policy far;
+  drive(far, 1 << 10, 8, host, fast_gpu);
+  drive(far, 1 << 12, 8, host, fast_gpu);
+  CHECK(far.choose(n) == target::nvidia);
+  CHECK(far.at(22).by_model);
+}
+
+TEST_CASE("adaptive times both sides again when a warm-up contradicts the models", "[16][selection]") {
+  // A new class near the crossover is timed on both sides; the host's three runs there fall
+  // in a slow spell (its threads starved: 40x). Taken at its word, the host's time would
+  // choose the GPU, and the hysteresis, comparing with that time, would never run the host
+  // again; three times its prediction, it is timed again, and the host wins.
+  const auto host = [](std::uint64_t n) { return 2e-6 + 1e-9 * double(n); };
+  const auto gpu = [](std::uint64_t n) { return 20e-6 + 0.8e-9 * double(n); };
+  adaptive_policy policy;
+  drive(policy, 1 << 10, 8, host, gpu);
+  drive(policy, 1 << 12, 8, host, gpu);
+  const std::uint64_t n = 1 << 16;
+  int host_runs = 0;
+  drive(policy, n, 40, [&](std::uint64_t m) { return ++host_runs <= 3 ? 40 * host(m) : host(m); }, gpu);
+  const auto& c = policy.at(16);
+  CHECK(!c.by_model);
+  CHECK(c.retimed);
+  CHECK(c.choice == target::host);
+  CHECK(c.best[0] == Approx(host(n)).epsilon(1e-6));
+  CHECK(c.switches == 0);
+}
+
+TEST_CASE("adaptive times both sides again when a side's warm-up runs disagree", "[16][selection]") {
+  // The first class of a program on a loaded machine (the build machine's 2 cores, OpenMP
+  // threads descheduled at a barrier): the host's runs took 40 us (its threads starting),
+  // 3 ms and 2 us, a median of 40 us against the GPU's 20 us, and the class stayed on the GPU
+  // at 10x the host's time, no prediction being there to doubt it.
+  adaptive_policy policy;
+  const std::uint64_t n = 1 << 10;
+  const double first_host[] = {40e-6, 3e-3, 2e-6};
+  int host_runs = 0;
+  drive(
+      policy, n, 40, [&](auto) { return host_runs < 3 ? first_host[host_runs++] : 2e-6; },
+      [](auto) { return 20e-6; });
+  const auto& c = policy.at(10);
+  CHECK(c.retimed);
+  CHECK(c.choice == target::host);
+  CHECK(c.best[0] == Approx(2e-6));
+  CHECK(c.switches == 0);
+
+  SECTION("a slow first run alone is the warm-up's business, not a reason to time again") {
+    adaptive_policy calm;
+    int runs = 0;
+    drive(calm, n, 12, [&](auto) { return runs++ == 0 ? 500e-6 : 2e-6; }, [](auto) { return 20e-6; });
+    CHECK(!calm.at(10).retimed);
+    CHECK(calm.at(10).choice == target::host);
+  }
+}
+
 TEST_CASE("adaptive predicts data movement apart from the kernel", "[16][selection]") {
   // The log's failure: classes measured with the data on the host taught the GPU's model the
   // copies' cost, and with the data resident on the GPU it predicted 175 us for a 10 us kernel
@@ -332,7 +428,11 @@ TEST_CASE("adaptive predicts data movement apart from the kernel", "[16][selecti
       drive_on(policy, mc, n, m, 12);
       const auto& c = policy.at(e, residency::host);
       INFO("2^" << e);
-      REQUIRE(c.by_model);
+      // Decided at first sight where the predictions are far apart, else timed on both sides.
+      REQUIRE(c.predicted[0] > 0);
+      REQUIRE(c.predicted[1] > 0);
+      const double ratio = std::max(c.predicted[0], c.predicted[1]) / std::min(c.predicted[0], c.predicted[1]);
+      CHECK(c.by_model == (ratio >= adaptive_options{}.trust_model));
       const int s = c.choice == target::nvidia ? 1 : 0;
       CHECK(c.error[s] < 0.05);
       // The choice is the faster side, by the made-up machine.

@@ -19,16 +19,21 @@ namespace acc::detail {
 
 /// `helpers` threads that, with the caller, copy one range at a time in equal parts. Copies
 /// from several host threads take turns (one job at a time), so a job never waits for helpers
-/// busy with another. Between jobs a helper spins for `spin` (a staged transfer hands the team
-/// a chunk every few tens of microseconds, less than a sleeping thread takes to wake), then
-/// sleeps on a condition variable. Destroying the team stops and joins the helpers; the
-/// process-wide team (copy_team_of_process) is never destroyed, so that no thread is joined
-/// during static destruction.
+/// busy with another. Between the chunks of one transfer a helper spins for `spin` (a staged
+/// transfer hands the team a chunk every few tens of microseconds, less than a sleeping thread
+/// takes to wake); after a transfer's last chunk only for `spin_after_last`, long enough for
+/// the next array of the same construct, then it sleeps on a condition variable: a helper that
+/// spins on after the transfer holds a core that the program's OpenMP team, starting its next
+/// region, may be waiting for (libgomp's threads wait at a barrier spinning, without yielding,
+/// so an OpenMP thread kept off its core can cost the region a scheduler slice, milliseconds).
+/// Destroying the team stops and joins the helpers; the process-wide team (copy_team_of_process)
+/// is never destroyed, so that no thread is joined during static destruction.
 class copy_team {
 public:
   /// A part smaller than this costs more to hand over than to copy.
   static constexpr std::size_t min_part = std::size_t(128) << 10;
   static constexpr std::chrono::microseconds spin{200};
+  static constexpr std::chrono::microseconds spin_after_last{20};
 
   explicit copy_team(unsigned helpers) {
     threads_.reserve(helpers);
@@ -48,7 +53,9 @@ public:
   unsigned helpers() const noexcept { return static_cast<unsigned>(threads_.size()); }
 
   /// std::memcpy(dst, src, bytes), the ranges not overlapping; returns once all is copied.
-  void copy(void* dst, const void* src, std::size_t bytes) {
+  /// `more`: another chunk of the same transfer follows at once, so the helpers wait for it
+  /// spinning.
+  void copy(void* dst, const void* src, std::size_t bytes, bool more = false) {
     const std::size_t most = bytes / min_part;
     const std::size_t parts = std::min<std::size_t>(threads_.size() + 1, most == 0 ? 1 : most);
     if (parts <= 1) {
@@ -63,9 +70,11 @@ public:
       bytes_ = bytes;
       parts_ = parts;
       left_.store(parts - 1);  // the helpers' parts; the caller copies part 0
-      // The job's number and its part count in one word: a helper that sits a job out reads
-      // only this, never the fields above, which the next job may be rewriting.
-      job_.store(((job_.load() >> 8) + 1) << 8 | parts, std::memory_order_release);
+      // The job's number, whether more follows and its part count in one word: a helper that
+      // sits a job out reads only this, never the fields above, which the next job may be
+      // rewriting.
+      job_.store(((job_.load() >> job_shift) + 1) << job_shift | (more ? more_bit : 0) | parts,
+                 std::memory_order_release);
     }
     go_.notify_all();
     copy_part(0);
@@ -90,7 +99,7 @@ private:
   void serve(std::size_t index) {
     std::uint64_t seen = 0;
     for (;;) {
-      const auto until = std::chrono::steady_clock::now() + spin;
+      const auto until = std::chrono::steady_clock::now() + (seen & more_bit ? spin : spin_after_last);
       while (job_.load(std::memory_order_acquire) == seen && !stop_.load() && std::chrono::steady_clock::now() < until)
         std::this_thread::yield();
       if (job_.load(std::memory_order_acquire) == seen && !stop_.load()) {
@@ -99,7 +108,7 @@ private:
       }
       if (stop_.load()) return;
       seen = job_.load(std::memory_order_acquire);
-      if (index >= (seen & 0xff)) continue;  // a small job: this helper sits it out
+      if (index >= (seen & parts_mask)) continue;  // a small job: this helper sits it out
       // A helper with a part holds the job open (left_ > 0), so its fields stay as they are.
       copy_part(index);
       if (left_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
@@ -112,7 +121,10 @@ private:
   std::mutex job_mutex_;  // one job at a time
   std::mutex m_;          // orders sleeping against a new job or its end
   std::condition_variable go_, done_;
-  std::atomic<std::uint64_t> job_{0};  // job number << 8 | parts
+  // job number << job_shift | more_bit if more follows | parts
+  static constexpr int job_shift = 9;
+  static constexpr std::uint64_t more_bit = 1u << 8, parts_mask = 0xff;
+  std::atomic<std::uint64_t> job_{0};
   std::atomic<std::size_t> left_{0};   // helpers' parts not yet copied
   std::atomic<bool> stop_{false};
   char* dst_ = nullptr;

@@ -12,8 +12,11 @@
 #include <acc/detail/construct_entry.hpp>
 #include <acc/detail/runtime_state.hpp>
 
+#include <array>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -125,6 +128,38 @@ inline selected_site& site_record(selection_registry& r, const construct_entry& 
   return s;
 }
 
+/// What a thread's last adaptive call at a call site found: the site's record and the bytes
+/// each side would move. The next call there with the same body, byte for byte (the same
+/// arrays: a closure holds its arrays' addresses and sizes), while the present table is
+/// unchanged (its generation) and the sites were not reset (the registry's epoch), has the
+/// same data motion: it skips the body copy, the present table's lookups and the search for
+/// the site, so that an adaptive call that runs on the host costs little more than a plain one.
+struct selection_memo {
+  static constexpr std::size_t max_body = 256;  // larger bodies are not memoised
+  const construct_entry* entry = nullptr;
+  const char* file = nullptr;
+  unsigned line = 0, column = 0;
+  int device = -1;
+  std::uint64_t epoch = 0, generation = 0;
+  selected_site* site = nullptr;
+  data_motion motion;
+  alignas(16) unsigned char body[max_body];
+
+  bool matches(const construct_entry& e, const call_site& at, int dev, std::uint64_t epoch_now,
+               std::uint64_t generation_now, const void* b) const noexcept {
+    return entry == &e && line == at.where.line() && column == at.where.column() && file == at.where.file_name() &&
+           device == dev && epoch == epoch_now && generation == generation_now &&
+           std::memcmp(body, b, e.body_size) == 0;
+  }
+};
+
+/// The thread's memo slot of a call site (a few sites share one; the last one there keeps it).
+inline selection_memo& memo_of(const construct_entry& e, const call_site& site) noexcept {
+  static thread_local std::array<selection_memo, 16> memos;
+  const std::uintptr_t h = (reinterpret_cast<std::uintptr_t>(&e) >> 4) ^ site.where.line();
+  return memos[h % memos.size()];
+}
+
 /// acc::adaptive, acc::tuned, ACC_DEVICE_TYPE=auto, for a construct placed on a GPU: runs it
 /// where the call site's policy says, with the shape its search says, timing the runs that
 /// the policy and the search still learn from (the kernel apart from the data movement). False
@@ -136,10 +171,26 @@ inline bool run_selected(const construct_entry& e, const void* task, std::uint64
   if (!adapt && !tune) return false;
   selection_registry& r = selection_state();
   const int cls = size_class(size);
-  // The construct's own copy of its body, and where the arrays it captured are now.
-  capture_scope scope;
-  const body_copy mapped(e, scope, body, copy);
-  const data_motion motion = adapt ? motion_of(scope, mapped.get(), e.body_size, device) : data_motion{};
+  // The construct's own copy of its body, made when a run needs it (the GPU's, or the host's
+  // with data present on the GPU) or to find where the arrays it captured are now.
+  std::optional<capture_scope> scope;
+  std::optional<body_copy> mapped;
+  const auto make_copy = [&] {
+    if (mapped) return;
+    scope.emplace();
+    mapped.emplace(e, *scope, body, copy);
+  };
+  data_motion motion{};
+  selection_memo* memo = adapt && e.body_size <= selection_memo::max_body ? &memo_of(e, site) : nullptr;
+  const std::uint64_t generation = state().present_generation.load(std::memory_order_acquire);
+  const bool memoised =
+      memo && memo->matches(e, site, device, r.epoch.load(std::memory_order_acquire), generation, body);
+  if (memoised) {
+    motion = memo->motion;
+  } else {
+    make_copy();
+    if (adapt) motion = motion_of(*scope, mapped->get(), e.body_size, device);
+  }
   target where = target::nvidia;
   launch_choice shape{};
   bool timed = false;
@@ -148,7 +199,21 @@ inline bool run_selected(const construct_entry& e, const void* task, std::uint64
   std::string key;
   {
     std::lock_guard lock(r.mutex);
-    s = &site_record(r, e, site, device);
+    // The epoch again, under the lock that reset_selection takes to free the sites.
+    const bool site_known = memoised && memo->epoch == r.epoch.load(std::memory_order_relaxed);
+    s = site_known ? memo->site : &site_record(r, e, site, device);
+    if (memo && !site_known) {
+      memo->entry = &e;
+      memo->file = site.where.file_name();
+      memo->line = site.where.line();
+      memo->column = site.where.column();
+      memo->device = device;
+      memo->epoch = r.epoch.load(std::memory_order_relaxed);  // moved only under this lock
+      memo->generation = generation;
+      memo->site = s;
+      memo->motion = motion;
+      std::memcpy(memo->body, body, e.body_size);
+    }
     if (adapt) {
       where = s->policy.choose(size, motion);
       // A synchronous run is timed as the policy asks (its warm-up, then a sample); an async
@@ -180,16 +245,18 @@ inline bool run_selected(const construct_entry& e, const void* task, std::uint64
     // Synchronous copies and launches return finished; an async queue is waited for between
     // the parts of a timed run.
     const bool wait = timed && spec.queue != queue_sync;
-    implicit_data data(scope, mapped.get(), e.body_size, device, run_spec, true, site);
+    make_copy();
+    implicit_data data(*scope, mapped->get(), e.body_size, device, run_spec, true, site);
     if (wait) cuda_ops().wait(device, spec.queue, site);
     kernel_start = now();
-    e.run_nvidia(task, mapped.get(), launch_context{run_spec, device, site}, result);
+    e.run_nvidia(task, mapped->get(), launch_context{run_spec, device, site}, result);
     if (wait) cuda_ops().wait(device, spec.queue, site);
     kernel_end = now();
     data.finish();
     if (wait) cuda_ops().wait(device, spec.queue, site);
   } else if (motion.bytes[0] > 0 || spec.default_present) {
-    host_coherence coherent(scope, mapped.get(), e.body_size, device, spec, site);
+    make_copy();
+    host_coherence coherent(*scope, mapped->get(), e.body_size, device, spec, site);
     kernel_start = now();
     e.run_host(task, body, launch_context{spec, 0, site}, result);
     kernel_end = now();

@@ -92,7 +92,8 @@ ACC_DETAIL_RUNTIME_FN target adaptive_policy::choose(std::uint64_t n, const data
     c.n = n ? n : 1;
     c.motion = m;
     for (int s = 0; s < 2; ++s) c.predicted[s] = predict(s ? target::nvidia : target::host, c.n, m);
-    if (c.predicted[0] > 0 && c.predicted[1] > 0) {
+    const double lower = std::min(c.predicted[0], c.predicted[1]), higher = std::max(c.predicted[0], c.predicted[1]);
+    if (lower > 0 && higher >= o_.trust_model * lower) {
       c.choice = c.predicted[1] < c.predicted[0] ? target::nvidia : target::host;
       c.settled = c.by_model = true;
       return c.choice;
@@ -149,9 +150,24 @@ ACC_DETAIL_RUNTIME_FN void adaptive_policy::record(target where, std::uint64_t n
   if (!c.settled) {
     if (c.runs[0] >= trials && c.runs[1] >= trials) {
       const double faster = std::min(c.best[0], c.best[1]), slower = std::max(c.best[0], c.best[1]);
-      if (!c.retimed && faster > slower * (1 - o_.close_call)) {
+      // A side whose warm-up took trust_model times what the other classes predict ran in a
+      // slow spell (threads starved by another program's, or by the other side's leftovers)
+      // more likely than the models went that wrong: its time would decide for good, since
+      // the hysteresis compares with it and never runs it again.
+      // So is one whose runs after the first (which pays allocation and thread start-up) differ
+      // by as much: the slow spell may have held the median, and without other classes there
+      // is no prediction to tell.
+      bool suspect = false;
+      for (int k = 0; k < 2; ++k) {
+        suspect = suspect || (c.predicted[k] > 0 && c.best[k] > o_.trust_model * c.predicted[k]);
+        const auto later = c.warm_total[k].begin() + 1, end = c.warm_total[k].begin() + trials;
+        if (trials >= 3)
+          suspect = suspect || *std::max_element(later, end) > o_.trust_model * *std::min_element(later, end);
+      }
+      if (!c.retimed && (faster > slower * (1 - o_.close_call) || suspect)) {
         // Too close to call from runs that came first at this size (a cold cache, a new
-        // allocation, the other side's leftovers): both sides run again, and those decide.
+        // allocation, the other side's leftovers), or one side suspect: both sides run
+        // again, and those decide.
         c.retimed = true;
         c.runs = {};
         return;
@@ -187,16 +203,13 @@ ACC_DETAIL_RUNTIME_FN void adaptive_policy::record(target where, std::uint64_t n
     return;
   }
   if (++c.favour_other < std::max(1, o_.confirm)) return;
-  if (c.runs[1 - s] < trials) {
-    // Only predicted there: a wrong prediction must not spend the one switch.
-    c.probing = true;
-    c.probed_against = current;
-    return;
-  }
-  c.choice = s ? target::host : target::nvidia;
-  ++c.switches;
-  c.window_runs = 0;
-  c.favour_other = 0;
+  // The other side is timed now before the switch, also when its warm-up was timed: only
+  // predicted, a wrong prediction must not spend the one switch; timed in the warm-up, its
+  // time is from other conditions than the windows' (a slow spell that slows both sides, such
+  // as threads starved by another program, would otherwise send the class to a side no faster).
+  c.probing = true;
+  c.probed_against = current;
+  c.runs[1 - s] = 0;  // the probe's runs are that side's warm-up again
 }
 
 // ---- tune_search --------------------------------------------------------------------------------
@@ -482,6 +495,7 @@ ACC_DETAIL_RUNTIME_FN bool adaptive_state(const std::string& name_suffix, std::u
 ACC_DETAIL_RUNTIME_FN void reset_selection() {
   selection_registry& r = selection_state();
   std::lock_guard lock(r.mutex);
+  r.epoch.fetch_add(1, std::memory_order_release);
   r.by_id.clear();
   r.sites.clear();
 }

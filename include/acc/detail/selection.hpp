@@ -11,6 +11,7 @@
 #include <acc/error.hpp>
 
 #include <array>
+#include <atomic>
 #include <bit>
 #include <cstdint>
 #include <map>
@@ -66,8 +67,13 @@ constexpr residency residency_of(const data_motion& m) noexcept {
 /// one window, such as the GPU's start-up or threads woken from sleep, must not decide for
 /// good); after the warm-up, one run in `sample` is timed for the windows, every run when the
 /// chosen side takes at least `time_every_run` seconds (the clock then costs nothing); warm-up
-/// medians within `close_call` of each other are timed once more before they decide. Trials
-/// count up to 8 and the window up to 16.
+/// medians within `close_call` of each other, or one of them `trust_model` times its
+/// prediction or made of runs (after the first) that differ by that factor, are timed once
+/// more before they decide; a new
+/// class is decided at first sight only when one side's prediction is at least `trust_model`
+/// times the other's (the models extrapolate the data movement of small transfers, which pay
+/// latencies and staging that large ones do not, and their errors near the crossover reach
+/// 2-3x), else both sides are timed. Trials count up to 8 and the window up to 16.
 struct adaptive_options {
   double margin = 0.10;
   int trials = 3;
@@ -77,6 +83,7 @@ struct adaptive_options {
   int sample = 8;
   double time_every_run = 50e-6;
   double close_call = 0.25;
+  double trust_model = 3.0;
 };
 
 /// Per size class and residency of one call site on one GPU. Times are whole runs (data
@@ -108,13 +115,14 @@ struct adaptive_class {
 /// the iteration count (per size class, whatever the residency) and its data movement time
 /// against the bytes moved. A run is predicted as kernel + movement of the bytes that side
 /// would move now. A new size class and residency is decided at first sight when both sides
-/// can be predicted, else timed on both (`trials` runs each, their median counts; medians
+/// can be predicted and one prediction is `trust_model` times the other, else timed on both (`trials` runs each, their median counts; medians
 /// within `close_call` of each other are a close call, and both sides run `trials` times again,
 /// past whatever made the first runs at this size slow); from then on it runs on the faster, and switches
 /// once at most, when the other side's time (measured, else predicted) beats the median of the
-/// chosen side's last `window` timed runs by `margin` in `confirm` windows in a row; a side
-/// known only by prediction is first timed (`trials` runs, a probe), and the switch is made
-/// only if its measured time beats the chosen side's by the margin too.
+/// chosen side's last `window` timed runs by `margin` in `confirm` windows in a row; the other
+/// side is then timed again (`trials` runs, a probe: its warm-up was in other conditions, or
+/// it was only predicted), and the switch is made only if that time beats the chosen side's
+/// by the margin too.
 class adaptive_policy {
 public:
   explicit adaptive_policy(adaptive_options o = {}) noexcept : o_(o) {}
@@ -260,6 +268,8 @@ struct selection_registry {
   using site_id = std::tuple<const void*, const char*, unsigned, unsigned, int>;
   std::map<site_id, selected_site*> by_id;
   std::map<int, std::string> device_names;
+  /// Moved by reset_selection, which frees the sites: the threads' memos of them are then stale.
+  std::atomic<std::uint64_t> epoch{0};
   bool cache_loaded = false;
   std::string cache_path;  // ACC_TUNE_CACHE; empty: none
   tune_table cache;

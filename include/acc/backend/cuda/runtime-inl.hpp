@@ -353,7 +353,7 @@ inline void staged_to_device(staging_pool& p, char* dst, const char* src, std::s
     const int i = static_cast<int>(k % staging_policy::buffers);
     const std::size_t len = std::min(chunk, bytes - off);
     ACC_DETAIL_CUDA_CHECK(cudaEventSynchronize(p.free[i]), site);  // its last DMA has read it
-    team.copy(p.buffer[i], src + off, len);
+    team.copy(p.buffer[i], src + off, len, off + len < bytes);
     ACC_DETAIL_CUDA_CHECK(cudaMemcpyAsync(dst + off, p.buffer[i], len, cudaMemcpyHostToDevice, stream), site);
     ACC_DETAIL_CUDA_CHECK(cudaEventRecord(p.free[i], stream), site);
   }
@@ -383,7 +383,7 @@ inline void staged_to_host(staging_pool& p, char* dst, const char* src, std::siz
     const int i = static_cast<int>(k % staging_policy::buffers);
     const std::size_t off = k * chunk, len = std::min(chunk, bytes - off);
     ACC_DETAIL_CUDA_CHECK(cudaEventSynchronize(p.free[i]), site);  // chunk k has landed
-    team.copy(dst + off, p.buffer[i], len);
+    team.copy(dst + off, p.buffer[i], len, k + 1 < chunks);
     if (k + staging_policy::buffers < chunks) queue_chunk(k + staging_policy::buffers);
   }
 }
