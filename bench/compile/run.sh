@@ -9,6 +9,8 @@
 # once per build, whose own time is printed separately);
 # the header-only build (no ACC_SEPARATE_RUNTIME) is timed once for reference.
 #   bench/compile/run.sh [runs]     (from any directory; NVCC=... to pick the compiler)
+# CLOCK=cpu times the user + system CPU time of nvcc and its children (GNU time) instead of wall
+# time: steadier on a machine that other builds share.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 runs=${1:-3}
@@ -41,9 +43,17 @@ loops=20
 
 flags=(-std=c++20 --extended-lambda --expt-relaxed-constexpr -O3 -arch=sm_90 -I"$root/include" -c)
 extra_acc=(-DACC_SEPARATE_RUNTIME -DACC_RUNTIME_CUDA)
+clock=${CLOCK:-wall}
+[ "$clock" = cpu ] && [ ! -x /usr/bin/time ] && { echo "CLOCK=cpu needs GNU time (/usr/bin/time)" >&2; exit 1; }
 seconds() {
   local t0 t1 extra=()
   [ "$1" = acc ] && extra=("${extra_acc[@]}")
+  if [ "$clock" = cpu ]; then
+    /usr/bin/time -f '%U %S' -o "$work/time" "$nvcc" "${flags[@]}" "${extra[@]}" "$work/$1.cu" -o "$work/$1.o" >&2 ||
+      { echo "nvcc failed on $1.cu" >&2; return 1; }
+    awk '{printf "%.6f", $1 + $2}' "$work/time"
+    return
+  fi
   t0=$(date +%s.%N)
   "$nvcc" "${flags[@]}" "${extra[@]}" "$work/$1.cu" -o "$work/$1.o" >&2 || { echo "nvcc failed on $1.cu" >&2; return 1; }
   t1=$(date +%s.%N)
@@ -60,7 +70,7 @@ for _ in $(seq 1 "$runs"); do
   acc+=("$t")
 done
 r=$(median "${raw[@]}") a=$(median "${acc[@]}")
-echo "nvcc $("$nvcc" --version | sed -n 's/.*release \([0-9.]*\).*/\1/p'), $(nproc) cores, $loops loops, median of $runs"
+echo "nvcc $("$nvcc" --version | sed -n 's/.*release \([0-9.]*\).*/\1/p'), $(nproc) cores, $loops loops, median of $runs, $clock time"
 printf 'raw CUDA  %6.2f s   (%s)\n' "$r" "${raw[*]}"
 printf 'acc       %6.2f s   (%s)\n' "$a" "${acc[*]}"
 printf 'ratio     %6.2f x\n' "$(calc "$a / $r")"

@@ -8,7 +8,6 @@
 
 #include <source_location>
 #include <string>
-#include <thread>
 
 namespace acc {
 namespace detail {
@@ -84,7 +83,7 @@ inline int wait_any(int count, const int* queues, std::source_location where = s
       if (d < 0 || detail::cuda_ops().test(d, queues[i], site)) return i;
     }
     if (!any) return -1;
-    std::this_thread::yield();
+    detail::yield_thread();
   }
 }
 

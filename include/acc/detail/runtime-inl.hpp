@@ -27,6 +27,7 @@
 #include <new>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -205,6 +206,8 @@ ACC_DETAIL_RUNTIME_FN void for_each_queue(int device, void (*f)(void* handle, vo
   for (auto& [key, handle] : s.queues)
     if (key.first == device) f(handle, context);
 }
+
+ACC_DETAIL_RUNTIME_FN void yield_thread() noexcept { std::this_thread::yield(); }
 
 ACC_DETAIL_RUNTIME_FN bool done_at(const int* flags, int index) noexcept {
   return std::atomic_ref<int>(const_cast<int&>(flags[index])).load(std::memory_order_acquire) == 1;

@@ -133,6 +133,11 @@ ACC_DETAIL_RUNTIME_FN void for_each_queue(int device, void (*f)(void* handle, vo
 /// throws leaves the slot unset. Returns once the slot is set.
 ACC_DETAIL_RUNTIME_FN void call_once_at(int* flags, int index, void (*make)(void* context), void* context);
 
+/// Lets the host's other threads run while this one polls (acc::wait_any). Out of line so
+/// that the public headers need not include <thread>, whose closure (<atomic>, <stop_token>,
+/// <semaphore>, <chrono>, <ostream>) costs every nvcc translation unit about a second.
+ACC_DETAIL_RUNTIME_FN void yield_thread() noexcept;
+
 /// Whether call_once_at finished slot `index` of `flags` (an acquire load).
 ACC_DETAIL_RUNTIME_FN bool done_at(const int* flags, int index) noexcept;
 
