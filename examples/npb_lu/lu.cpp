@@ -55,6 +55,13 @@
 #else
 #  define LU_INLINE inline __attribute__((always_inline))
 #endif
+// LU_UNROLL unrolls solve_block's elimination in g++ builds, where g++ left its outer loop
+// rolled and kept the block on the stack (nvcc's front end does not know the pragma).
+#if defined(__GNUC__) && !defined(__CUDACC__) && !defined(__clang__)
+#  define LU_UNROLL _Pragma("GCC unroll 5")
+#else
+#  define LU_UNROLL
+#endif
 
 namespace {
 
@@ -442,16 +449,21 @@ ACC_ROUTINE LU_INLINE void diagonal_block(const lu_grid& g, const double w[5], d
 /// Solves mtx x = b in place (b becomes x) by Gaussian elimination without pivoting, as NPB's
 /// blts/buts ("diagonal block inversion"): the blocks are diagonally dominant.
 ACC_ROUTINE LU_INLINE void solve_block(double mtx[5][5], double b[5]) {
+  LU_UNROLL
   for (int c = 0; c < 4; ++c) {
     const double inv = 1.0 / mtx[c][c];
+    LU_UNROLL
     for (int r = c + 1; r < 5; ++r) {
       const double f = inv * mtx[r][c];
+      LU_UNROLL
       for (int s = c + 1; s < 5; ++s) mtx[r][s] = mtx[r][s] - f * mtx[c][s];
       b[r] = b[r] - b[c] * f;
     }
   }
+  LU_UNROLL
   for (int r = 4; r >= 0; --r) {
     double s = b[r];
+    LU_UNROLL
     for (int c = r + 1; c < 5; ++c) s = s - mtx[r][c] * b[c];
     b[r] = s / mtx[r][r];
   }
