@@ -443,34 +443,38 @@ ACC_ROUTINE BT_INLINE void jacobians(const fields& f, const coefficients& c, int
   nj[4][4] = c1345 * tmp1;
 }
 
-/// The blocks of a line's row from the Jacobians of its neighbours before (fjm, njm) and after
-/// (fjp, njp) and its own viscous one (nj0): a (coupling to the one before), b (diagonal), cc.
-ACC_ROUTINE BT_INLINE void blocks_of(const coefficients& c, int d, const double fjm[5][5], const double njm[5][5],
-                                     const double nj0[5][5], const double fjp[5][5], const double njp[5][5],
-                                     double a[5][5], double b[5][5], double cc[5][5]) {
-  const double t1 = c.dt * c.t1[d], t2 = c.dt * c.t2[d];
+/// A line's coupling block to a neighbour from the neighbour's Jacobians: a (the one before,
+/// sign -1) or cc (the one after, sign +1).
+ACC_ROUTINE BT_INLINE void off_block(const coefficients& c, int d, double sign, const double fj[5][5],
+                                     const double nj[5][5], double out[5][5]) {
+  const double t1 = c.dt * c.t1[d], t2 = sign * c.dt * c.t2[d];
   const double* dd = c.dd[d];
   for (int m = 0; m < 5; ++m)
     for (int n = 0; n < 5; ++n) {
-      a[m][n] = -t2 * fjm[m][n] - t1 * njm[m][n];
-      if (m == n) a[m][n] = a[m][n] - t1 * dd[m];
-    }
-  for (int m = 0; m < 5; ++m)
-    for (int n = 0; n < 5; ++n) b[m][n] = m == n ? 1.0 + t1 * 2.0 * nj0[m][n] + t1 * 2.0 * dd[m] : t1 * 2.0 * nj0[m][n];
-  for (int m = 0; m < 5; ++m)
-    for (int n = 0; n < 5; ++n) {
-      cc[m][n] = t2 * fjp[m][n] - t1 * njp[m][n];
-      if (m == n) cc[m][n] = cc[m][n] - t1 * dd[m];
+      out[m][n] = t2 * fj[m][n] - t1 * nj[m][n];
+      if (m == n) out[m][n] = out[m][n] - t1 * dd[m];
     }
 }
 
+/// A line's diagonal block b from its point's viscous Jacobian.
+ACC_ROUTINE BT_INLINE void diagonal_block(const coefficients& c, int d, const double nj[5][5], double b[5][5]) {
+  const double t1 = c.dt * c.t1[d];
+  const double* dd = c.dd[d];
+  for (int m = 0; m < 5; ++m)
+    for (int n = 0; n < 5; ++n) b[m][n] = m == n ? 1.0 + t1 * 2.0 * nj[m][n] + t1 * 2.0 * dd[m] : t1 * 2.0 * nj[m][n];
+}
+
 /// The blocks of the line's row at point p: a (coupling to p - s), b (diagonal), cc (to p + s),
-/// from the three points' Jacobians, computed here.
+/// each from its point's Jacobians, computed here one after the other.
 ACC_ROUTINE BT_INLINE void lhs_blocks(const fields& f, const coefficients& c, int d, long p, long s, double a[5][5],
                                       double b[5][5], double cc[5][5]) {
-  double fj[3][5][5], nj[3][5][5];
-  for (int o = 0; o < 3; ++o) jacobians(f, c, d, p + (o - 1) * s, fj[o], nj[o]);
-  blocks_of(c, d, fj[0], nj[0], nj[1], fj[2], nj[2], a, b, cc);
+  double fj[5][5], nj[5][5];
+  jacobians(f, c, d, p - s, fj, nj);
+  off_block(c, d, -1.0, fj, nj, a);
+  jacobians(f, c, d, p, fj, nj);
+  diagonal_block(c, d, nj, b);
+  jacobians(f, c, d, p + s, fj, nj);
+  off_block(c, d, 1.0, fj, nj, cc);
 }
 
 /// Solves the block tridiagonal system of one grid line along direction d in place in rhs: p0 is
@@ -499,8 +503,9 @@ ACC_ROUTINE void solve_line(const fields& f, const coefficients& c, int d, long 
     if (pos == 1)
       for (int q = 0; q <= 1; ++q) jacobians(f, c, d, p0 + q * s, fj[q], nj[q]);
     jacobians(f, c, d, p + s, fj[(pos + 1) % 3], nj[(pos + 1) % 3]);
-    blocks_of(c, d, fj[(pos - 1) % 3], nj[(pos - 1) % 3], nj[pos % 3], fj[(pos + 1) % 3], nj[(pos + 1) % 3], a,
-              b, cc);
+    off_block(c, d, -1.0, fj[(pos - 1) % 3], nj[(pos - 1) % 3], a);
+    diagonal_block(c, d, nj[pos % 3], b);
+    off_block(c, d, 1.0, fj[(pos + 1) % 3], nj[(pos + 1) % 3], cc);
 #endif
     for (int m = 0; m < 5; ++m) r[m] = f.R(m, p);
     matvec_sub(a, rprev, r);
