@@ -22,6 +22,9 @@
 // rhs coalesced; the xi solve (threads along j) walks each thread's line through cache lines.
 // The eliminated upper blocks C' that back substitution needs are kept per line in `lhs_c`,
 // stored [position][element][line] so that the lines' threads again touch consecutive addresses.
+// On the host (an openmp or serial build, or a cuda build's host code) solve_line keeps the
+// flux Jacobians of three consecutive points and computes one per point, where a GPU thread
+// computes its row's three (the registers to keep them would cost it occupancy).
 #include <acc/parallel.hpp>
 
 #include <algorithm>
@@ -29,6 +32,14 @@
 #include <cmath>
 #include <cstdio>
 #include <exception>
+
+// The 5x5 block routines are forced inline into the host's loops: g++ keeps them out of line,
+// and the blocks then go through memory. nvcc's device pass keeps its own choice.
+#if defined(__CUDA_ARCH__) || !defined(__GNUC__)
+#  define BT_INLINE inline
+#else
+#  define BT_INLINE inline __attribute__((always_inline))
+#endif
 
 namespace {
 
@@ -342,7 +353,7 @@ void compute_rhs(const fields& f, const coefficients& c) {
 
 // --- 5x5 block operations (NPB's binvcrhs, binvrhs, matmul_sub, matvec_sub); blocks are [row][col]
 /// Gauss-Jordan elimination without pivoting: c = a^-1 c and r = a^-1 r; a is destroyed.
-ACC_ROUTINE void binvcrhs(double a[5][5], double c[5][5], double r[5]) {
+ACC_ROUTINE BT_INLINE void binvcrhs(double a[5][5], double c[5][5], double r[5]) {
   for (int p = 0; p < 5; ++p) {
     const double pivot = 1.0 / a[p][p];
     for (int n = p + 1; n < 5; ++n) a[p][n] = a[p][n] * pivot;
@@ -359,7 +370,7 @@ ACC_ROUTINE void binvcrhs(double a[5][5], double c[5][5], double r[5]) {
 }
 
 /// r = a^-1 r; a is destroyed.
-ACC_ROUTINE void binvrhs(double a[5][5], double r[5]) {
+ACC_ROUTINE BT_INLINE void binvrhs(double a[5][5], double r[5]) {
   for (int p = 0; p < 5; ++p) {
     const double pivot = 1.0 / a[p][p];
     for (int n = p + 1; n < 5; ++n) a[p][n] = a[p][n] * pivot;
@@ -374,7 +385,7 @@ ACC_ROUTINE void binvrhs(double a[5][5], double r[5]) {
 }
 
 /// c = c - a b.
-ACC_ROUTINE void matmul_sub(const double a[5][5], const double b[5][5], double c[5][5]) {
+ACC_ROUTINE BT_INLINE void matmul_sub(const double a[5][5], const double b[5][5], double c[5][5]) {
   for (int m = 0; m < 5; ++m)
     for (int n = 0; n < 5; ++n) {
       double s = c[m][n];
@@ -384,7 +395,7 @@ ACC_ROUTINE void matmul_sub(const double a[5][5], const double b[5][5], double c
 }
 
 /// w = w - a v.
-ACC_ROUTINE void matvec_sub(const double a[5][5], const double v[5], double w[5]) {
+ACC_ROUTINE BT_INLINE void matvec_sub(const double a[5][5], const double v[5], double w[5]) {
   for (int m = 0; m < 5; ++m) {
     double s = w[m];
     for (int n = 0; n < 5; ++n) s = s - a[m][n] * v[n];
@@ -394,7 +405,7 @@ ACC_ROUTINE void matvec_sub(const double a[5][5], const double v[5], double w[5]
 
 // --- The implicit part: block tridiagonal solves along lines (NPB's x_solve, y_solve, z_solve) -----
 /// Flux Jacobian fj and viscous Jacobian nj of direction d at point p.
-ACC_ROUTINE void jacobians(const fields& f, const coefficients& c, int d, long p, double fj[5][5], double nj[5][5]) {
+ACC_ROUTINE BT_INLINE void jacobians(const fields& f, const coefficients& c, int d, long p, double fj[5][5], double nj[5][5]) {
   const double u[5] = {f.U(0, p), f.U(1, p), f.U(2, p), f.U(3, p), f.U(4, p)};
   const double tmp1 = f.A(rho_inv, p), tmp2 = tmp1 * tmp1, tmp3 = tmp1 * tmp2;
   const double q = f.A(qs, p), sq = f.A(square, p), c1 = c.c1, c2 = c.c2, c3c4 = c.c3c4, c1345 = c.c1345;
@@ -432,27 +443,38 @@ ACC_ROUTINE void jacobians(const fields& f, const coefficients& c, int d, long p
   nj[4][4] = c1345 * tmp1;
 }
 
-/// The blocks of the line's row at point p: a (coupling to p - s), b (diagonal), cc (to p + s).
-ACC_ROUTINE void lhs_blocks(const fields& f, const coefficients& c, int d, long p, long s, double a[5][5],
-                            double b[5][5], double cc[5][5]) {
-  const double t1 = c.dt * c.t1[d], t2 = c.dt * c.t2[d];
+/// A line's coupling block to a neighbour from the neighbour's Jacobians: a (the one before,
+/// sign -1) or cc (the one after, sign +1).
+ACC_ROUTINE BT_INLINE void off_block(const coefficients& c, int d, double sign, const double fj[5][5],
+                                     const double nj[5][5], double out[5][5]) {
+  const double t1 = c.dt * c.t1[d], t2 = sign * c.dt * c.t2[d];
   const double* dd = c.dd[d];
-  double fj[5][5], nj[5][5];
-  jacobians(f, c, d, p - s, fj, nj);
   for (int m = 0; m < 5; ++m)
     for (int n = 0; n < 5; ++n) {
-      a[m][n] = -t2 * fj[m][n] - t1 * nj[m][n];
-      if (m == n) a[m][n] = a[m][n] - t1 * dd[m];
+      out[m][n] = t2 * fj[m][n] - t1 * nj[m][n];
+      if (m == n) out[m][n] = out[m][n] - t1 * dd[m];
     }
-  jacobians(f, c, d, p, fj, nj);
+}
+
+/// A line's diagonal block b from its point's viscous Jacobian.
+ACC_ROUTINE BT_INLINE void diagonal_block(const coefficients& c, int d, const double nj[5][5], double b[5][5]) {
+  const double t1 = c.dt * c.t1[d];
+  const double* dd = c.dd[d];
   for (int m = 0; m < 5; ++m)
     for (int n = 0; n < 5; ++n) b[m][n] = m == n ? 1.0 + t1 * 2.0 * nj[m][n] + t1 * 2.0 * dd[m] : t1 * 2.0 * nj[m][n];
+}
+
+/// The blocks of the line's row at point p: a (coupling to p - s), b (diagonal), cc (to p + s),
+/// each from its point's Jacobians, computed here one after the other.
+ACC_ROUTINE BT_INLINE void lhs_blocks(const fields& f, const coefficients& c, int d, long p, long s, double a[5][5],
+                                      double b[5][5], double cc[5][5]) {
+  double fj[5][5], nj[5][5];
+  jacobians(f, c, d, p - s, fj, nj);
+  off_block(c, d, -1.0, fj, nj, a);
+  jacobians(f, c, d, p, fj, nj);
+  diagonal_block(c, d, nj, b);
   jacobians(f, c, d, p + s, fj, nj);
-  for (int m = 0; m < 5; ++m)
-    for (int n = 0; n < 5; ++n) {
-      cc[m][n] = t2 * fj[m][n] - t1 * nj[m][n];
-      if (m == n) cc[m][n] = cc[m][n] - t1 * dd[m];
-    }
+  off_block(c, d, 1.0, fj, nj, cc);
 }
 
 /// Solves the block tridiagonal system of one grid line along direction d in place in rhs: p0 is
@@ -466,10 +488,25 @@ ACC_ROUTINE void solve_line(const fields& f, const coefficients& c, int d, long 
   // Forward elimination: row pos becomes r' = (b - a c'_{pos-1})^-1 (r - a r'_{pos-1}) and
   // c'_pos = (b - a c'_{pos-1})^-1 c; the boundary row before the first has c' = 0 and r' = 0.
   double cprev[5][5] = {}, rprev[5] = {};
+#if !defined(__CUDA_ARCH__)
+  double fj[3][5][5], nj[3][5][5];  // the Jacobians of three consecutive positions, by position % 3
+#endif
   for (int pos = 1; pos <= n - 2; ++pos) {
     const long p = p0 + pos * s;
     double a[5][5], b[5][5], cc[5][5], r[5];
+#if defined(__CUDA_ARCH__)
     lhs_blocks(f, c, d, p, s, a, b, cc);
+#else
+    // On the host the Jacobians of positions pos - 1 and pos are the previous row's, kept in
+    // slots (pos - 1) % 3 and pos % 3: one Jacobian per point instead of three, as NPB's
+    // fjac/njac arrays. A GPU thread keeps them in no registers to spare, so it recomputes.
+    if (pos == 1)
+      for (int q = 0; q <= 1; ++q) jacobians(f, c, d, p0 + q * s, fj[q], nj[q]);
+    jacobians(f, c, d, p + s, fj[(pos + 1) % 3], nj[(pos + 1) % 3]);
+    off_block(c, d, -1.0, fj[(pos - 1) % 3], nj[(pos - 1) % 3], a);
+    diagonal_block(c, d, nj[pos % 3], b);
+    off_block(c, d, 1.0, fj[(pos + 1) % 3], nj[(pos + 1) % 3], cc);
+#endif
     for (int m = 0; m < 5; ++m) r[m] = f.R(m, p);
     matvec_sub(a, rprev, r);
     matmul_sub(a, cprev, b);

@@ -30,6 +30,12 @@
 //   computing its own flux differences from its neighbours (no flux arrays).
 // - Everything stays on the device inside one data region; the time-step loop queues its
 //   constructs on one async queue and waits only for the final norms.
+//
+// How it maps to a multicore host (acc::get_device_type() == host, the openmp and serial builds
+// and a cuda build without a GPU): the same per-point routines, other constructs. The sweeps
+// run one construct per hyperplane k + j = s of whole i lines (contiguous memory, the i-1
+// neighbour just written by the same thread), and the residual's three directions are one
+// construct; see lower_sweep and residual.
 #include <acc/parallel.hpp>
 
 #include <algorithm>
@@ -38,6 +44,24 @@
 #include <cstdio>
 #include <exception>
 #include <string_view>
+
+// The per-point routines (the 5x5 blocks, their solve, a direction's fluxes) are forced inline
+// into the host's loops: g++ keeps them out of line (the sweep bodies are large), and then the
+// blocks go through memory and solve_block's loops stay rolled, which made the solve alone a
+// third of the host's time. nvcc inlines them into its kernels by itself; its device pass
+// keeps its own choice.
+#if defined(__CUDA_ARCH__) || !defined(__GNUC__)
+#  define LU_INLINE inline
+#else
+#  define LU_INLINE inline __attribute__((always_inline))
+#endif
+// LU_UNROLL unrolls solve_block's elimination in g++ builds, where g++ left its outer loop
+// rolled and kept the block on the stack (nvcc's front end does not know the pragma).
+#if defined(__GNUC__) && !defined(__CUDACC__) && !defined(__clang__)
+#  define LU_UNROLL _Pragma("GCC unroll 5")
+#else
+#  define LU_UNROLL
+#endif
 
 namespace {
 
@@ -179,7 +203,7 @@ lu_grid make_grid(int n, double dt) {
 auto interior(const lu_grid& g) { return acc::collapse(g.nz - 2, g.ny - 2, g.nx - 2); }
 
 template <class V>
-ACC_ROUTINE void load5(const V& f, const lu_grid& g, int p, double out[5]) {
+ACC_ROUTINE LU_INLINE void load5(const V& f, const lu_grid& g, int p, double out[5]) {
   for (int m = 0; m < 5; ++m) out[m] = f[g.at(p, m)];
 }
 
@@ -187,7 +211,7 @@ ACC_ROUTINE void load5(const V& f, const lu_grid& g, int p, double out[5]) {
 
 /// NPB's fourth-difference dissipation along one line at position x of 0..n-1: one-sided next
 /// to the boundary, the centred 1 -4 6 -4 1 stencil inside. w[2 + o] is the value o points away.
-ACC_ROUTINE inline double dissipation(int x, int n, const double w[5]) {
+ACC_ROUTINE LU_INLINE double dissipation(int x, int n, const double w[5]) {
   if (x == 1) return 5.0 * w[2] - 4.0 * w[3] + w[4];
   if (x == 2) return -4.0 * w[1] + 6.0 * w[2] - 4.0 * w[3] + w[4];
   if (x == n - 3) return w[0] - 4.0 * w[1] + 6.0 * w[2] - 4.0 * w[3];
@@ -200,7 +224,7 @@ ACC_ROUTINE inline double dissipation(int x, int n, const double w[5]) {
 /// points apart; as NPB's rhs: the convective flux's central difference, then the viscous
 /// flux and the second difference, then the fourth-difference dissipation.
 template <int Dir, class U, class S>
-ACC_ROUTINE void add_direction(const lu_grid& g, const U& u, const S& rho_i, const S& qs, int p, int x, int n,
+ACC_ROUTINE LU_INLINE void add_direction(const lu_grid& g, const U& u, const S& rho_i, const S& qs, int p, int x, int n,
                                int stride, double r[5]) {
   constexpr int nrm = Dir + 1;
   const double t1 = g.t1[Dir], t2 = g.t2[Dir], t3 = g.t3[Dir];
@@ -283,9 +307,24 @@ void add_residual(const lu_grid& g, int queue, const acc::view<const double>& u,
 /// terms in NPB's order. One construct per direction, as NPB's loop nests: fused into one, a
 /// point's three directions take 166 registers on sm_90 (ptxas; one 256-thread block per SM),
 /// one direction 94 (two blocks), for one more read and write of out per direction.
+/// On the host (multicore) the three directions are one construct, a point adding them in the
+/// same order: registers do not limit a core, and out is read and written once, not three times.
 void residual(const lu_grid& g, int queue, const acc::array<double>& u, const acc::array<double>& rho_i,
               const acc::array<double>& qs, const acc::array<double>& out) {
   const acc::view<const double> ur = u, rr = rho_i, qr = qs;
+  if (acc::get_device_type() == acc::device_type::host) {
+    acc::parallel_loop(interior(g), acc::async(queue), acc::default_present, ACC_LAMBDA(int k1, int j1, int i1) {
+      const int k = k1 + 1, j = j1 + 1, i = i1 + 1;
+      const int p = g.point(k, j, i);
+      double r[5];
+      load5(out, g, p, r);
+      add_direction<0>(g, ur, rr, qr, p, i, g.nx, 1, r);
+      add_direction<1>(g, ur, rr, qr, p, j, g.ny, g.nx, r);
+      add_direction<2>(g, ur, rr, qr, p, k, g.nz, g.nx * g.ny, r);
+      for (int m = 0; m < 5; ++m) out[g.at(p, m)] = r[m];
+    });
+    return;
+  }
   add_residual<0>(g, queue, ur, rr, qr, out);
   add_residual<1>(g, queue, ur, rr, qr, out);
   add_residual<2>(g, queue, ur, rr, qr, out);
@@ -361,7 +400,7 @@ void forcing(const lu_grid& g, const acc::array<double>& frct, const acc::array<
 /// coefficient -dt t2 for the lower neighbour (jacld's a, b, c) and +dt t2 for the upper one
 /// (jacu's); the viscous and second-difference parts are the same on both sides.
 template <int Dir>
-ACC_ROUTINE void neighbour_block(const lu_grid& g, double conv, const double w[5], double rho, double q,
+ACC_ROUTINE LU_INLINE void neighbour_block(const lu_grid& g, double conv, const double w[5], double rho, double q,
                                  double mtx[5][5]) {
   constexpr int n = Dir + 1;  // the momentum component along Dir
   const double visc = g.dt * g.t1[Dir];
@@ -392,7 +431,7 @@ ACC_ROUTINE void neighbour_block(const lu_grid& g, double conv, const double w[5
 
 /// The diagonal block at a point of state w (rho = 1/w0): the identity plus the implicit
 /// viscous and second-difference terms of all three directions.
-ACC_ROUTINE inline void diagonal_block(const lu_grid& g, const double w[5], double rho, double mtx[5][5]) {
+ACC_ROUTINE LU_INLINE void diagonal_block(const lu_grid& g, const double w[5], double rho, double mtx[5][5]) {
   const double t = rho, t2 = rho * rho, t3 = rho * t2, dt2 = g.dt * 2.0;
   for (int r = 0; r < 5; ++r)
     for (int c = 0; c < 5; ++c) mtx[r][c] = 0.0;
@@ -409,17 +448,22 @@ ACC_ROUTINE inline void diagonal_block(const lu_grid& g, const double w[5], doub
 
 /// Solves mtx x = b in place (b becomes x) by Gaussian elimination without pivoting, as NPB's
 /// blts/buts ("diagonal block inversion"): the blocks are diagonally dominant.
-ACC_ROUTINE inline void solve_block(double mtx[5][5], double b[5]) {
+ACC_ROUTINE LU_INLINE void solve_block(double mtx[5][5], double b[5]) {
+  LU_UNROLL
   for (int c = 0; c < 4; ++c) {
     const double inv = 1.0 / mtx[c][c];
+    LU_UNROLL
     for (int r = c + 1; r < 5; ++r) {
       const double f = inv * mtx[r][c];
+      LU_UNROLL
       for (int s = c + 1; s < 5; ++s) mtx[r][s] = mtx[r][s] - f * mtx[c][s];
       b[r] = b[r] - b[c] * f;
     }
   }
+  LU_UNROLL
   for (int r = 4; r >= 0; --r) {
     double s = b[r];
+    LU_UNROLL
     for (int c = r + 1; c < 5; ++c) s = s - mtx[r][c] * b[c];
     b[r] = s / mtx[r][r];
   }
@@ -427,7 +471,7 @@ ACC_ROUTINE inline void solve_block(double mtx[5][5], double b[5]) {
 
 /// The Jacobian block coupling a point to its neighbour q along Dir, from q's state.
 template <int Dir, class U, class S>
-ACC_ROUTINE void block_from(const lu_grid& g, const U& u, const S& rho_i, const S& qs, int q, double conv,
+ACC_ROUTINE LU_INLINE void block_from(const lu_grid& g, const U& u, const S& rho_i, const S& qs, int q, double conv,
                             double mtx[5][5]) {
   double w[5];
   load5(u, g, q, w);
@@ -436,7 +480,7 @@ ACC_ROUTINE void block_from(const lu_grid& g, const U& u, const S& rho_i, const 
 
 /// The diagonal block of point p.
 template <class U, class S>
-ACC_ROUTINE void diagonal_at(const lu_grid& g, const U& u, const S& rho_i, int p, double mtx[5][5]) {
+ACC_ROUTINE LU_INLINE void diagonal_at(const lu_grid& g, const U& u, const S& rho_i, int p, double mtx[5][5]) {
   double w[5];
   load5(u, g, p, w);
   diagonal_block(g, w, rho_i[p], mtx);
@@ -459,79 +503,117 @@ hyperplane hyperplane_of(const lu_grid& g, int l) {
   return h;
 }
 
-/// Lower sweep (NPB's jacld + blts): rsd <- (D + omega L)^-1 rsd, L holding the blocks that
-/// couple a point to its k-1, j-1 and i-1 neighbours. On each hyperplane, in increasing order,
-/// a point subtracts its solved neighbours' terms and solves its diagonal block.
+/// One point of the lower sweep (NPB's jacld + blts): subtracts its solved k-1, j-1 and i-1
+/// neighbours' terms and solves its diagonal block.
+template <class U, class S, class R>
+ACC_ROUTINE LU_INLINE void lower_point(const lu_grid& g, const U& ur, const S& rr, const S& qr, const R& rsd, int k, int j,
+                             int i) {
+  const int p = g.point(k, j, i), pz = p - g.nx * g.ny, py = p - g.nx, px = p - 1;
+  double v[5], vz[5], vy[5], vx[5], bz[5][5], by[5][5], bx[5][5];
+  load5(rsd, g, p, v);
+  load5(rsd, g, pz, vz);
+  block_from<2>(g, ur, rr, qr, pz, -g.dt * g.t2[2], bz);
+  for (int m = 0; m < 5; ++m)
+    v[m] = v[m] - omega * (bz[m][0] * vz[0] + bz[m][1] * vz[1] + bz[m][2] * vz[2] + bz[m][3] * vz[3] +
+                           bz[m][4] * vz[4]);
+  load5(rsd, g, py, vy);
+  load5(rsd, g, px, vx);
+  block_from<1>(g, ur, rr, qr, py, -g.dt * g.t2[1], by);
+  block_from<0>(g, ur, rr, qr, px, -g.dt * g.t2[0], bx);
+  for (int m = 0; m < 5; ++m) {
+    double sum = 0.0;  // NPB's order: the j-1 and i-1 terms alternate
+    for (int c = 0; c < 5; ++c) sum = sum + by[m][c] * vy[c] + bx[m][c] * vx[c];
+    v[m] = v[m] - omega * sum;
+  }
+  diagonal_at(g, ur, rr, p, bz);
+  solve_block(bz, v);
+  for (int m = 0; m < 5; ++m) rsd[g.at(p, m)] = v[m];
+}
+
+/// One point of the upper sweep (NPB's jacu + buts): solves its diagonal block for its solved
+/// k+1, j+1 and i+1 neighbours' terms and subtracts the result.
+template <class U, class S, class R>
+ACC_ROUTINE LU_INLINE void upper_point(const lu_grid& g, const U& ur, const S& rr, const S& qr, const R& rsd, int k, int j,
+                             int i) {
+  const int p = g.point(k, j, i), pz = p + g.nx * g.ny, py = p + g.nx, px = p + 1;
+  double v[5], tv[5], vz[5], vy[5], vx[5], bz[5][5], by[5][5], bx[5][5];
+  // The point's own values are read first, with its neighbours': no other point of the
+  // hyperplane writes them, and a read after the solve would add a memory round trip to
+  // the end of every thread's chain.
+  load5(rsd, g, p, v);
+  load5(rsd, g, pz, vz);
+  block_from<2>(g, ur, rr, qr, pz, g.dt * g.t2[2], bz);
+  for (int m = 0; m < 5; ++m)
+    tv[m] = omega * (bz[m][0] * vz[0] + bz[m][1] * vz[1] + bz[m][2] * vz[2] + bz[m][3] * vz[3] + bz[m][4] * vz[4]);
+  load5(rsd, g, py, vy);
+  load5(rsd, g, px, vx);
+  block_from<1>(g, ur, rr, qr, py, g.dt * g.t2[1], by);
+  block_from<0>(g, ur, rr, qr, px, g.dt * g.t2[0], bx);
+  for (int m = 0; m < 5; ++m) {
+    double sum = 0.0;
+    for (int c = 0; c < 5; ++c) sum = sum + by[m][c] * vy[c] + bx[m][c] * vx[c];
+    tv[m] = tv[m] + omega * sum;
+  }
+  diagonal_at(g, ur, rr, p, bz);
+  solve_block(bz, tv);
+  for (int m = 0; m < 5; ++m) rsd[g.at(p, m)] = v[m] - tv[m];
+}
+
+/// Lower sweep: rsd <- (D + omega L)^-1 rsd, L holding the blocks that couple a point to its
+/// k-1, j-1 and i-1 neighbours. On the GPU one construct per point hyperplane i + j + k = l, in
+/// increasing order. On the host (multicore) one construct per line hyperplane k + j = s, each
+/// thread running whole i lines from i = 1 up: 2n instead of 3n constructs per sweep, each
+/// line walking contiguous memory whose i-1 neighbour it has just written, where a point
+/// hyperplane's points lie nx - 1 points apart and a GPU's memory system hides that but a
+/// core's caches do not. A line is too much serial work for a GPU thread (n lines at most).
 void lower_sweep(const lu_grid& g, int queue, const acc::array<double>& u, const acc::array<double>& rho_i,
                  const acc::array<double>& qs, const acc::array<double>& rsd) {
   const acc::view<const double> ur = u, rr = rho_i, qr = qs;
-  const int last = (g.nx - 2) + (g.ny - 2) + (g.nz - 2);
-  for (int l = 3; l <= last; ++l) {
+  const int ni = g.nx - 2, nj = g.ny - 2, nk = g.nz - 2;
+  if (acc::get_device_type() == acc::device_type::host) {
+    for (int s = 2; s <= nk + nj; ++s) {
+      const int klo = std::max(1, s - nj), khi = std::min(nk, s - 1);
+      acc::parallel_loop(khi - klo + 1, acc::async(queue), acc::default_present, ACC_LAMBDA(int k1) {
+        const int k = klo + k1, j = s - k;
+        for (int i = 1; i <= ni; ++i) lower_point(g, ur, rr, qr, rsd, k, j, i);
+      });
+    }
+    return;
+  }
+  for (int l = 3; l <= ni + nj + nk; ++l) {
     const hyperplane h = hyperplane_of(g, l);
     const auto plane = acc::collapse(h.khi - h.klo + 1, h.jhi - h.jlo + 1);
     acc::parallel_loop(plane, acc::async(queue), acc::default_present, ACC_LAMBDA(int k1, int j1) {
       const int k = h.klo + k1, j = h.jlo + j1, i = l - k - j;
       if (i < 1 || i > g.nx - 2) return;
-      const int p = g.point(k, j, i), pz = p - g.nx * g.ny, py = p - g.nx, px = p - 1;
-      double v[5], vz[5], vy[5], vx[5], bz[5][5], by[5][5], bx[5][5];
-      load5(rsd, g, p, v);
-      load5(rsd, g, pz, vz);
-      block_from<2>(g, ur, rr, qr, pz, -g.dt * g.t2[2], bz);
-      for (int m = 0; m < 5; ++m)
-        v[m] = v[m] - omega * (bz[m][0] * vz[0] + bz[m][1] * vz[1] + bz[m][2] * vz[2] + bz[m][3] * vz[3] +
-                               bz[m][4] * vz[4]);
-      load5(rsd, g, py, vy);
-      load5(rsd, g, px, vx);
-      block_from<1>(g, ur, rr, qr, py, -g.dt * g.t2[1], by);
-      block_from<0>(g, ur, rr, qr, px, -g.dt * g.t2[0], bx);
-      for (int m = 0; m < 5; ++m) {
-        double sum = 0.0;  // NPB's order: the j-1 and i-1 terms alternate
-        for (int c = 0; c < 5; ++c) sum = sum + by[m][c] * vy[c] + bx[m][c] * vx[c];
-        v[m] = v[m] - omega * sum;
-      }
-      diagonal_at(g, ur, rr, p, bz);
-      solve_block(bz, v);
-      for (int m = 0; m < 5; ++m) rsd[g.at(p, m)] = v[m];
+      lower_point(g, ur, rr, qr, rsd, k, j, i);
     });
   }
 }
 
-/// Upper sweep (NPB's jacu + buts): rsd <- (D + omega U)^-1 D rsd, U coupling a point to its
-/// k+1, j+1 and i+1 neighbours. On each hyperplane, in decreasing order, a point solves its
-/// diagonal block for its solved neighbours' terms and subtracts the result.
+/// Upper sweep: rsd <- (D + omega U)^-1 D rsd, U coupling a point to its k+1, j+1 and i+1
+/// neighbours; the hyperplanes of lower_sweep in decreasing order (host lines from i = n-2 down).
 void upper_sweep(const lu_grid& g, int queue, const acc::array<double>& u, const acc::array<double>& rho_i,
                  const acc::array<double>& qs, const acc::array<double>& rsd) {
   const acc::view<const double> ur = u, rr = rho_i, qr = qs;
-  const int last = (g.nx - 2) + (g.ny - 2) + (g.nz - 2);
-  for (int l = last; l >= 3; --l) {
+  const int ni = g.nx - 2, nj = g.ny - 2, nk = g.nz - 2;
+  if (acc::get_device_type() == acc::device_type::host) {
+    for (int s = nk + nj; s >= 2; --s) {
+      const int klo = std::max(1, s - nj), khi = std::min(nk, s - 1);
+      acc::parallel_loop(khi - klo + 1, acc::async(queue), acc::default_present, ACC_LAMBDA(int k1) {
+        const int k = klo + k1, j = s - k;
+        for (int i = ni; i >= 1; --i) upper_point(g, ur, rr, qr, rsd, k, j, i);
+      });
+    }
+    return;
+  }
+  for (int l = ni + nj + nk; l >= 3; --l) {
     const hyperplane h = hyperplane_of(g, l);
     const auto plane = acc::collapse(h.khi - h.klo + 1, h.jhi - h.jlo + 1);
     acc::parallel_loop(plane, acc::async(queue), acc::default_present, ACC_LAMBDA(int k1, int j1) {
       const int k = h.klo + k1, j = h.jlo + j1, i = l - k - j;
       if (i < 1 || i > g.nx - 2) return;
-      const int p = g.point(k, j, i), pz = p + g.nx * g.ny, py = p + g.nx, px = p + 1;
-      double v[5], tv[5], vz[5], vy[5], vx[5], bz[5][5], by[5][5], bx[5][5];
-      // The point's own values are read first, with its neighbours': no other point of the
-      // hyperplane writes them, and a read after the solve would add a memory round trip to
-      // the end of every thread's chain.
-      load5(rsd, g, p, v);
-      load5(rsd, g, pz, vz);
-      block_from<2>(g, ur, rr, qr, pz, g.dt * g.t2[2], bz);
-      for (int m = 0; m < 5; ++m)
-        tv[m] = omega * (bz[m][0] * vz[0] + bz[m][1] * vz[1] + bz[m][2] * vz[2] + bz[m][3] * vz[3] +
-                         bz[m][4] * vz[4]);
-      load5(rsd, g, py, vy);
-      load5(rsd, g, px, vx);
-      block_from<1>(g, ur, rr, qr, py, g.dt * g.t2[1], by);
-      block_from<0>(g, ur, rr, qr, px, g.dt * g.t2[0], bx);
-      for (int m = 0; m < 5; ++m) {
-        double sum = 0.0;
-        for (int c = 0; c < 5; ++c) sum = sum + by[m][c] * vy[c] + bx[m][c] * vx[c];
-        tv[m] = tv[m] + omega * sum;
-      }
-      diagonal_at(g, ur, rr, p, bz);
-      solve_block(bz, tv);
-      for (int m = 0; m < 5; ++m) rsd[g.at(p, m)] = v[m] - tv[m];
+      upper_point(g, ur, rr, qr, rsd, k, j, i);
     });
   }
 }

@@ -29,6 +29,15 @@
 #include <cstring>
 #include <exception>
 
+// The per-point flux and matrix-row routines are forced inline into the host's loops: g++ keeps
+// them out of line, and their results then go through memory. nvcc's device pass keeps its own
+// choice.
+#if defined(__CUDA_ARCH__) || !defined(__GNUC__)
+#  define SP_INLINE inline
+#else
+#  define SP_INLINE inline __attribute__((always_inline))
+#endif
+
 namespace {
 
 // --- Classes and verification values (NPB 3.4 SP: npbparams.h and verify()) --------------------
@@ -294,7 +303,7 @@ void initialize(const sp_fields& f, const sp_constants& c) {
 /// The flux differences and dissipation of direction D at interior point p (position pos along
 /// D), added to r as NPB's compute_rhs does for that direction.
 template <int D>
-ACC_ROUTINE void add_flux(const sp_fields& f, const sp_constants& c, std::size_t p, int pos, double r[5]) {
+ACC_ROUTINE SP_INLINE void add_flux(const sp_fields& f, const sp_constants& c, std::size_t p, int pos, double r[5]) {
   const axis_constants& a = c.axis[D - 1];
   const std::size_t s = c.stride(D), P = c.points;
   const std::size_t pp = p + s, pm = p - s;
@@ -473,7 +482,7 @@ ACC_ROUTINE inline double viscous_rho(const sp_constants& c, double rho_i) {
 /// (index 0, 1, 2): the viscous and convective terms, NPB's fourth-order dissipation near and
 /// away from the ends, and identity rows at both ends.
 template <int D, int F>
-ACC_ROUTINE void matrix_row(const sp_constants& c, int i, const double rho[3], const double vel[3],
+ACC_ROUTINE SP_INLINE void matrix_row(const sp_constants& c, int i, const double rho[3], const double vel[3],
                             const double spd[3], double l[5]) {
   const int n = c.n;
   if (i == 0 || i == n - 1) {
@@ -509,7 +518,7 @@ ACC_ROUTINE void matrix_row(const sp_constants& c, int i, const double rho[3], c
 
 /// The same row, reading its neighbours' values from the fields (the line starts at p0).
 template <int D, int F>
-ACC_ROUTINE void matrix_row(const sp_fields& f, const sp_constants& c, std::size_t p0, int i, double l[5]) {
+ACC_ROUTINE SP_INLINE void matrix_row(const sp_fields& f, const sp_constants& c, std::size_t p0, int i, double l[5]) {
   if (i == 0 || i == c.n - 1) {
     const double none[3] = {0.0, 0.0, 0.0};
     matrix_row<D, F>(c, i, none, none, none, l);
