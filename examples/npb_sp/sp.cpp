@@ -350,6 +350,217 @@ ACC_ROUTINE inline void txinvr_point(const sp_fields& f, const sp_constants& c, 
   r[4] = t2 + t3;
 }
 
+// --- compute_rhs's host form ------------------------------------------------------------------
+// On a multicore host (acc::get_device_type() != nvidia: the openmp and serial builds, and the
+// cuda build falling back to the host) compute_rhs runs one grid row (k, j) per iteration and
+// walks i through plain local pointers, as NPB's loops do, so that g++ vectorises the rows:
+// through the captured acc::arrays it reloads every data pointer after each store (a store might
+// alias the capture), and the position-dependent dissipation branches keep the point-wise loop
+// scalar. Here the x dissipation's four one-sided positions at the row's ends run apart from
+// its interior, and y's and z's, whose position is fixed along a row, become five coefficients
+// chosen once per row. The GPU keeps the point-wise form above (one thread per point,
+// consecutive i in neighbouring threads).
+
+bool host_rows() { return acc::get_device_type() != acc::device_type::nvidia; }
+
+/// NPB's fourth-difference stencil at position pos of a line of n points as five coefficients of
+/// the values at pos-2..pos+2 (the one-sided ends get zeros, which add nothing).
+ACC_ROUTINE inline void fourth_difference_coefficients(int pos, int n, double d[5]) {
+  const double interior[5] = {1.0, -4.0, 6.0, -4.0, 1.0}, first[5] = {0.0, 0.0, 5.0, -4.0, 1.0},
+               second[5] = {0.0, -4.0, 6.0, -4.0, 1.0}, before_last[5] = {1.0, -4.0, 6.0, -4.0, 0.0},
+               last[5] = {1.0, -4.0, 5.0, 0.0, 0.0};
+  const double* const pick = pos == 1       ? first
+                             : pos == 2     ? second
+                             : pos == n - 3 ? before_last
+                             : pos == n - 2 ? last
+                                            : interior;
+  for (int o = 0; o < 5; ++o) d[o] = pick[o];
+}
+
+/// The flux differences of direction D (no dissipation) along the interior of a row, added to
+/// r0..r4. u and the per-point arrays point at the row's first point; s is D's stride.
+template <int D>
+ACC_ROUTINE SP_INLINE void add_flux_row(const sp_fields& f, const sp_constants& c, std::size_t b, int n,
+                                        double* __restrict r0, double* __restrict r1, double* __restrict r2,
+                                        double* __restrict r3, double* __restrict r4) {
+  const axis_constants& a = c.axis[D - 1];
+  const std::ptrdiff_t s = std::ptrdiff_t(c.stride(D));
+  const std::size_t P = c.points;
+  const double* const u0 = f.u.data() + b;
+  const double* const u1 = u0 + P;
+  const double* const u2 = u0 + 2 * P;
+  const double* const u3 = u0 + 3 * P;
+  const double* const u4 = u0 + 4 * P;
+  const double* const ud = u0 + D * P;
+  const double* const vel = f.velocity(D).data() + b;
+  const double* const us = f.us.data() + b;
+  const double* const vs = f.vs.data() + b;
+  const double* const ws = f.ws.data() + b;
+  const double* const qs = f.qs.data() + b;
+  const double* const rho = f.rho_i.data() + b;
+  const double* const sq = f.square.data() + b;
+  const double dt10 = a.dt1[0], dt11 = a.dt1[1], dt12 = a.dt1[2], dt13 = a.dt1[3], dt14 = a.dt1[4];
+  const double t2 = a.t2, con0 = a.con[1] * c.con43, con1 = a.con[1], con2 = a.con[2], con3 = a.con[3],
+               con4 = a.con[4], c1 = c.c1, c2 = c.c2;
+  // The tangential components' viscous terms use their own velocity.
+  const double* const w1 = us;
+  const double* const w2 = vs;
+  const double* const w3 = ws;
+  for (int i = 1; i < n - 1; ++i) {
+    const std::ptrdiff_t p = i, pp = p + s, pm = p - s;
+    const double vijk = vel[p], vp1 = vel[pp], vm1 = vel[pm];
+    r0[i] = r0[i] + dt10 * (u0[pp] - 2.0 * u0[p] + u0[pm]) - t2 * (ud[pp] - ud[pm]);
+    const double pressure = (u4[pp] - sq[pp] - u4[pm] + sq[pm]) * c2;
+    if (D == 1)
+      r1[i] = r1[i] + dt11 * (u1[pp] - 2.0 * u1[p] + u1[pm]) + con0 * (vp1 - 2.0 * vijk + vm1) -
+              t2 * (u1[pp] * vp1 - u1[pm] * vm1 + pressure);
+    else
+      r1[i] = r1[i] + dt11 * (u1[pp] - 2.0 * u1[p] + u1[pm]) + con1 * (w1[pp] - 2.0 * w1[p] + w1[pm]) -
+              t2 * (u1[pp] * vp1 - u1[pm] * vm1);
+    if (D == 2)
+      r2[i] = r2[i] + dt12 * (u2[pp] - 2.0 * u2[p] + u2[pm]) + con0 * (vp1 - 2.0 * vijk + vm1) -
+              t2 * (u2[pp] * vp1 - u2[pm] * vm1 + pressure);
+    else
+      r2[i] = r2[i] + dt12 * (u2[pp] - 2.0 * u2[p] + u2[pm]) + con1 * (w2[pp] - 2.0 * w2[p] + w2[pm]) -
+              t2 * (u2[pp] * vp1 - u2[pm] * vm1);
+    if (D == 3)
+      r3[i] = r3[i] + dt13 * (u3[pp] - 2.0 * u3[p] + u3[pm]) + con0 * (vp1 - 2.0 * vijk + vm1) -
+              t2 * (u3[pp] * vp1 - u3[pm] * vm1 + pressure);
+    else
+      r3[i] = r3[i] + dt13 * (u3[pp] - 2.0 * u3[p] + u3[pm]) + con1 * (w3[pp] - 2.0 * w3[p] + w3[pm]) -
+              t2 * (u3[pp] * vp1 - u3[pm] * vm1);
+    r4[i] = r4[i] + dt14 * (u4[pp] - 2.0 * u4[p] + u4[pm]) + con2 * (qs[pp] - 2.0 * qs[p] + qs[pm]) +
+            con3 * (vp1 * vp1 - 2.0 * vijk * vijk + vm1 * vm1) +
+            con4 * (u4[pp] * rho[pp] - 2.0 * u4[p] * rho[p] + u4[pm] * rho[pm]) -
+            t2 * ((c1 * u4[pp] - c2 * sq[pp]) * vp1 - (c1 * u4[pm] - c2 * sq[pm]) * vm1);
+  }
+}
+
+/// The dissipation of direction D along the interior of a row (b: its first point), subtracted
+/// from r: y and z (fixed position pos along the row) with five coefficients, x with its four
+/// one-sided end positions apart from the interior.
+template <int D>
+ACC_ROUTINE SP_INLINE void add_dissipation_row(const sp_fields& f, const sp_constants& c, std::size_t b, int n,
+                                               int pos, double* const r[5]) {
+  const std::ptrdiff_t s = std::ptrdiff_t(c.stride(D));
+  const double dssp = c.dssp;
+  for (int m = 0; m < 5; ++m) {
+    const double* const u = f.u.data() + m * c.points + b;
+    double* __restrict const rm = r[m];
+    if (D == 1) {
+      for (int i : {1, 2, n - 3, n - 2}) {
+        double w[5];
+        for (int o = -2; o <= 2; ++o) w[o + 2] = (i + o < 0 || i + o >= n) ? 0.0 : u[i + o];
+        rm[i] = rm[i] - dssp * fourth_difference(w, i, n);
+      }
+      for (int i = 3; i < n - 3; ++i)
+        rm[i] = rm[i] - dssp * (u[i - 2] - 4.0 * u[i - 1] + 6.0 * u[i] - 4.0 * u[i + 1] + u[i + 2]);
+    } else {
+      double d[5];
+      fourth_difference_coefficients(pos, n, d);
+      const double d0 = d[0], d1 = d[1], d2 = d[2], d3 = d[3], d4 = d[4];
+      // The window's ends may lie outside the grid where their coefficient is zero: read them
+      // clamped to the centre instead.
+      const double* const um2 = u + (pos >= 2 ? -2 * s : 0);
+      const double* const um1 = u - s;
+      const double* const up1 = u + s;
+      const double* const up2 = u + (pos + 2 < n ? 2 * s : 0);
+      for (int i = 1; i < n - 1; ++i)
+        rm[i] = rm[i] - dssp * (d0 * um2[i] + d1 * um1[i] + d2 * u[i] + d3 * up1[i] + d4 * up2[i]);
+    }
+  }
+}
+
+/// compute_rhs's host form: the derived quantities row by row, then each interior row's rhs
+/// summed in place through the row's pointers (forcing, x, y, z, then dt and txinvr).
+template <bool Txinvr, class... Clauses>
+void compute_rhs_rows(const sp_fields& f, const sp_constants& c, Clauses... clauses) {
+  const int n = c.n;
+  acc::parallel_loop(acc::collapse(n, n), acc::default_present, clauses..., ACC_LAMBDA(int k, int j) {
+    const std::size_t b = c.at(k, j, 0), P = c.points;
+    const double* const u = f.u.data() + b;
+    double* __restrict const rho = f.rho_i.data() + b;
+    double* __restrict const us = f.us.data() + b;
+    double* __restrict const vs = f.vs.data() + b;
+    double* __restrict const ws = f.ws.data() + b;
+    double* __restrict const sq = f.square.data() + b;
+    double* __restrict const qs = f.qs.data() + b;
+    double* __restrict const speed = f.speed.data() + b;
+    const double c1c2 = c.c1c2;
+    for (int i = 0; i < n; ++i) {
+      const double u0 = u[i], u1 = u[P + i], u2 = u[2 * P + i], u3 = u[3 * P + i], u4 = u[4 * P + i];
+      const double rho_inv = 1.0 / u0;
+      rho[i] = rho_inv;
+      us[i] = u1 * rho_inv;
+      vs[i] = u2 * rho_inv;
+      ws[i] = u3 * rho_inv;
+      const double s = 0.5 * (u1 * u1 + u2 * u2 + u3 * u3) * rho_inv;
+      sq[i] = s;
+      qs[i] = s * rho_inv;
+      speed[i] = std::sqrt(c1c2 * rho_inv * (u4 - s));
+    }
+    const bool edge_row = k == 0 || k == n - 1 || j == 0 || j == n - 1;
+    for (int m = 0; m < 5; ++m) {
+      double* __restrict const r = f.rhs.data() + m * P + b;
+      const double* const fo = f.forcing.data() + m * P + b;
+      if (edge_row)
+        for (int i = 0; i < n; ++i) r[i] = fo[i];
+      else
+        r[0] = fo[0], r[n - 1] = fo[n - 1];
+    }
+  });
+  acc::parallel_loop(acc::collapse(n - 2, n - 2), acc::default_present, clauses..., ACC_LAMBDA(int k, int j) {
+    ++k, ++j;
+    const std::size_t b = c.at(k, j, 0), P = c.points;
+    double* const r[5] = {f.rhs.data() + b, f.rhs.data() + P + b, f.rhs.data() + 2 * P + b,
+                          f.rhs.data() + 3 * P + b, f.rhs.data() + 4 * P + b};
+    for (int m = 0; m < 5; ++m) {
+      double* __restrict const rm = r[m];
+      const double* const fo = f.forcing.data() + m * P + b;
+      for (int i = 1; i < n - 1; ++i) rm[i] = fo[i];
+    }
+    add_flux_row<1>(f, c, b, n, r[0], r[1], r[2], r[3], r[4]);
+    add_dissipation_row<1>(f, c, b, n, 0, r);
+    add_flux_row<2>(f, c, b, n, r[0], r[1], r[2], r[3], r[4]);
+    add_dissipation_row<2>(f, c, b, n, j, r);
+    add_flux_row<3>(f, c, b, n, r[0], r[1], r[2], r[3], r[4]);
+    add_dissipation_row<3>(f, c, b, n, k, r);
+    double* __restrict const r0 = r[0];
+    double* __restrict const r1 = r[1];
+    double* __restrict const r2 = r[2];
+    double* __restrict const r3 = r[3];
+    double* __restrict const r4 = r[4];
+    const double dt = c.dt;
+    if constexpr (Txinvr) {
+      const double *const rho = f.rho_i.data() + b, *const us = f.us.data() + b, *const vs = f.vs.data() + b,
+                   *const ws = f.ws.data() + b, *const speed = f.speed.data() + b, *const qs = f.qs.data() + b;
+      const double c2 = c.c2, bt = c.bt;
+      for (int i = 1; i < n - 1; ++i) {
+        // txinvr_point's arithmetic on dt r.
+        const double ru1 = rho[i], uu = us[i], vv = vs[i], ww = ws[i], ac = speed[i];
+        const double ac2inv = ac * ac;
+        const double q1 = r0[i] * dt, q2 = r1[i] * dt, q3 = r2[i] * dt, q4 = r3[i] * dt, q5 = r4[i] * dt;
+        const double t1 = c2 / ac2inv * (qs[i] * q1 - uu * q2 - vv * q3 - ww * q4 + q5);
+        const double t2 = bt * ru1 * (uu * q1 - q2);
+        const double t3 = (bt * ru1 * ac) * t1;
+        r0[i] = q1 - t1;
+        r1[i] = -ru1 * (ww * q1 - q4);
+        r2[i] = ru1 * (vv * q1 - q3);
+        r3[i] = -t2 + t3;
+        r4[i] = t2 + t3;
+      }
+    } else {
+      for (int i = 1; i < n - 1; ++i) {
+        r0[i] = r0[i] * dt;
+        r1[i] = r1[i] * dt;
+        r2[i] = r2[i] * dt;
+        r3[i] = r3[i] * dt;
+        r4[i] = r4[i] * dt;
+      }
+    }
+  });
+}
+
 /// NPB's compute_rhs: the derived per-point quantities on the whole grid, then
 /// rhs = dt (forcing + x, y and z fluxes and dissipation) inside (NPB's separate x, y, z loop
 /// nests fused into one pass per point, each rhs element summed in NPB's order). The boundary
@@ -357,6 +568,10 @@ ACC_ROUTINE inline void txinvr_point(const sp_fields& f, const sp_constants& c, 
 /// time step's form; verification wants the plain rhs).
 template <bool Txinvr = false, class... Clauses>
 void compute_rhs(const sp_fields& f, const sp_constants& c, Clauses... clauses) {
+  if (host_rows()) {
+    compute_rhs_rows<Txinvr>(f, c, clauses...);
+    return;
+  }
   const int n = c.n;
   acc::parallel_loop(acc::collapse(n, n, n), acc::default_present, clauses..., ACC_LAMBDA(int k, int j, int i) {
     const std::size_t p = c.at(k, j, i), P = c.points;
