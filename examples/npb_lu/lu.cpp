@@ -303,86 +303,104 @@ void add_residual(const lu_grid& g, int queue, const acc::view<const double>& u,
   });
 }
 
-/// The host's form of one direction of the residual, along one grid line of n points starting
-/// at point p0, `stride` points apart (NPB's rhs line by line): the convective flux of every
-/// point and the viscous flux of every face are computed once into the gang's line buffer
-/// (10 n doubles), then each interior point takes their differences. The per-point form
+/// NPB rhs's convective flux along direction Dir (momentum component Dir + 1) of the point
+/// with values q, 1/u0 rho and qs.
+template <int Dir>
+ACC_ROUTINE LU_INLINE void convective_flux(const double* q, double rho, double qq, double* __restrict f) {
+  constexpr int nrm = Dir + 1;
+  const double vel = q[nrm] * rho;
+  f[0] = q[nrm];
+  for (int m = 1; m <= 3; ++m) f[m] = q[m] * vel;
+  f[nrm] += c2 * (q[4] - qq);
+  f[4] = (c1 * q[4] - c2 * qq) * vel;
+}
+
+/// NPB rhs's viscous flux along direction Dir on the face between points lo and hi.
+template <int Dir>
+ACC_ROUTINE LU_INLINE void viscous_flux(const lu_grid& g, const double* lo, const double* hi, double rl, double rh,
+                                        double* __restrict gv) {
+  constexpr int nrm = Dir + 1;
+  const double t3 = g.t3[Dir];
+  const double v1 = rh * hi[1], v2 = rh * hi[2], v3 = rh * hi[3], v4 = rh * hi[4];
+  const double m1 = rl * lo[1], m2 = rl * lo[2], m3 = rl * lo[3], m4 = rl * lo[4];
+  const double vn = rh * hi[nrm], mn = rl * lo[nrm];
+  gv[1] = t3 * (v1 - m1);
+  gv[2] = t3 * (v2 - m2);
+  gv[3] = t3 * (v3 - m3);
+  gv[nrm] = r43 * t3 * (vn - mn);
+  gv[4] = 0.50 * (1.0 - c1 * c5) * t3 * ((v1 * v1 + v2 * v2 + v3 * v3) - (m1 * m1 + m2 * m2 + m3 * m3)) +
+          (1.0 / 6.0) * t3 * (vn * vn - mn * mn) + c1 * c5 * t3 * (v4 - m4);
+}
+
+/// The host's form of one direction of the residual (NPB's rhs, flux by flux): w adjacent grid
+/// lines along Dir (points p0 + c + x stride, c < w, x < n) advance together through x, each
+/// point's convective flux and each face's viscous flux computed once into rolling rows of
+/// the gang's buffer (25 w doubles: three flux rows, two face rows), and point x - 1 is
+/// finished from them once row x is in. x lines go one at a time (w = 1, contiguous); y and z
+/// lines go a whole i row at a time, so every pass reads contiguous rows. The per-point form
 /// (add_direction) computes each neighbour's fluxes again for every point that reads them,
 /// twice the flux arithmetic, which a GPU thread pays to stay independent of its neighbours.
+/// The differences are taken in add_direction's order, so both forms round alike.
 template <int Dir>
-ACC_ROUTINE LU_INLINE void residual_line(const lu_grid& g, const double* __restrict u, const double* __restrict rho_i,
-                                         const double* __restrict qs, double* __restrict out, int p0, int n, int stride,
-                                         double* __restrict buf) {
-  constexpr int nrm = Dir + 1;
+ACC_ROUTINE LU_INLINE void residual_lines(const lu_grid& g, const double* __restrict u, const double* __restrict rho_i,
+                                          const double* __restrict qs, double* __restrict out, int p0, int n,
+                                          int stride, int w, double* __restrict buf) {
   const double t1 = g.t1[Dir], t2 = g.t2[Dir], t3 = g.t3[Dir];
-  double* __restrict f = buf;           // f[5 x + m]: convective flux at x
-  double* __restrict gv = buf + 5 * n;  // gv[5 x + m]: viscous flux on the face (x - 1, x), x >= 1
   for (int x = 0; x < n; ++x) {
-    const int p = p0 + x * stride;
-    const double* q = u + g.at(p, 0);
-    const double vel = q[nrm] * rho_i[p], qq = qs[p];
-    double* fx = f + 5 * x;
-    fx[0] = q[nrm];
-    for (int m = 1; m <= 3; ++m) fx[m] = q[m] * vel;
-    fx[nrm] += c2 * (q[4] - qq);
-    fx[4] = (c1 * q[4] - c2 * qq) * vel;
-  }
-  for (int x = 1; x < n; ++x) {
-    const int pl = p0 + (x - 1) * stride, ph = pl + stride;
-    const double* lo = u + g.at(pl, 0);
-    const double* hi = u + g.at(ph, 0);
-    const double rl = rho_i[pl], rh = rho_i[ph];
-    const double v1 = rh * hi[1], v2 = rh * hi[2], v3 = rh * hi[3], v4 = rh * hi[4];
-    const double m1 = rl * lo[1], m2 = rl * lo[2], m3 = rl * lo[3], m4 = rl * lo[4];
-    const double vn = rh * hi[nrm], mn = rl * lo[nrm];
-    double* gx = gv + 5 * x;
-    gx[1] = t3 * (v1 - m1);
-    gx[2] = t3 * (v2 - m2);
-    gx[3] = t3 * (v3 - m3);
-    gx[nrm] = r43 * t3 * (vn - mn);
-    gx[4] = 0.50 * (1.0 - c1 * c5) * t3 * ((v1 * v1 + v2 * v2 + v3 * v3) - (m1 * m1 + m2 * m2 + m3 * m3)) +
-            (1.0 / 6.0) * t3 * (vn * vn - mn * mn) + c1 * c5 * t3 * (v4 - m4);
-  }
-  // The differences in add_direction's order, so both forms round alike.
-  for (int x = 1; x < n - 1; ++x) {
-    const int p = p0 + x * stride;
-    double* r = out + g.at(p, 0);
-    const double* wl = u + g.at(p - stride, 0);
-    const double* wc = u + g.at(p, 0);
-    const double* wh = u + g.at(p + stride, 0);
-    double rr[5];
-    for (int m = 0; m < 5; ++m) rr[m] = r[m] - t2 * (f[5 * (x + 1) + m] - f[5 * (x - 1) + m]);
-    rr[0] = rr[0] + g.dd[Dir][0] * t1 * (wl[0] - 2.0 * wc[0] + wh[0]);
-    for (int m = 1; m < 5; ++m)
-      rr[m] = rr[m] + t3 * c3 * c4 * (gv[5 * (x + 1) + m] - gv[5 * x + m]) +
-              g.dd[Dir][m] * t1 * (wl[m] - 2.0 * wc[m] + wh[m]);
-    for (int m = 0; m < 5; ++m) {
-      const double line[5] = {x >= 2 ? u[g.at(p - 2 * stride, m)] : 0.0, wl[m], wc[m], wh[m],
-                              x + 2 < n ? u[g.at(p + 2 * stride, m)] : 0.0};
-      r[m] = rr[m] - g.dssp * dissipation(x, n, line);
+    const int row = p0 + x * stride;
+    double* __restrict f = buf + 5 * w * (x % 3);
+    for (int c = 0; c < w; ++c) convective_flux<Dir>(u + g.at(row + c, 0), rho_i[row + c], qs[row + c], f + 5 * c);
+    if (x == 0) continue;
+    double* __restrict gv = buf + 5 * w * (3 + x % 2);  // faces (x - 1, x)
+    for (int c = 0; c < w; ++c) {
+      const int pl = row - stride + c, ph = row + c;
+      viscous_flux<Dir>(g, u + g.at(pl, 0), u + g.at(ph, 0), rho_i[pl], rho_i[ph], gv + 5 * c);
+    }
+    if (x == 1) continue;
+    const int xm = x - 1;  // the point now finished: both its neighbours' fluxes and faces are in
+    const double* __restrict fl = buf + 5 * w * ((x + 1) % 3);  // row x - 2
+    const double* __restrict gl = buf + 5 * w * (3 + (x + 1) % 2);  // faces (x - 2, x - 1)
+    for (int c = 0; c < w; ++c) {
+      const int p = row - stride + c;
+      double* r = out + g.at(p, 0);
+      const double* wl = u + g.at(p - stride, 0);
+      const double* wc = u + g.at(p, 0);
+      const double* wh = u + g.at(p + stride, 0);
+      double rr[5];
+      for (int m = 0; m < 5; ++m) rr[m] = r[m] - t2 * (f[5 * c + m] - fl[5 * c + m]);
+      rr[0] = rr[0] + g.dd[Dir][0] * t1 * (wl[0] - 2.0 * wc[0] + wh[0]);
+      for (int m = 1; m < 5; ++m)
+        rr[m] = rr[m] + t3 * c3 * c4 * (gv[5 * c + m] - gl[5 * c + m]) +
+                g.dd[Dir][m] * t1 * (wl[m] - 2.0 * wc[m] + wh[m]);
+      for (int m = 0; m < 5; ++m) {
+        const double line[5] = {xm >= 2 ? u[g.at(p - 2 * stride, m)] : 0.0, wl[m], wc[m], wh[m],
+                                xm + 2 < n ? u[g.at(p + 2 * stride, m)] : 0.0};
+        r[m] = rr[m] - g.dssp * dissipation(xm, n, line);
+      }
     }
   }
 }
 
-/// The host's residual along direction Dir: one gang per grid line along Dir (NPB-OMP's loop
-/// nests: x lines over (k, j), y lines over (k, i), z lines over (j, i)), each with its line
-/// buffer in gang-shared memory. Plain pointers, as the host rows of NPB index them.
+/// The host's residual along direction Dir (NPB-OMP's loop nests): x lines one per gang over
+/// (k, j); y lines a (k) plane per gang, z lines a (j) plane per gang, each advancing a whole
+/// interior i row at a time. The rolling rows are gang-shared memory; plain pointers, as NPB
+/// indexes its arrays.
 template <int Dir>
 void add_residual_lines(const lu_grid& g, int queue, const acc::view<const double>& u,
                         const acc::view<const double>& rho_i, const acc::view<const double>& qs,
                         const acc::view<double>& out) {
   const int n = Dir == 0 ? g.nx : Dir == 1 ? g.ny : g.nz;
   const int stride = Dir == 0 ? 1 : Dir == 1 ? g.nx : g.nx * g.ny;
-  const int outer = Dir == 2 ? g.ny - 2 : g.nz - 2;  // k, or j for z lines
-  const int inner = Dir == 0 ? g.ny - 2 : g.nx - 2;  // j for x lines, i otherwise
-  const int lines = outer * inner;
-  acc::parallel(acc::num_gangs(lines), acc::shared_bytes(10 * sizeof(double) * std::size_t(n)), acc::async(queue),
+  const int w = Dir == 0 ? 1 : g.nx - 2;
+  const int gangs = Dir == 0 ? (g.nz - 2) * (g.ny - 2) : Dir == 1 ? g.nz - 2 : g.ny - 2;
+  acc::parallel(acc::num_gangs(gangs), acc::shared_bytes(25 * sizeof(double) * std::size_t(w)), acc::async(queue),
                 acc::default_present, ACC_LAMBDA(const acc::gang_t& gang) {
-    const auto buf = gang.shared<double>(10 * std::size_t(n));
-    acc::loop(gang, acc::gang, lines, [&](int line) {
-      const int a = line / inner + 1, b = line % inner + 1;
-      const int p0 = Dir == 0 ? g.point(a, b, 0) : Dir == 1 ? g.point(a, 0, b) : g.point(0, a, b);
-      residual_line<Dir>(g, u.data(), rho_i.data(), qs.data(), out.data(), p0, n, stride, buf.data());
+    const auto buf = gang.shared<double>(25 * std::size_t(w));
+    acc::loop(gang, acc::gang, gangs, [&](int l) {
+      const int p0 = Dir == 0   ? g.point(l / (g.ny - 2) + 1, l % (g.ny - 2) + 1, 0)
+                     : Dir == 1 ? g.point(l + 1, 0, 1)
+                                : g.point(0, l + 1, 1);
+      residual_lines<Dir>(g, u.data(), rho_i.data(), qs.data(), out.data(), p0, n, stride, w, buf.data());
     });
   });
 }
@@ -392,12 +410,12 @@ void add_residual_lines(const lu_grid& g, int queue, const acc::view<const doubl
 /// point's three directions take 166 registers on sm_90 (ptxas; one 256-thread block per SM),
 /// one direction 94 (two blocks), for one more read and write of out per direction.
 /// On the host (multicore) each direction is one construct of grid lines with their fluxes in
-/// a line buffer (residual_line): a core has no registers to save, and the per-point form's
+/// rolling rows (residual_lines): a core has no registers to save, and the per-point form's
 /// second computation of every flux was most of the residual's time there.
 void residual(const lu_grid& g, int queue, const acc::array<double>& u, const acc::array<double>& rho_i,
               const acc::array<double>& qs, const acc::array<double>& out) {
   const acc::view<const double> ur = u, rr = rho_i, qr = qs;
-  // residual_line reads a point's five components as one run (components_together).
+  // residual_lines reads a point's five components as one run (components_together).
   if (components_together && acc::get_device_type() == acc::device_type::host) {
     const acc::view<double> o = out;
     add_residual_lines<0>(g, queue, ur, rr, qr, o);
