@@ -34,8 +34,9 @@
 // How it maps to a multicore host (acc::get_device_type() == host, the openmp and serial builds
 // and a cuda build without a GPU): the same per-point routines, other constructs. The sweeps
 // run one construct per hyperplane k + j = s of whole i lines (contiguous memory, the i-1
-// neighbour just written by the same thread), and the residual's three directions are one
-// construct; see lower_sweep and residual.
+// neighbour just written by the same thread), and the residual computes each flux once per
+// point into rolling rows of a gang-shared buffer, then differences them (NPB's rhs), where a
+// GPU thread recomputes its neighbours' fluxes; see lower_sweep, residual and residual_lines.
 #include <acc/parallel.hpp>
 
 #include <algorithm>
