@@ -411,8 +411,8 @@ void add_residual_lines(const lu_grid& g, int queue, const acc::view<const doubl
 /// point's three directions take 166 registers on sm_90 (ptxas; one 256-thread block per SM),
 /// one direction 94 (two blocks), for one more read and write of out per direction.
 /// On the host (multicore) each direction is one construct of grid lines with their fluxes in
-/// rolling rows (residual_lines): a core has no registers to save, and the per-point form's
-/// second computation of every flux was most of the residual's time there.
+/// rolling rows (residual_lines): a core has no registers to save, and the per-point form
+/// computes every flux twice.
 void residual(const lu_grid& g, int queue, const acc::array<double>& u, const acc::array<double>& rho_i,
               const acc::array<double>& qs, const acc::array<double>& out) {
   const acc::view<const double> ur = u, rr = rho_i, qr = qs;
