@@ -34,8 +34,9 @@
 // How it maps to a multicore host (acc::get_device_type() == host, the openmp and serial builds
 // and a cuda build without a GPU): the same per-point routines, other constructs. The sweeps
 // run one construct per hyperplane k + j = s of whole i lines (contiguous memory, the i-1
-// neighbour just written by the same thread), and the residual's three directions are one
-// construct; see lower_sweep and residual.
+// neighbour just written by the same thread), and the residual computes each flux once per
+// point into rolling rows of a gang-shared buffer, then differences them (NPB's rhs), where a
+// GPU thread recomputes its neighbours' fluxes; see lower_sweep, residual and residual_lines.
 #include <acc/parallel.hpp>
 
 #include <algorithm>
@@ -303,26 +304,124 @@ void add_residual(const lu_grid& g, int queue, const acc::view<const double>& u,
   });
 }
 
+/// NPB rhs's convective flux along direction Dir (momentum component Dir + 1) of the point
+/// with values q, 1/u0 rho and qs.
+template <int Dir>
+ACC_ROUTINE LU_INLINE void convective_flux(const double* q, double rho, double qq, double* __restrict f) {
+  constexpr int nrm = Dir + 1;
+  const double vel = q[nrm] * rho;
+  f[0] = q[nrm];
+  for (int m = 1; m <= 3; ++m) f[m] = q[m] * vel;
+  f[nrm] += c2 * (q[4] - qq);
+  f[4] = (c1 * q[4] - c2 * qq) * vel;
+}
+
+/// NPB rhs's viscous flux along direction Dir on the face between points lo and hi.
+template <int Dir>
+ACC_ROUTINE LU_INLINE void viscous_flux(const lu_grid& g, const double* lo, const double* hi, double rl, double rh,
+                                        double* __restrict gv) {
+  constexpr int nrm = Dir + 1;
+  const double t3 = g.t3[Dir];
+  const double v1 = rh * hi[1], v2 = rh * hi[2], v3 = rh * hi[3], v4 = rh * hi[4];
+  const double m1 = rl * lo[1], m2 = rl * lo[2], m3 = rl * lo[3], m4 = rl * lo[4];
+  const double vn = rh * hi[nrm], mn = rl * lo[nrm];
+  gv[1] = t3 * (v1 - m1);
+  gv[2] = t3 * (v2 - m2);
+  gv[3] = t3 * (v3 - m3);
+  gv[nrm] = r43 * t3 * (vn - mn);
+  gv[4] = 0.50 * (1.0 - c1 * c5) * t3 * ((v1 * v1 + v2 * v2 + v3 * v3) - (m1 * m1 + m2 * m2 + m3 * m3)) +
+          (1.0 / 6.0) * t3 * (vn * vn - mn * mn) + c1 * c5 * t3 * (v4 - m4);
+}
+
+/// The host's form of one direction of the residual (NPB's rhs, flux by flux): w adjacent grid
+/// lines along Dir (points p0 + c + x stride, c < w, x < n) advance together through x, each
+/// point's convective flux and each face's viscous flux computed once into rolling rows of
+/// the gang's buffer (25 w doubles: three flux rows, two face rows), and point x - 1 is
+/// finished from them once row x is in. x lines go one at a time (w = 1, contiguous); y and z
+/// lines go a whole i row at a time, so every pass reads contiguous rows. The per-point form
+/// (add_direction) computes each neighbour's fluxes again for every point that reads them,
+/// twice the flux arithmetic, which a GPU thread pays to stay independent of its neighbours.
+/// The differences are taken in add_direction's order, so both forms round alike.
+template <int Dir>
+ACC_ROUTINE LU_INLINE void residual_lines(const lu_grid& g, const double* __restrict u, const double* __restrict rho_i,
+                                          const double* __restrict qs, double* __restrict out, int p0, int n,
+                                          int stride, int w, double* __restrict buf) {
+  const double t1 = g.t1[Dir], t2 = g.t2[Dir], t3 = g.t3[Dir];
+  for (int x = 0; x < n; ++x) {
+    const int row = p0 + x * stride;
+    double* __restrict f = buf + 5 * w * (x % 3);
+    for (int c = 0; c < w; ++c) convective_flux<Dir>(u + g.at(row + c, 0), rho_i[row + c], qs[row + c], f + 5 * c);
+    if (x == 0) continue;
+    double* __restrict gv = buf + 5 * w * (3 + x % 2);  // faces (x - 1, x)
+    for (int c = 0; c < w; ++c) {
+      const int pl = row - stride + c, ph = row + c;
+      viscous_flux<Dir>(g, u + g.at(pl, 0), u + g.at(ph, 0), rho_i[pl], rho_i[ph], gv + 5 * c);
+    }
+    if (x == 1) continue;
+    const int xm = x - 1;  // the point now finished: both its neighbours' fluxes and faces are in
+    const double* __restrict fl = buf + 5 * w * ((x + 1) % 3);  // row x - 2
+    const double* __restrict gl = buf + 5 * w * (3 + (x + 1) % 2);  // faces (x - 2, x - 1)
+    for (int c = 0; c < w; ++c) {
+      const int p = row - stride + c;
+      double* r = out + g.at(p, 0);
+      const double* wl = u + g.at(p - stride, 0);
+      const double* wc = u + g.at(p, 0);
+      const double* wh = u + g.at(p + stride, 0);
+      double rr[5];
+      for (int m = 0; m < 5; ++m) rr[m] = r[m] - t2 * (f[5 * c + m] - fl[5 * c + m]);
+      rr[0] = rr[0] + g.dd[Dir][0] * t1 * (wl[0] - 2.0 * wc[0] + wh[0]);
+      for (int m = 1; m < 5; ++m)
+        rr[m] = rr[m] + t3 * c3 * c4 * (gv[5 * c + m] - gl[5 * c + m]) +
+                g.dd[Dir][m] * t1 * (wl[m] - 2.0 * wc[m] + wh[m]);
+      for (int m = 0; m < 5; ++m) {
+        const double line[5] = {xm >= 2 ? u[g.at(p - 2 * stride, m)] : 0.0, wl[m], wc[m], wh[m],
+                                xm + 2 < n ? u[g.at(p + 2 * stride, m)] : 0.0};
+        r[m] = rr[m] - g.dssp * dissipation(xm, n, line);
+      }
+    }
+  }
+}
+
+/// The host's residual along direction Dir (NPB-OMP's loop nests): x lines one per gang over
+/// (k, j); y lines a (k) plane per gang, z lines a (j) plane per gang, each advancing a whole
+/// interior i row at a time. The rolling rows are gang-shared memory; plain pointers, as NPB
+/// indexes its arrays.
+template <int Dir>
+void add_residual_lines(const lu_grid& g, int queue, const acc::view<const double>& u,
+                        const acc::view<const double>& rho_i, const acc::view<const double>& qs,
+                        const acc::view<double>& out) {
+  const int n = Dir == 0 ? g.nx : Dir == 1 ? g.ny : g.nz;
+  const int stride = Dir == 0 ? 1 : Dir == 1 ? g.nx : g.nx * g.ny;
+  const int w = Dir == 0 ? 1 : g.nx - 2;
+  const int gangs = Dir == 0 ? (g.nz - 2) * (g.ny - 2) : Dir == 1 ? g.nz - 2 : g.ny - 2;
+  acc::parallel(acc::num_gangs(gangs), acc::shared_bytes(25 * sizeof(double) * std::size_t(w)), acc::async(queue),
+                acc::default_present, ACC_LAMBDA(const acc::gang_t& gang) {
+    const auto buf = gang.shared<double>(25 * std::size_t(w));
+    acc::loop(gang, acc::gang, gangs, [&](int l) {
+      const int p0 = Dir == 0   ? g.point(l / (g.ny - 2) + 1, l % (g.ny - 2) + 1, 0)
+                     : Dir == 1 ? g.point(l + 1, 0, 1)
+                                : g.point(0, l + 1, 1);
+      residual_lines<Dir>(g, u.data(), rho_i.data(), qs.data(), out.data(), p0, n, stride, w, buf.data());
+    });
+  });
+}
+
 /// out += the steady residual of u (NPB's rhs after its first loop): the xi, eta and zeta
 /// terms in NPB's order. One construct per direction, as NPB's loop nests: fused into one, a
 /// point's three directions take 166 registers on sm_90 (ptxas; one 256-thread block per SM),
 /// one direction 94 (two blocks), for one more read and write of out per direction.
-/// On the host (multicore) the three directions are one construct, a point adding them in the
-/// same order: registers do not limit a core, and out is read and written once, not three times.
+/// On the host (multicore) each direction is one construct of grid lines with their fluxes in
+/// rolling rows (residual_lines): a core has no registers to save, and the per-point form
+/// computes every flux twice.
 void residual(const lu_grid& g, int queue, const acc::array<double>& u, const acc::array<double>& rho_i,
               const acc::array<double>& qs, const acc::array<double>& out) {
   const acc::view<const double> ur = u, rr = rho_i, qr = qs;
-  if (acc::get_device_type() == acc::device_type::host) {
-    acc::parallel_loop(interior(g), acc::async(queue), acc::default_present, ACC_LAMBDA(int k1, int j1, int i1) {
-      const int k = k1 + 1, j = j1 + 1, i = i1 + 1;
-      const int p = g.point(k, j, i);
-      double r[5];
-      load5(out, g, p, r);
-      add_direction<0>(g, ur, rr, qr, p, i, g.nx, 1, r);
-      add_direction<1>(g, ur, rr, qr, p, j, g.ny, g.nx, r);
-      add_direction<2>(g, ur, rr, qr, p, k, g.nz, g.nx * g.ny, r);
-      for (int m = 0; m < 5; ++m) out[g.at(p, m)] = r[m];
-    });
+  // residual_lines reads a point's five components as one run (components_together).
+  if (components_together && acc::get_device_type() == acc::device_type::host) {
+    const acc::view<double> o = out;
+    add_residual_lines<0>(g, queue, ur, rr, qr, o);
+    add_residual_lines<1>(g, queue, ur, rr, qr, o);
+    add_residual_lines<2>(g, queue, ur, rr, qr, o);
     return;
   }
   add_residual<0>(g, queue, ur, rr, qr, out);
