@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <limits>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -56,6 +57,13 @@ ACC_DETAIL_RUNTIME_FN double time_model::predict(double n, int excluding) const 
   return t > 0 ? t : t_[order[0]];
 }
 
+ACC_DETAIL_RUNTIME_FN double time_model::reach(double n) const noexcept {
+  double r = std::numeric_limits<double>::infinity();
+  for (int c = 0; c < size_classes; ++c)
+    if (t_[c] > 0 && n_[c] > 0 && n > 0) r = std::min(r, std::max(n / n_[c], n_[c] / n));
+  return r;
+}
+
 // ---- adaptive_policy ----------------------------------------------------------------------------
 
 namespace selection_impl {
@@ -93,7 +101,11 @@ ACC_DETAIL_RUNTIME_FN target adaptive_policy::choose(std::uint64_t n, const data
     c.motion = m;
     for (int s = 0; s < 2; ++s) c.predicted[s] = predict(s ? target::nvidia : target::host, c.n, m);
     const double lower = std::min(c.predicted[0], c.predicted[1]), higher = std::max(c.predicted[0], c.predicted[1]);
-    if (lower > 0 && higher >= o_.trust_model * lower) {
+    bool near = true;
+    for (int s = 0; s < 2; ++s)
+      near = near && kernel_models_[s].reach(double(c.n)) <= o_.reach &&
+             (m.bytes[s] <= 0 || motion_models_[s].reach(m.bytes[s]) <= o_.reach);
+    if (near && lower > 0 && higher >= o_.trust_model * lower) {
       c.choice = c.predicted[1] < c.predicted[0] ? target::nvidia : target::host;
       c.settled = c.by_model = true;
       return c.choice;

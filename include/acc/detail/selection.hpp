@@ -38,6 +38,9 @@ public:
   ACC_DETAIL_RUNTIME_FN bool ready(int excluding = -1) const noexcept;
   /// Predicted seconds at size n from the classes other than `excluding`; 0 when not ready.
   ACC_DETAIL_RUNTIME_FN double predict(double n, int excluding = -1) const noexcept;
+  /// How far n is from the nearest measured point: the larger of n / x and x / n (infinity
+  /// when nothing is measured).
+  ACC_DETAIL_RUNTIME_FN double reach(double n) const noexcept;
 
 private:
   std::array<double, size_classes> n_{}, t_{};  // t_ 0: no point in that class
@@ -73,7 +76,10 @@ constexpr residency residency_of(const data_motion& m) noexcept {
 /// class is decided at first sight only when one side's prediction is at least `trust_model`
 /// times the other's (the models extrapolate the data movement of small transfers, which pay
 /// latencies and staging that large ones do not, and their errors near the crossover reach
-/// 2-3x), else both sides are timed. Trials count up to 8 and the window up to 16.
+/// 2-3x) and every model it uses has a measured point within `reach` times its size (a
+/// transfer's time per byte at a few KiB, latency-bound, is ten times what it is at a GiB:
+/// extrapolated over many classes, the GPU looks ten times slower than it is), else both
+/// sides are timed. Trials count up to 8 and the window up to 16.
 struct adaptive_options {
   double margin = 0.10;
   int trials = 3;
@@ -84,6 +90,7 @@ struct adaptive_options {
   double time_every_run = 50e-6;
   double close_call = 0.25;
   double trust_model = 3.0;
+  double reach = 4.0;
 };
 
 /// Per size class and residency of one call site on one GPU. Times are whole runs (data
