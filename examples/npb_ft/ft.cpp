@@ -242,8 +242,14 @@ void fft_lines_host(const acc::array<dcomplex>& x, const acc::view<const dcomple
       auto at = [&](int t, int p) { return contiguous ? (l0 + t) * n + p : (o * n + p) * inner + q0 + t; };
       dcomplex* from = s.data();
       dcomplex* to = s.data() + std::size_t(n) * lines;
-      for (int t = 0; t < lines; ++t)
-        for (int p = 0; p < n; ++p) from[p * lines + t] = x[at(t, p)];
+      // In the grid's order: along x a line is contiguous; along y and z the group's lines
+      // are adjacent at each point, so the point goes outside (one pass over its cache lines).
+      if (contiguous)
+        for (int t = 0; t < lines; ++t)
+          for (int p = 0; p < n; ++p) from[p * lines + t] = x[at(t, p)];
+      else
+        for (int p = 0; p < n; ++p)
+          for (int t = 0; t < lines; ++t) from[p * lines + t] = x[at(t, p)];
       // Stage with span h = 2^st: input pairs (j h + k, j h + k + n/2) for j < n / (2h) and
       // k < h go to outputs 2 j h + k and 2 j h + h + k, the difference turned by
       // exp(sign i pi j / (n / 2h)): the autosorting (Stockham) order, natural order at the end.
@@ -268,8 +274,12 @@ void fft_lines_host(const acc::array<dcomplex>& x, const acc::view<const dcomple
         from = to;
         to = swap;
       }
-      for (int t = 0; t < lines; ++t)
-        for (int p = 0; p < n; ++p) x[at(t, p)] = from[p * lines + t];
+      if (contiguous)
+        for (int t = 0; t < lines; ++t)
+          for (int p = 0; p < n; ++p) x[at(t, p)] = from[p * lines + t];
+      else
+        for (int p = 0; p < n; ++p)
+          for (int t = 0; t < lines; ++t) x[at(t, p)] = from[p * lines + t];
     });
   });
 }
