@@ -101,6 +101,10 @@ void comm3_by_axis(const grid& u) {
 /// map to themselves).
 ACC_ROUTINE inline int periodic(int i, int n) { return i == 0 ? n - 2 : i == n - 1 ? 1 : i; }
 
+bool host_rows();
+void comm3_rows(const grid& u);
+void zero3_rows(const grid& u);
+
 /// comm3 in one construct: the three passes above leave every ghost point holding the interior
 /// point it stands for on each axis at once, so each face's ghosts (edges and corners included)
 /// are read straight from the interior. Points on edges and corners belong to two or three faces
@@ -110,6 +114,10 @@ void comm3(const grid& u) {
   const int n3 = static_cast<int>(u.extent(0)), n2 = static_cast<int>(u.extent(1)), n1 = static_cast<int>(u.extent(2));
   if (simple_comm3) {
     comm3_by_axis(u);
+    return;
+  }
+  if (host_rows()) {
+    comm3_rows(u);
     return;
   }
   const int m = n3 > n2 ? (n3 > n1 ? n3 : n1) : (n2 > n1 ? n2 : n1);
@@ -135,6 +143,10 @@ void comm3(const grid& u) {
 
 /// zero3: u = 0, ghosts included.
 void zero3(const grid& u) {
+  if (host_rows()) {
+    zero3_rows(u);
+    return;
+  }
   const int n3 = static_cast<int>(u.extent(0)), n2 = static_cast<int>(u.extent(1)), n1 = static_cast<int>(u.extent(2));
   acc::parallel_loop(acc::collapse(n3, n2, n1), acc::async(queue), acc::default_present,
                      ACC_LAMBDA(int i3, int i2, int i1) { u(i3, i2, i1) = 0.0; });
@@ -149,15 +161,25 @@ ACC_ROUTINE inline double edges23(const cgrid& u, int i3, int i2, int i1) {
   return u(i3 - 1, i2 - 1, i1) + u(i3 - 1, i2 + 1, i1) + u(i3 + 1, i2 - 1, i1) + u(i3 + 1, i2 + 1, i1);
 }
 
-// --- Host forms of resid and psinv. Each point's 27-point sum shares its column sums (faces23,
-// edges23) with its neighbours along i1; a CPU core computes them once per row into gang
-// memory, as NPB-OMP does, which halves the additions, and indexes rows through plain pointers. The GPU forms keep one independent
-// point per thread (a row per gang would leave most of the GPU idle); the choice is
-// host_rows, below.
-// OpenACC: #pragma acc parallel loop gang collapse(2) over rows, with vector loops over i1.
+// --- Host forms. The GPU forms below give each grid point its own iteration; a CPU core does
+// better with NPB-OMP's mapping, which these follow: a gang per i3 plane (NPB's omp for over
+// i3), rows of a plane one after the other, i1 contiguous and vectorised through plain pointers.
+// resid and psinv compute each row's column sums (faces23, edges23) once into gang memory, as
+// NPB's line buffers u1/u2 and r1/r2, where the GPU form computes them three times per point;
+// rprj3 and interp do the same with their own sums. On levels under host_parallel_side points
+// a side, a whole level is a few microseconds of work, less than starting the other threads
+// for it: there one gang runs the operator and then its comm3 in the same construct (one gang
+// starts no threads). The choice is host_rows.
+// OpenACC: #pragma acc parallel loop gang num_gangs(planes, or 1 on a small level) over i3,
+// rows and their i1 loops sequential inside (vector loops over i1 on a wider machine).
 
-/// Whether resid, psinv and interp take the host's row form.
+/// Whether the operators take their host forms.
 bool host_rows() { return acc::get_device_type() != acc::device_type::nvidia; }
+
+/// Levels with fewer interior points a side run on one gang on the host (level 5 has 32).
+constexpr int host_parallel_side = 32;
+/// Whether a level whose grid has n points a side (ghosts included) runs on one gang.
+bool host_alone(int n) { return n - 2 < host_parallel_side; }
 
 /// Row (i3, i2) of g in host memory: the row forms index contiguous rows through plain
 /// pointers, as NPB's arrays are indexed, so their loops vectorise. Host memory: the row forms
@@ -171,6 +193,62 @@ ACC_ROUTINE inline T* host_row(const acc::view<T, 3>& g, int i3, int i2) {
 // inlined, GCC 12 runs short of registers there and reloads row pointers from the stack inside
 // the loops (resid and psinv about 10% slower on one core).
 #define MG_OUT_OF_LINE __attribute__((noinline))
+
+/// Columns 1..n - 2 of row s into row d.
+ACC_ROUTINE inline void copy_interior(double* __restrict d, const double* __restrict s, int n) {
+  for (int i = 1; i < n - 1; ++i) d[i] = s[i];
+}
+
+/// comm3's host form, item by item: items 0..n3-1 are the planes i3, whose i1 ghosts and whose
+/// i2 ghosts at interior i1 they write; items n3.. are the rows i2 = 1..n2-2 of the two i3 ghost
+/// planes at interior i1. Every ghost point is written by one item only, from the interior point
+/// it stands for on every axis (as comm3 above), and no item reads a ghost, so items may run in
+/// any order or at once.
+ACC_ROUTINE inline void comm3_item(const grid& u, int item) {
+  const int n3 = static_cast<int>(u.extent(0)), n2 = static_cast<int>(u.extent(1)), n1 = static_cast<int>(u.extent(2));
+  if (item < n3) {
+    const int i3 = item, s3 = periodic(i3, n3);
+    for (int i2 = 0; i2 < n2; ++i2) {
+      double* const d = host_row(u, i3, i2);
+      const double* const src = host_row(u, s3, periodic(i2, n2));
+      d[0] = src[n1 - 2];
+      d[n1 - 1] = src[1];
+    }
+    copy_interior(host_row(u, i3, 0), host_row(u, s3, n2 - 2), n1);
+    copy_interior(host_row(u, i3, n2 - 1), host_row(u, s3, 1), n1);
+  } else {
+    const int i2 = item - n3 + 1;
+    copy_interior(host_row(u, 0, i2), host_row(u, n3 - 2, i2), n1);
+    copy_interior(host_row(u, n3 - 1, i2), host_row(u, 1, i2), n1);
+  }
+}
+
+ACC_ROUTINE inline int comm3_items(const grid& u) { return static_cast<int>(u.extent(0) + u.extent(1)) - 2; }
+
+/// comm3 by the gang that has just written u's interior, on a level that runs on one gang.
+ACC_ROUTINE inline void comm3_alone(const grid& u) {
+  for (int item = 0, n = comm3_items(u); item < n; ++item) comm3_item(u, item);
+}
+
+void comm3_rows(const grid& u) {
+  const int items = comm3_items(u);
+  acc::parallel(acc::num_gangs(host_alone(static_cast<int>(u.extent(2))) ? 1 : items), acc::async(queue),
+                acc::default_present, ACC_LAMBDA(const acc::gang_t& g) {
+                  acc::loop(g, acc::gang, items, [&](int item) { comm3_item(u, item); });
+                });
+}
+
+void zero3_rows(const grid& u) {
+  const int n3 = static_cast<int>(u.extent(0));
+  const std::size_t plane = u.extent(1) * u.extent(2);
+  acc::parallel(acc::num_gangs(host_alone(static_cast<int>(u.extent(2))) ? 1 : n3), acc::async(queue),
+                acc::default_present, ACC_LAMBDA(const acc::gang_t& g) {
+                  acc::loop(g, acc::gang, n3, [&](int i3) {
+                    double* const p = host_row(u, i3, 0);
+                    for (std::size_t i = 0; i < plane; ++i) p[i] = 0.0;
+                  });
+                });
+}
 
 /// faces23 and edges23 of row (i3, i2) of g at every column, into f and e.
 ACC_ROUTINE MG_OUT_OF_LINE void column_sums(const cgrid& g, int i3, int i2, int n1, double* __restrict f,
@@ -204,43 +282,94 @@ ACC_ROUTINE MG_OUT_OF_LINE void psinv_row(int n1, double c0, double c1, double c
     u[i1] = u[i1] + c0 * r[i1] + c1 * (r[i1 - 1] + r[i1 + 1] + f[i1]) + c2 * (e[i1] + f[i1 - 1] + f[i1 + 1]);
 }
 
+/// resid's host form, comm3(r) included.
 void resid_rows(const cgrid& u, const cgrid& v, const grid& r, const stencil& a) {
   const int n3 = static_cast<int>(u.extent(0)), n2 = static_cast<int>(u.extent(1)), n1 = static_cast<int>(u.extent(2));
-  const int rows = (n3 - 2) * (n2 - 2);
-  acc::parallel(acc::num_gangs(rows), acc::shared_bytes(2 * sizeof(double) * n1), acc::async(queue),
+  const int planes = n3 - 2;
+  const bool alone = host_alone(n1);
+  acc::parallel(acc::num_gangs(alone ? 1 : planes), acc::shared_bytes(2 * sizeof(double) * n1), acc::async(queue),
                 acc::default_present, ACC_LAMBDA(const acc::gang_t& g) {
-    const auto sums = g.shared<double>(2 * std::size_t(n1));
-    acc::loop(g, acc::gang, rows, [&](int row) {
-      const int i3 = row / (n2 - 2) + 1, i2 = row % (n2 - 2) + 1;
-      double* const f = sums.data();
-      double* const e = f + n1;
-      column_sums(u, i3, i2, n1, f, e);
-      resid_row(n1, a.c[0], a.c[2], a.c[3], host_row(u, i3, i2), host_row(v, i3, i2), f, e, host_row(r, i3, i2));
+    double* const f = g.shared<double>(2 * std::size_t(n1)).data();
+    double* const e = f + n1;
+    acc::loop(g, acc::gang, planes, [&](int k3) {
+      const int i3 = k3 + 1;
+      for (int i2 = 1; i2 < n2 - 1; ++i2) {
+        column_sums(u, i3, i2, n1, f, e);
+        resid_row(n1, a.c[0], a.c[2], a.c[3], host_row(u, i3, i2), host_row(v, i3, i2), f, e, host_row(r, i3, i2));
+      }
     });
+    if (alone) comm3_alone(r);
   });
+  if (!alone) comm3_rows(r);
 }
 
+/// psinv's host form, comm3(u) included.
 void psinv_rows(const cgrid& r, const grid& u, const stencil& c) {
   const int n3 = static_cast<int>(u.extent(0)), n2 = static_cast<int>(u.extent(1)), n1 = static_cast<int>(u.extent(2));
-  const int rows = (n3 - 2) * (n2 - 2);
-  acc::parallel(acc::num_gangs(rows), acc::shared_bytes(2 * sizeof(double) * n1), acc::async(queue),
+  const int planes = n3 - 2;
+  const bool alone = host_alone(n1);
+  acc::parallel(acc::num_gangs(alone ? 1 : planes), acc::shared_bytes(2 * sizeof(double) * n1), acc::async(queue),
                 acc::default_present, ACC_LAMBDA(const acc::gang_t& g) {
-    const auto sums = g.shared<double>(2 * std::size_t(n1));
-    acc::loop(g, acc::gang, rows, [&](int row) {
-      const int i3 = row / (n2 - 2) + 1, i2 = row % (n2 - 2) + 1;
-      double* const f = sums.data();
-      double* const e = f + n1;
-      column_sums(r, i3, i2, n1, f, e);
-      psinv_row(n1, c.c[0], c.c[1], c.c[2], host_row(r, i3, i2), f, e, host_row(u, i3, i2));
+    double* const f = g.shared<double>(2 * std::size_t(n1)).data();
+    double* const e = f + n1;
+    acc::loop(g, acc::gang, planes, [&](int k3) {
+      const int i3 = k3 + 1;
+      for (int i2 = 1; i2 < n2 - 1; ++i2) {
+        column_sums(r, i3, i2, n1, f, e);
+        psinv_row(n1, c.c[0], c.c[1], c.c[2], host_row(r, i3, i2), f, e, host_row(u, i3, i2));
+      }
     });
+    if (alone) comm3_alone(u);
   });
+  if (!alone) comm3_rows(u);
 }
+
+/// One coarse row of rprj3 from fine rows: the fine rows' column sums (NPB's x1, y1; see
+/// plane_faces and plane_corners) once per fine column into x and y, then the full weighting
+/// of each coarse point, the same sums in the same order as rprj3's GPU form.
+ACC_ROUTINE MG_OUT_OF_LINE void rprj3_row(const cgrid& r, int i3, int i2, int m1, double* __restrict x,
+                                          double* __restrict y, double* __restrict s) {
+  const int n1 = static_cast<int>(r.extent(2));
+  const double *fa = host_row(r, i3 + 1, i2), *fb = host_row(r, i3 + 1, i2 + 2), *fc = host_row(r, i3, i2 + 1),
+               *fd = host_row(r, i3 + 2, i2 + 1);
+  const double *ca = host_row(r, i3, i2), *cb = host_row(r, i3 + 2, i2), *cc = host_row(r, i3, i2 + 2),
+               *cd = host_row(r, i3 + 2, i2 + 2);
+  for (int i = 0; i < n1; ++i) {
+    x[i] = fa[i] + fb[i] + fc[i] + fd[i];
+    y[i] = ca[i] + cb[i] + cc[i] + cd[i];
+  }
+  const double* const c = host_row(r, i3 + 1, i2 + 1);
+  for (int j1 = 1; j1 < m1 - 1; ++j1) {
+    const int i1 = 2 * j1 - 1;
+    s[j1] = 0.5 * c[i1 + 1] + 0.25 * (c[i1] + c[i1 + 2] + x[i1 + 1]) + 0.125 * (x[i1] + x[i1 + 2] + y[i1 + 1]) +
+            0.0625 * (y[i1] + y[i1 + 2]);
+  }
+}
+
+/// rprj3's host form, comm3(s) included.
+void rprj3_rows(const cgrid& r, const grid& s) {
+  const int m3 = static_cast<int>(s.extent(0)), m2 = static_cast<int>(s.extent(1)), m1 = static_cast<int>(s.extent(2));
+  const int n1 = static_cast<int>(r.extent(2));
+  const int planes = m3 - 2;
+  const bool alone = host_alone(m1);
+  acc::parallel(acc::num_gangs(alone ? 1 : planes), acc::shared_bytes(2 * sizeof(double) * n1), acc::async(queue),
+                acc::default_present, ACC_LAMBDA(const acc::gang_t& g) {
+    double* const x = g.shared<double>(2 * std::size_t(n1)).data();
+    double* const y = x + n1;
+    acc::loop(g, acc::gang, planes, [&](int k3) {
+      const int j3 = k3 + 1;
+      for (int j2 = 1; j2 < m2 - 1; ++j2) rprj3_row(r, 2 * j3 - 1, 2 * j2 - 1, m1, x, y, host_row(s, j3, j2));
+    });
+    if (alone) comm3_alone(s);
+  });
+  if (!alone) comm3_rows(s);
+}
+
 /// resid: r = v - A u on the interior, then comm3(r). In the V-cycle v and r are the same
 /// grid; each point reads v only where it writes r, so that is safe.
 void resid(const cgrid& u, const cgrid& v, const grid& r, const stencil& a) {
   if (host_rows()) {
     resid_rows(u, v, r, a);
-    comm3(r);
     return;
   }
   const int n3 = static_cast<int>(u.extent(0)), n2 = static_cast<int>(u.extent(1)), n1 = static_cast<int>(u.extent(2));
@@ -260,7 +389,6 @@ void resid(const cgrid& u, const cgrid& v, const grid& r, const stencil& a) {
 void psinv(const cgrid& r, const grid& u, const stencil& c) {
   if (host_rows()) {
     psinv_rows(r, u, c);
-    comm3(u);
     return;
   }
   const int n3 = static_cast<int>(u.extent(0)), n2 = static_cast<int>(u.extent(1)), n1 = static_cast<int>(u.extent(2));
@@ -287,6 +415,10 @@ ACC_ROUTINE inline double plane_corners(const cgrid& r, int i3, int i2, int i) {
 /// rprj3: restriction s = P r by full weighting of the 27 fine points around each coarse
 /// point (fine point 2j - 1 under coarse point j), then comm3(s).
 void rprj3(const cgrid& r, const grid& s) {
+  if (host_rows()) {
+    rprj3_rows(r, s);
+    return;
+  }
   const int m3 = static_cast<int>(s.extent(0)), m2 = static_cast<int>(s.extent(1)), m1 = static_cast<int>(s.extent(2));
   acc::parallel_loop(acc::collapse(m3 - 2, m2 - 2, m1 - 2),
                      acc::async(queue), acc::default_present, ACC_LAMBDA(int k3, int k2, int k1) {
@@ -312,49 +444,54 @@ ACC_ROUTINE inline double coarse_row(const cgrid& z, int i3, int i2, int i1, boo
   return z(i3 + 1, i2 + 1, i1) + z(i3 + 1, i2, i1) + z1;
 }
 
-/// interp's host form: a gang per fine row sums the coarse rows it needs once (one value per
-/// coarse column), where the GPU form sums them twice, once for each of a column's two points.
+/// One fine row (f3, f2) of interp: the coarse rows it needs summed once per coarse column
+/// into c (one loop per case, so that each vectorises; rows i3 + 1 and i2 + 1 exist whenever f3
+/// or f2 is odd), then the fine pairs, where the GPU form sums them twice, once for each of a
+/// column's two points.
+ACC_ROUTINE MG_OUT_OF_LINE void interp_row(const cgrid& z, const grid& u, int f3, int f2, bool accumulate,
+                                           double* __restrict c) {
+  const int mm1 = static_cast<int>(z.extent(2));
+  const bool odd3 = f3 & 1, odd2 = f2 & 1;
+  const int i3 = f3 / 2, i2 = f2 / 2;
+  const double w = odd3 ? (odd2 ? 0.25 : 0.5) : (odd2 ? 0.5 : 1.0), h = 0.5 * w;
+  const double* const z00 = host_row(z, i3, i2);
+  if (!odd3 && !odd2) {
+    for (int i1 = 0; i1 < mm1; ++i1) c[i1] = z00[i1];
+  } else if (!odd3) {
+    const double* const z01 = host_row(z, i3, i2 + 1);
+    for (int i1 = 0; i1 < mm1; ++i1) c[i1] = z01[i1] + z00[i1];
+  } else if (!odd2) {
+    const double* const z10 = host_row(z, i3 + 1, i2);
+    for (int i1 = 0; i1 < mm1; ++i1) c[i1] = z10[i1] + z00[i1];
+  } else {
+    const double *const z01 = host_row(z, i3, i2 + 1), *const z10 = host_row(z, i3 + 1, i2),
+                 *const z11 = host_row(z, i3 + 1, i2 + 1);
+    for (int i1 = 0; i1 < mm1; ++i1) c[i1] = z11[i1] + z10[i1] + (z01[i1] + z00[i1]);
+  }
+  double* const uf = host_row(u, f3, f2);
+  if (accumulate) {
+    for (int i1 = 0; i1 < mm1 - 1; ++i1) {
+      uf[2 * i1] += w * c[i1];
+      uf[2 * i1 + 1] += h * (c[i1] + c[i1 + 1]);
+    }
+  } else {
+    for (int i1 = 0; i1 < mm1 - 1; ++i1) {
+      uf[2 * i1] = w * c[i1];
+      uf[2 * i1 + 1] = h * (c[i1] + c[i1 + 1]);
+    }
+  }
+}
+
+/// interp's host form: a gang per fine plane, ghosts included (interp needs no comm3).
 void interp_rows(const cgrid& z, const grid& u, bool accumulate) {
   const int n3 = static_cast<int>(u.extent(0)), n2 = static_cast<int>(u.extent(1));
   const int mm1 = static_cast<int>(z.extent(2));
-  const int rows = n3 * n2;
-  acc::parallel(acc::num_gangs(rows), acc::shared_bytes(sizeof(double) * mm1), acc::async(queue),
-                acc::default_present, ACC_LAMBDA(const acc::gang_t& g) {
-    const auto buf = g.shared<double>(std::size_t(mm1));
-    acc::loop(g, acc::gang, rows, [&](int row) {
-      const int f3 = row / n2, f2 = row % n2;
-      const bool odd3 = f3 & 1, odd2 = f2 & 1;
-      const int i3 = f3 / 2, i2 = f2 / 2;
-      const double w = odd3 ? (odd2 ? 0.25 : 0.5) : (odd2 ? 0.5 : 1.0), h = 0.5 * w;
-      // coarse_row at every column, one loop per case so that each vectorises; rows i3 + 1 and
-      // i2 + 1 exist whenever f3 or f2 is odd.
-      double* __restrict const c = buf.data();
-      const double* const z00 = host_row(z, i3, i2);
-      if (!odd3 && !odd2) {
-        for (int i1 = 0; i1 < mm1; ++i1) c[i1] = z00[i1];
-      } else if (!odd3) {
-        const double* const z01 = host_row(z, i3, i2 + 1);
-        for (int i1 = 0; i1 < mm1; ++i1) c[i1] = z01[i1] + z00[i1];
-      } else if (!odd2) {
-        const double* const z10 = host_row(z, i3 + 1, i2);
-        for (int i1 = 0; i1 < mm1; ++i1) c[i1] = z10[i1] + z00[i1];
-      } else {
-        const double *const z01 = host_row(z, i3, i2 + 1), *const z10 = host_row(z, i3 + 1, i2),
-                     *const z11 = host_row(z, i3 + 1, i2 + 1);
-        for (int i1 = 0; i1 < mm1; ++i1) c[i1] = z11[i1] + z10[i1] + (z01[i1] + z00[i1]);
-      }
-      double* const uf = host_row(u, f3, f2);
-      if (accumulate) {
-        for (int i1 = 0; i1 < mm1 - 1; ++i1) {
-          uf[2 * i1] += w * c[i1];
-          uf[2 * i1 + 1] += h * (c[i1] + c[i1 + 1]);
-        }
-      } else {
-        for (int i1 = 0; i1 < mm1 - 1; ++i1) {
-          uf[2 * i1] = w * c[i1];
-          uf[2 * i1 + 1] = h * (c[i1] + c[i1 + 1]);
-        }
-      }
+  acc::parallel(acc::num_gangs(host_alone(static_cast<int>(u.extent(2))) ? 1 : n3),
+                acc::shared_bytes(sizeof(double) * mm1), acc::async(queue), acc::default_present,
+                ACC_LAMBDA(const acc::gang_t& g) {
+    double* const c = g.shared<double>(std::size_t(mm1)).data();
+    acc::loop(g, acc::gang, n3, [&](int f3) {
+      for (int f2 = 0; f2 < n2; ++f2) interp_row(z, u, f3, f2, accumulate, c);
     });
   });
 }
@@ -392,24 +529,27 @@ struct norms {
   double l2, max;
 };
 
-/// norm2u3's host form: a gang per row, which sums the row's squares and takes its maximum in
+/// norm2u3's host form: a gang per plane, which sums each row's squares and takes its maximum in
 /// locals (registers) and adds them to the gang's reduction values once per row. The GPU form
 /// below has one point per iteration; on the host its reduction values stay in memory.
 void norm2u3_rows(const cgrid& r, double& sum, double& max) {
   const int n3 = static_cast<int>(r.extent(0)), n2 = static_cast<int>(r.extent(1)), n1 = static_cast<int>(r.extent(2));
-  const int rows = (n3 - 2) * (n2 - 2);
-  acc::parallel(acc::num_gangs(rows), acc::async(queue), acc::default_present, acc::reduction(acc::plus, sum),
-                acc::reduction(acc::maximum, max), ACC_LAMBDA(const acc::gang_t& g, double& s, double& m) {
-    acc::loop(g, acc::gang, rows, [&](int row) {
-      const double* const x = host_row(r, row / (n2 - 2) + 1, row % (n2 - 2) + 1);
-      double rs = 0.0, rm = m;
-      for (int i1 = 1; i1 < n1 - 1; ++i1) {
-        rs += x[i1] * x[i1];
-        const double a = fabs(x[i1]);
-        rm = a > rm ? a : rm;
+  const int planes = n3 - 2;
+  acc::parallel(acc::num_gangs(host_alone(n1) ? 1 : planes), acc::async(queue), acc::default_present,
+                acc::reduction(acc::plus, sum), acc::reduction(acc::maximum, max),
+                ACC_LAMBDA(const acc::gang_t& g, double& s, double& m) {
+    acc::loop(g, acc::gang, planes, [&](int k3) {
+      for (int i2 = 1; i2 < n2 - 1; ++i2) {
+        const double* const x = host_row(r, k3 + 1, i2);
+        double rs = 0.0, rm = m;
+        for (int i1 = 1; i1 < n1 - 1; ++i1) {
+          rs += x[i1] * x[i1];
+          const double a = fabs(x[i1]);
+          rm = a > rm ? a : rm;
+        }
+        s += rs;
+        m = rm;
       }
-      s += rs;
-      m = rm;
     });
   });
 }
