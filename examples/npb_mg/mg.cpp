@@ -9,9 +9,10 @@
 // order of evaluation; class parameters, the smoother coefficients and the verification values
 // are NPB's. The right-hand side is generated on the host, untimed, as in NPB; the timed part
 // runs on the device, inside one data region.
-// Where constructs run on the host, resid, psinv and interp take a row form (resid_rows,
-// psinv_rows: NPB-OMP's per-row column sums; interp_rows) instead of the GPU's one point per
-// iteration.
+// Where constructs run on the host, every operator takes a host form (the *_rows functions:
+// NPB-OMP's mapping, a gang per i3 plane, per-row column sums in line buffers) instead of the
+// GPU's one point per iteration, and levels under 32 points a side run on one gang, their comm3
+// in the same construct (see "Host forms" below). "simple" then applies to the larger levels.
 #include <acc/parallel.hpp>
 
 #include "../common/npb_random.hpp"
@@ -300,7 +301,7 @@ void resid_rows(const cgrid& u, const cgrid& v, const grid& r, const stencil& a)
     });
     if (alone) comm3_alone(r);
   });
-  if (!alone) comm3_rows(r);
+  if (!alone) comm3(r);
 }
 
 /// psinv's host form, comm3(u) included.
@@ -321,7 +322,7 @@ void psinv_rows(const cgrid& r, const grid& u, const stencil& c) {
     });
     if (alone) comm3_alone(u);
   });
-  if (!alone) comm3_rows(u);
+  if (!alone) comm3(u);
 }
 
 /// One coarse row of rprj3 from fine rows: the fine rows' column sums (NPB's x1, y1; see
@@ -362,7 +363,7 @@ void rprj3_rows(const cgrid& r, const grid& s) {
     });
     if (alone) comm3_alone(s);
   });
-  if (!alone) comm3_rows(s);
+  if (!alone) comm3(s);
 }
 
 /// resid: r = v - A u on the interior, then comm3(r). In the V-cycle v and r are the same
