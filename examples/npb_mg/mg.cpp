@@ -445,31 +445,12 @@ ACC_ROUTINE inline double coarse_row(const cgrid& z, int i3, int i2, int i1, boo
   return z(i3 + 1, i2 + 1, i1) + z(i3 + 1, i2, i1) + z1;
 }
 
-/// One fine row (f3, f2) of interp: the coarse rows it needs summed once per coarse column
-/// into c (one loop per case, so that each vectorises; rows i3 + 1 and i2 + 1 exist whenever f3
-/// or f2 is odd), then the fine pairs, where the GPU form sums them twice, once for each of a
-/// column's two points.
-ACC_ROUTINE MG_OUT_OF_LINE void interp_row(const cgrid& z, const grid& u, int f3, int f2, bool accumulate,
-                                           double* __restrict c) {
-  const int mm1 = static_cast<int>(z.extent(2));
-  const bool odd3 = f3 & 1, odd2 = f2 & 1;
-  const int i3 = f3 / 2, i2 = f2 / 2;
-  const double w = odd3 ? (odd2 ? 0.25 : 0.5) : (odd2 ? 0.5 : 1.0), h = 0.5 * w;
-  const double* const z00 = host_row(z, i3, i2);
-  if (!odd3 && !odd2) {
-    for (int i1 = 0; i1 < mm1; ++i1) c[i1] = z00[i1];
-  } else if (!odd3) {
-    const double* const z01 = host_row(z, i3, i2 + 1);
-    for (int i1 = 0; i1 < mm1; ++i1) c[i1] = z01[i1] + z00[i1];
-  } else if (!odd2) {
-    const double* const z10 = host_row(z, i3 + 1, i2);
-    for (int i1 = 0; i1 < mm1; ++i1) c[i1] = z10[i1] + z00[i1];
-  } else {
-    const double *const z01 = host_row(z, i3, i2 + 1), *const z10 = host_row(z, i3 + 1, i2),
-                 *const z11 = host_row(z, i3 + 1, i2 + 1);
-    for (int i1 = 0; i1 < mm1; ++i1) c[i1] = z11[i1] + z10[i1] + (z01[i1] + z00[i1]);
-  }
-  double* const uf = host_row(u, f3, f2);
+/// One fine row of interp from the coarse values c it combines (the coarse row itself, or one
+/// of NPB's sums z1, z2, z3) at weight w: u[2 i1] = w c[i1], u[2 i1 + 1] = w/2 (c[i1] + c[i1 + 1]),
+/// added to u's values with `accumulate`.
+ACC_ROUTINE inline void interp_fine_row(double* __restrict uf, const double* __restrict c, int mm1, double w,
+                                        bool accumulate) {
+  const double h = 0.5 * w;
   if (accumulate) {
     for (int i1 = 0; i1 < mm1 - 1; ++i1) {
       uf[2 * i1] += w * c[i1];
@@ -483,16 +464,38 @@ ACC_ROUTINE MG_OUT_OF_LINE void interp_row(const cgrid& z, const grid& u, int f3
   }
 }
 
-/// interp's host form: a gang per fine plane, ghosts included (interp needs no comm3).
-void interp_rows(const cgrid& z, const grid& u, bool accumulate) {
-  const int n3 = static_cast<int>(u.extent(0)), n2 = static_cast<int>(u.extent(1));
+/// The four fine rows (2 i3 + 0 or 1, 2 i2 + 0 or 1) over coarse row (i3, i2), as NPB-OMP's interp
+/// takes them: the coarse sums z1 (odd fine i2), z2 (odd fine i3) and z3 (both odd) once per
+/// coarse column into line buffers, then each fine row, where the GPU form sums them twice per
+/// fine pair. The sums are coarse_row's, in its order.
+ACC_ROUTINE MG_OUT_OF_LINE void interp_quad(const cgrid& z, const grid& u, int i3, int i2, bool accumulate,
+                                            double* __restrict z1, double* __restrict z2, double* __restrict z3) {
   const int mm1 = static_cast<int>(z.extent(2));
-  acc::parallel(acc::num_gangs(host_alone(static_cast<int>(u.extent(2))) ? 1 : n3),
-                acc::shared_bytes(sizeof(double) * mm1), acc::async(queue), acc::default_present,
+  const double *const z00 = host_row(z, i3, i2), *const z01 = host_row(z, i3, i2 + 1),
+               *const z10 = host_row(z, i3 + 1, i2), *const z11 = host_row(z, i3 + 1, i2 + 1);
+  for (int i1 = 0; i1 < mm1; ++i1) {
+    z1[i1] = z01[i1] + z00[i1];
+    z2[i1] = z10[i1] + z00[i1];
+    z3[i1] = z11[i1] + z10[i1] + z1[i1];
+  }
+  interp_fine_row(host_row(u, 2 * i3, 2 * i2), z00, mm1, 1.0, accumulate);
+  interp_fine_row(host_row(u, 2 * i3, 2 * i2 + 1), z1, mm1, 0.5, accumulate);
+  interp_fine_row(host_row(u, 2 * i3 + 1, 2 * i2), z2, mm1, 0.5, accumulate);
+  interp_fine_row(host_row(u, 2 * i3 + 1, 2 * i2 + 1), z3, mm1, 0.25, accumulate);
+}
+
+/// interp's host form: a gang per coarse plane i3, which writes the fine planes 2 i3 and 2 i3 + 1
+/// (all of them, ghosts included, over the coarse planes 0..mm3-2; interp needs no comm3).
+void interp_rows(const cgrid& z, const grid& u, bool accumulate) {
+  const int mm3 = static_cast<int>(z.extent(0)), mm2 = static_cast<int>(z.extent(1)),
+            mm1 = static_cast<int>(z.extent(2));
+  const int planes = mm3 - 1;
+  acc::parallel(acc::num_gangs(host_alone(static_cast<int>(u.extent(2))) ? 1 : planes),
+                acc::shared_bytes(3 * sizeof(double) * mm1), acc::async(queue), acc::default_present,
                 ACC_LAMBDA(const acc::gang_t& g) {
-    double* const c = g.shared<double>(std::size_t(mm1)).data();
-    acc::loop(g, acc::gang, n3, [&](int f3) {
-      for (int f2 = 0; f2 < n2; ++f2) interp_row(z, u, f3, f2, accumulate, c);
+    double* const z1 = g.shared<double>(3 * std::size_t(mm1)).data();
+    acc::loop(g, acc::gang, planes, [&](int i3) {
+      for (int i2 = 0; i2 < mm2 - 1; ++i2) interp_quad(z, u, i3, i2, accumulate, z1, z1 + mm1, z1 + 2 * mm1);
     });
   });
 }
