@@ -171,8 +171,8 @@ ACC_ROUTINE inline double edges23(const cgrid& u, int i3, int i2, int i1) {
 // a side, a whole level is a few microseconds of work, less than starting the other threads
 // for it: there one gang runs the operator and then its comm3 in the same construct (one gang
 // starts no threads). The choice is host_rows.
-// OpenACC: #pragma acc parallel loop gang num_gangs(planes, or 1 on a small level) over i3,
-// rows and their i1 loops sequential inside (vector loops over i1 on a wider machine).
+// OpenACC: #pragma acc parallel loop gang num_gangs(planes, or 1 on a small level) over the i3
+// planes, each plane's rows and their i1 loops sequential inside its gang.
 
 /// Whether the operators take their host forms.
 bool host_rows() { return acc::get_device_type() != acc::device_type::nvidia; }
@@ -224,6 +224,7 @@ ACC_ROUTINE inline void comm3_item(const grid& u, int item) {
   }
 }
 
+/// How many items comm3_item takes.
 ACC_ROUTINE inline int comm3_items(const grid& u) { return static_cast<int>(u.extent(0) + u.extent(1)) - 2; }
 
 /// comm3 by the gang that has just written u's interior, on a level that runs on one gang.
