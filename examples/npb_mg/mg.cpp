@@ -190,10 +190,9 @@ ACC_ROUTINE inline T* host_row(const acc::view<T, 3>& g, int i3, int i2) {
   return g.data() + (std::size_t(i3) * g.extent(1) + std::size_t(i2)) * g.extent(2);
 }
 
-// The row loops below are functions of their own, not inlined into the constructs' bodies:
-// inlined, GCC 12 runs short of registers there and reloads row pointers from the stack inside
-// the loops (resid and psinv about 10% slower on one core).
-#define MG_OUT_OF_LINE __attribute__((noinline))
+// The row loops below (noinline) are functions of their own, not inlined into the constructs'
+// bodies: inlined, GCC 12 runs short of registers there and reloads row pointers from the stack
+// inside the loops (resid and psinv about 10% slower on one core).
 
 /// Columns 1..n - 2 of row s into row d.
 ACC_ROUTINE inline void copy_interior(double* __restrict d, const double* __restrict s, int n) {
@@ -253,8 +252,8 @@ void zero3_rows(const grid& u) {
 }
 
 /// faces23 and edges23 of row (i3, i2) of g at every column, into f and e.
-ACC_ROUTINE MG_OUT_OF_LINE void column_sums(const cgrid& g, int i3, int i2, int n1, double* __restrict f,
-                                            double* __restrict e) {
+[[gnu::noinline]] ACC_ROUTINE void column_sums(const cgrid& g, int i3, int i2, int n1, double* __restrict f,
+                                               double* __restrict e) {
   const double *a = host_row(g, i3, i2 - 1), *b = host_row(g, i3, i2 + 1), *c = host_row(g, i3 - 1, i2),
                *d = host_row(g, i3 + 1, i2);
   const double *p = host_row(g, i3 - 1, i2 - 1), *q = host_row(g, i3 - 1, i2 + 1), *s = host_row(g, i3 + 1, i2 - 1),
@@ -270,16 +269,16 @@ ACC_ROUTINE MG_OUT_OF_LINE void column_sums(const cgrid& g, int i3, int i2, int 
 /// One row of resid from its column sums: r = v - A u at columns 1..n1-2. u and the sums are
 /// restrict, so the loop vectorises without run-time overlap checks against r; v may be r
 /// itself (each point reads v only where it writes r), so neither of those two is.
-ACC_ROUTINE MG_OUT_OF_LINE void resid_row(int n1, double c0, double c2, double c3, const double* __restrict u,
-                                          const double* v, const double* __restrict f,
-                                          const double* __restrict e, double* r) {
+[[gnu::noinline]] ACC_ROUTINE void resid_row(int n1, double c0, double c2, double c3, const double* __restrict u,
+                                             const double* v, const double* __restrict f,
+                                             const double* __restrict e, double* r) {
   for (int i1 = 1; i1 < n1 - 1; ++i1)
     r[i1] = v[i1] - c0 * u[i1] - c2 * (e[i1] + f[i1 - 1] + f[i1 + 1]) - c3 * (e[i1 - 1] + e[i1 + 1]);
 }
 
 /// One row of psinv from its column sums: u = u + S r at columns 1..n1-2.
-ACC_ROUTINE MG_OUT_OF_LINE void psinv_row(int n1, double c0, double c1, double c2, const double* __restrict r,
-                                          const double* __restrict f, const double* __restrict e, double* u) {
+[[gnu::noinline]] ACC_ROUTINE void psinv_row(int n1, double c0, double c1, double c2, const double* __restrict r,
+                                             const double* __restrict f, const double* __restrict e, double* u) {
   for (int i1 = 1; i1 < n1 - 1; ++i1)
     u[i1] = u[i1] + c0 * r[i1] + c1 * (r[i1 - 1] + r[i1 + 1] + f[i1]) + c2 * (e[i1] + f[i1 - 1] + f[i1 + 1]);
 }
@@ -329,8 +328,8 @@ void psinv_rows(const cgrid& r, const grid& u, const stencil& c) {
 /// One coarse row of rprj3 from fine rows: the fine rows' column sums (NPB's x1, y1; see
 /// plane_faces and plane_corners) once per fine column into x and y, then the full weighting
 /// of each coarse point, the same sums in the same order as rprj3's GPU form.
-ACC_ROUTINE MG_OUT_OF_LINE void rprj3_row(const cgrid& r, int i3, int i2, int m1, double* __restrict x,
-                                          double* __restrict y, double* __restrict s) {
+[[gnu::noinline]] ACC_ROUTINE void rprj3_row(const cgrid& r, int i3, int i2, int m1, double* __restrict x,
+                                             double* __restrict y, double* __restrict s) {
   const int n1 = static_cast<int>(r.extent(2));
   const double *fa = host_row(r, i3 + 1, i2), *fb = host_row(r, i3 + 1, i2 + 2), *fc = host_row(r, i3, i2 + 1),
                *fd = host_row(r, i3 + 2, i2 + 1);
@@ -469,8 +468,8 @@ ACC_ROUTINE inline void interp_fine_row(double* __restrict uf, const double* __r
 /// takes them: the coarse sums z1 (odd fine i2), z2 (odd fine i3) and z3 (both odd) once per
 /// coarse column into line buffers, then each fine row, where the GPU form sums them twice per
 /// fine pair. The sums are coarse_row's, in its order.
-ACC_ROUTINE MG_OUT_OF_LINE void interp_quad(const cgrid& z, const grid& u, int i3, int i2, bool accumulate,
-                                            double* __restrict z1, double* __restrict z2, double* __restrict z3) {
+[[gnu::noinline]] ACC_ROUTINE void interp_quad(const cgrid& z, const grid& u, int i3, int i2, bool accumulate,
+                                               double* __restrict z1, double* __restrict z2, double* __restrict z3) {
   const int mm1 = static_cast<int>(z.extent(2));
   const double *const z00 = host_row(z, i3, i2), *const z01 = host_row(z, i3, i2 + 1),
                *const z10 = host_row(z, i3 + 1, i2), *const z11 = host_row(z, i3 + 1, i2 + 1);
