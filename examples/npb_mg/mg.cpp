@@ -10,9 +10,10 @@
 // are NPB's. The right-hand side is generated on the host, untimed, as in NPB; the timed part
 // runs on the device, inside one data region.
 // Where constructs run on the host, every operator takes a host form (the *_rows functions:
-// NPB-OMP's mapping, a gang per i3 plane, per-row column sums in line buffers) instead of the
-// GPU's one point per iteration, and levels under 32 points a side run on one gang, their comm3
-// in the same construct (see "Host forms" below). "simple" then applies to the larger levels.
+// NPB-OMP's mapping, a gang per i3 plane, per-row column sums in line buffers, comm3 done plane
+// by plane in the same construct) instead of the GPU's one point per iteration, and levels under
+// 32 points a side run on one gang (see "Host forms" below); "simple" then only changes the
+// comm3 of v at the start.
 #include <acc/parallel.hpp>
 
 #include "../common/npb_random.hpp"
@@ -167,10 +168,11 @@ ACC_ROUTINE inline double edges23(const cgrid& u, int i3, int i2, int i1) {
 // i3), rows of a plane one after the other, i1 contiguous and vectorised through plain pointers.
 // resid and psinv compute each row's column sums (faces23, edges23) once into gang memory, as
 // NPB's line buffers u1/u2 and r1/r2, where the GPU form computes them three times per point;
-// rprj3 and interp do the same with their own sums. On levels under host_parallel_side points
-// a side, a whole level is a few microseconds of work, less than starting the other threads
-// for it: there one gang runs the operator and then its comm3 in the same construct (one gang
-// starts no threads). The choice is host_rows.
+// rprj3 and interp do the same with their own sums. Each gang ends its plane with that plane's
+// part of comm3 (comm3_plane), so resid, psinv and rprj3 need no comm3 construct after them. On
+// levels under host_parallel_side points a side, a whole level is a few microseconds of work,
+// less than starting the other threads for it: there the construct has one gang (which starts
+// no threads). The choice is host_rows.
 // OpenACC: #pragma acc parallel loop gang num_gangs(planes, or 1 on a small level) over the i3
 // planes, each plane's rows and their i1 loops sequential inside its gang.
 
@@ -194,48 +196,36 @@ ACC_ROUTINE inline T* host_row(const acc::view<T, 3>& g, int i3, int i2) {
 // bodies: inlined, GCC 12 runs short of registers there and reloads row pointers from the stack
 // inside the loops (resid and psinv about 10% slower on one core).
 
-/// Columns 1..n - 2 of row s into row d.
-ACC_ROUTINE inline void copy_interior(double* __restrict d, const double* __restrict s, int n) {
-  for (int i = 1; i < n - 1; ++i) d[i] = s[i];
+/// n values from s to d.
+ACC_ROUTINE inline void copy_values(double* __restrict d, const double* __restrict s, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) d[i] = s[i];
 }
 
-/// comm3's host form, item by item: items 0..n3-1 are the planes i3, whose i1 ghosts and whose
-/// i2 ghosts at interior i1 they write; items n3.. are the rows i2 = 1..n2-2 of the two i3 ghost
-/// planes at interior i1. Every ghost point is written by one item only, from the interior point
-/// it stands for on every axis (as comm3 above), and no item reads a ghost, so items may run in
-/// any order or at once.
-ACC_ROUTINE inline void comm3_item(const grid& u, int item) {
+/// comm3's part for interior plane i3 of u, NPB's three passes restricted to what that plane
+/// holds or stands for: its i1 ghosts, then its i2 ghost rows (their i1 ghosts included), then,
+/// for planes n3 - 2 and 1, the whole plane into the i3 ghost plane that stands for it. It reads
+/// plane i3 only, so a gang runs it right after writing that plane, with no wait for the other
+/// gangs: the host forms end each plane with it and need no comm3 construct of their own.
+ACC_ROUTINE inline void comm3_plane(const grid& u, int i3) {
   const int n3 = static_cast<int>(u.extent(0)), n2 = static_cast<int>(u.extent(1)), n1 = static_cast<int>(u.extent(2));
-  if (item < n3) {
-    const int i3 = item, s3 = periodic(i3, n3);
-    for (int i2 = 0; i2 < n2; ++i2) {
-      double* const d = host_row(u, i3, i2);
-      const double* const src = host_row(u, s3, periodic(i2, n2));
-      d[0] = src[n1 - 2];
-      d[n1 - 1] = src[1];
-    }
-    copy_interior(host_row(u, i3, 0), host_row(u, s3, n2 - 2), n1);
-    copy_interior(host_row(u, i3, n2 - 1), host_row(u, s3, 1), n1);
-  } else {
-    const int i2 = item - n3 + 1;
-    copy_interior(host_row(u, 0, i2), host_row(u, n3 - 2, i2), n1);
-    copy_interior(host_row(u, n3 - 1, i2), host_row(u, 1, i2), n1);
+  for (int i2 = 1; i2 < n2 - 1; ++i2) {
+    double* const d = host_row(u, i3, i2);
+    d[0] = d[n1 - 2];
+    d[n1 - 1] = d[1];
   }
+  copy_values(host_row(u, i3, 0), host_row(u, i3, n2 - 2), std::size_t(n1));
+  copy_values(host_row(u, i3, n2 - 1), host_row(u, i3, 1), std::size_t(n1));
+  const std::size_t plane = std::size_t(n2) * n1;
+  if (i3 == n3 - 2) copy_values(host_row(u, 0, 0), host_row(u, i3, 0), plane);
+  if (i3 == 1) copy_values(host_row(u, n3 - 1, 0), host_row(u, i3, 0), plane);
 }
 
-/// How many items comm3_item takes.
-ACC_ROUTINE inline int comm3_items(const grid& u) { return static_cast<int>(u.extent(0) + u.extent(1)) - 2; }
-
-/// comm3 by the gang that has just written u's interior, on a level that runs on one gang.
-ACC_ROUTINE inline void comm3_alone(const grid& u) {
-  for (int item = 0, n = comm3_items(u); item < n; ++item) comm3_item(u, item);
-}
-
+/// comm3's host form, for a grid no operator has just written (v at the start).
 void comm3_rows(const grid& u) {
-  const int items = comm3_items(u);
-  acc::parallel(acc::num_gangs(host_alone(static_cast<int>(u.extent(2))) ? 1 : items), acc::async(queue),
+  const int planes = static_cast<int>(u.extent(0)) - 2;
+  acc::parallel(acc::num_gangs(host_alone(static_cast<int>(u.extent(2))) ? 1 : planes), acc::async(queue),
                 acc::default_present, ACC_LAMBDA(const acc::gang_t& g) {
-                  acc::loop(g, acc::gang, items, [&](int item) { comm3_item(u, item); });
+                  acc::loop(g, acc::gang, planes, [&](int k3) { comm3_plane(u, k3 + 1); });
                 });
 }
 
@@ -287,9 +277,8 @@ void zero3_rows(const grid& u) {
 void resid_rows(const cgrid& u, const cgrid& v, const grid& r, const stencil& a) {
   const int n3 = static_cast<int>(u.extent(0)), n2 = static_cast<int>(u.extent(1)), n1 = static_cast<int>(u.extent(2));
   const int planes = n3 - 2;
-  const bool alone = host_alone(n1);
-  acc::parallel(acc::num_gangs(alone ? 1 : planes), acc::shared_bytes(2 * sizeof(double) * n1), acc::async(queue),
-                acc::default_present, ACC_LAMBDA(const acc::gang_t& g) {
+  acc::parallel(acc::num_gangs(host_alone(n1) ? 1 : planes), acc::shared_bytes(2 * sizeof(double) * n1),
+                acc::async(queue), acc::default_present, ACC_LAMBDA(const acc::gang_t& g) {
     double* const f = g.shared<double>(2 * std::size_t(n1)).data();
     double* const e = f + n1;
     acc::loop(g, acc::gang, planes, [&](int k3) {
@@ -298,19 +287,17 @@ void resid_rows(const cgrid& u, const cgrid& v, const grid& r, const stencil& a)
         column_sums(u, i3, i2, n1, f, e);
         resid_row(n1, a.c[0], a.c[2], a.c[3], host_row(u, i3, i2), host_row(v, i3, i2), f, e, host_row(r, i3, i2));
       }
+      comm3_plane(r, i3);
     });
-    if (alone) comm3_alone(r);
   });
-  if (!alone) comm3(r);
 }
 
 /// psinv's host form, comm3(u) included.
 void psinv_rows(const cgrid& r, const grid& u, const stencil& c) {
   const int n3 = static_cast<int>(u.extent(0)), n2 = static_cast<int>(u.extent(1)), n1 = static_cast<int>(u.extent(2));
   const int planes = n3 - 2;
-  const bool alone = host_alone(n1);
-  acc::parallel(acc::num_gangs(alone ? 1 : planes), acc::shared_bytes(2 * sizeof(double) * n1), acc::async(queue),
-                acc::default_present, ACC_LAMBDA(const acc::gang_t& g) {
+  acc::parallel(acc::num_gangs(host_alone(n1) ? 1 : planes), acc::shared_bytes(2 * sizeof(double) * n1),
+                acc::async(queue), acc::default_present, ACC_LAMBDA(const acc::gang_t& g) {
     double* const f = g.shared<double>(2 * std::size_t(n1)).data();
     double* const e = f + n1;
     acc::loop(g, acc::gang, planes, [&](int k3) {
@@ -319,10 +306,9 @@ void psinv_rows(const cgrid& r, const grid& u, const stencil& c) {
         column_sums(r, i3, i2, n1, f, e);
         psinv_row(n1, c.c[0], c.c[1], c.c[2], host_row(r, i3, i2), f, e, host_row(u, i3, i2));
       }
+      comm3_plane(u, i3);
     });
-    if (alone) comm3_alone(u);
   });
-  if (!alone) comm3(u);
 }
 
 /// One coarse row of rprj3 from fine rows: the fine rows' column sums (NPB's x1, y1; see
@@ -352,18 +338,16 @@ void rprj3_rows(const cgrid& r, const grid& s) {
   const int m3 = static_cast<int>(s.extent(0)), m2 = static_cast<int>(s.extent(1)), m1 = static_cast<int>(s.extent(2));
   const int n1 = static_cast<int>(r.extent(2));
   const int planes = m3 - 2;
-  const bool alone = host_alone(m1);
-  acc::parallel(acc::num_gangs(alone ? 1 : planes), acc::shared_bytes(2 * sizeof(double) * n1), acc::async(queue),
-                acc::default_present, ACC_LAMBDA(const acc::gang_t& g) {
+  acc::parallel(acc::num_gangs(host_alone(m1) ? 1 : planes), acc::shared_bytes(2 * sizeof(double) * n1),
+                acc::async(queue), acc::default_present, ACC_LAMBDA(const acc::gang_t& g) {
     double* const x = g.shared<double>(2 * std::size_t(n1)).data();
     double* const y = x + n1;
     acc::loop(g, acc::gang, planes, [&](int k3) {
       const int j3 = k3 + 1;
       for (int j2 = 1; j2 < m2 - 1; ++j2) rprj3_row(r, 2 * j3 - 1, 2 * j2 - 1, m1, x, y, host_row(s, j3, j2));
+      comm3_plane(s, j3);
     });
-    if (alone) comm3_alone(s);
   });
-  if (!alone) comm3(s);
 }
 
 /// resid: r = v - A u on the interior, then comm3(r). In the V-cycle v and r are the same
