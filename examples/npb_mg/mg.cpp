@@ -103,6 +103,7 @@ void comm3_by_axis(const grid& u) {
 /// map to themselves).
 ACC_ROUTINE inline int periodic(int i, int n) { return i == 0 ? n - 2 : i == n - 1 ? 1 : i; }
 
+// The host forms, under "Host forms" below.
 bool host_rows();
 void comm3_rows(const grid& u);
 void zero3_rows(const grid& u);
