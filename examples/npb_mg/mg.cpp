@@ -9,9 +9,11 @@
 // order of evaluation; class parameters, the smoother coefficients and the verification values
 // are NPB's. The right-hand side is generated on the host, untimed, as in NPB; the timed part
 // runs on the device, inside one data region.
-// Where constructs run on the host, resid, psinv and interp take a row form (resid_rows,
-// psinv_rows: NPB-OMP's per-row column sums; interp_rows) instead of the GPU's one point per
-// iteration.
+// Where constructs run on the host, every operator takes a host form (the *_rows functions:
+// NPB-OMP's mapping, a gang per i3 plane, per-row column sums in line buffers, comm3 done plane
+// by plane in the same construct) instead of the GPU's one point per iteration, and levels under
+// 32 points a side run on one gang (see "Host forms" below); "simple" then only changes the
+// comm3 of v at the start.
 #include <acc/parallel.hpp>
 
 #include "../common/npb_random.hpp"
@@ -101,6 +103,11 @@ void comm3_by_axis(const grid& u) {
 /// map to themselves).
 ACC_ROUTINE inline int periodic(int i, int n) { return i == 0 ? n - 2 : i == n - 1 ? 1 : i; }
 
+// The host forms, under "Host forms" below.
+bool host_rows();
+void comm3_rows(const grid& u);
+void zero3_rows(const grid& u);
+
 /// comm3 in one construct: the three passes above leave every ghost point holding the interior
 /// point it stands for on each axis at once, so each face's ghosts (edges and corners included)
 /// are read straight from the interior. Points on edges and corners belong to two or three faces
@@ -110,6 +117,10 @@ void comm3(const grid& u) {
   const int n3 = static_cast<int>(u.extent(0)), n2 = static_cast<int>(u.extent(1)), n1 = static_cast<int>(u.extent(2));
   if (simple_comm3) {
     comm3_by_axis(u);
+    return;
+  }
+  if (host_rows()) {
+    comm3_rows(u);
     return;
   }
   const int m = n3 > n2 ? (n3 > n1 ? n3 : n1) : (n2 > n1 ? n2 : n1);
@@ -135,6 +146,10 @@ void comm3(const grid& u) {
 
 /// zero3: u = 0, ghosts included.
 void zero3(const grid& u) {
+  if (host_rows()) {
+    zero3_rows(u);
+    return;
+  }
   const int n3 = static_cast<int>(u.extent(0)), n2 = static_cast<int>(u.extent(1)), n1 = static_cast<int>(u.extent(2));
   acc::parallel_loop(acc::collapse(n3, n2, n1), acc::async(queue), acc::default_present,
                      ACC_LAMBDA(int i3, int i2, int i1) { u(i3, i2, i1) = 0.0; });
@@ -149,15 +164,26 @@ ACC_ROUTINE inline double edges23(const cgrid& u, int i3, int i2, int i1) {
   return u(i3 - 1, i2 - 1, i1) + u(i3 - 1, i2 + 1, i1) + u(i3 + 1, i2 - 1, i1) + u(i3 + 1, i2 + 1, i1);
 }
 
-// --- Host forms of resid and psinv. Each point's 27-point sum shares its column sums (faces23,
-// edges23) with its neighbours along i1; a CPU core computes them once per row into gang
-// memory, as NPB-OMP does, which halves the additions, and indexes rows through plain pointers. The GPU forms keep one independent
-// point per thread (a row per gang would leave most of the GPU idle); the choice is
-// host_rows, below.
-// OpenACC: #pragma acc parallel loop gang collapse(2) over rows, with vector loops over i1.
+// --- Host forms. The GPU forms below give each grid point its own iteration; a CPU core does
+// better with NPB-OMP's mapping, which these follow: a gang per i3 plane (NPB's omp for over
+// i3), rows of a plane one after the other, i1 contiguous and vectorised through plain pointers.
+// resid and psinv compute each row's column sums (faces23, edges23) once into gang memory, as
+// NPB's line buffers u1/u2 and r1/r2, where the GPU form computes them three times per point;
+// rprj3 and interp do the same with their own sums. Each gang ends its plane with that plane's
+// part of comm3 (comm3_plane), so resid, psinv and rprj3 need no comm3 construct after them. On
+// levels under host_parallel_side points a side, a whole level is a few microseconds of work,
+// less than starting the other threads for it: there the construct has one gang (which starts
+// no threads). The choice is host_rows.
+// OpenACC: #pragma acc parallel loop gang num_gangs(planes, or 1 on a small level) over the i3
+// planes, each plane's rows and their i1 loops sequential inside its gang.
 
-/// Whether resid, psinv and interp take the host's row form.
+/// Whether the operators take their host forms.
 bool host_rows() { return acc::get_device_type() != acc::device_type::nvidia; }
+
+/// Levels with fewer interior points a side run on one gang on the host (level 5 has 32).
+constexpr int host_parallel_side = 32;
+/// Whether a level whose grid has n points a side (ghosts included) runs on one gang.
+bool host_alone(int n) { return n - 2 < host_parallel_side; }
 
 /// Row (i3, i2) of g in host memory: the row forms index contiguous rows through plain
 /// pointers, as NPB's arrays are indexed, so their loops vectorise. Host memory: the row forms
@@ -167,9 +193,58 @@ ACC_ROUTINE inline T* host_row(const acc::view<T, 3>& g, int i3, int i2) {
   return g.data() + (std::size_t(i3) * g.extent(1) + std::size_t(i2)) * g.extent(2);
 }
 
+// The row loops below (noinline) are functions of their own, not inlined into the constructs'
+// bodies: inlined, GCC 12 runs short of registers there and reloads row pointers from the stack
+// inside the loops (resid and psinv about 10% slower on one core).
+
+/// n values from s to d.
+ACC_ROUTINE inline void copy_values(double* __restrict d, const double* __restrict s, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) d[i] = s[i];
+}
+
+/// comm3's part for interior plane i3 of u, NPB's three passes restricted to what that plane
+/// holds or stands for: its i1 ghosts, then its i2 ghost rows (their i1 ghosts included), then,
+/// for planes n3 - 2 and 1, the whole plane into the i3 ghost plane that stands for it. It reads
+/// plane i3 only, so a gang runs it right after writing that plane, with no wait for the other
+/// gangs: the host forms end each plane with it and need no comm3 construct of their own.
+ACC_ROUTINE inline void comm3_plane(const grid& u, int i3) {
+  const int n3 = static_cast<int>(u.extent(0)), n2 = static_cast<int>(u.extent(1)), n1 = static_cast<int>(u.extent(2));
+  for (int i2 = 1; i2 < n2 - 1; ++i2) {
+    double* const d = host_row(u, i3, i2);
+    d[0] = d[n1 - 2];
+    d[n1 - 1] = d[1];
+  }
+  copy_values(host_row(u, i3, 0), host_row(u, i3, n2 - 2), std::size_t(n1));
+  copy_values(host_row(u, i3, n2 - 1), host_row(u, i3, 1), std::size_t(n1));
+  const std::size_t plane = std::size_t(n2) * n1;
+  if (i3 == n3 - 2) copy_values(host_row(u, 0, 0), host_row(u, i3, 0), plane);
+  if (i3 == 1) copy_values(host_row(u, n3 - 1, 0), host_row(u, i3, 0), plane);
+}
+
+/// comm3's host form, for a grid no operator has just written (v at the start).
+void comm3_rows(const grid& u) {
+  const int planes = static_cast<int>(u.extent(0)) - 2;
+  acc::parallel(acc::num_gangs(host_alone(static_cast<int>(u.extent(2))) ? 1 : planes), acc::async(queue),
+                acc::default_present, ACC_LAMBDA(const acc::gang_t& g) {
+                  acc::loop(g, acc::gang, planes, [&](int k3) { comm3_plane(u, k3 + 1); });
+                });
+}
+
+void zero3_rows(const grid& u) {
+  const int n3 = static_cast<int>(u.extent(0));
+  const std::size_t plane = u.extent(1) * u.extent(2);
+  acc::parallel(acc::num_gangs(host_alone(static_cast<int>(u.extent(2))) ? 1 : n3), acc::async(queue),
+                acc::default_present, ACC_LAMBDA(const acc::gang_t& g) {
+                  acc::loop(g, acc::gang, n3, [&](int i3) {
+                    double* const p = host_row(u, i3, 0);
+                    for (std::size_t i = 0; i < plane; ++i) p[i] = 0.0;
+                  });
+                });
+}
+
 /// faces23 and edges23 of row (i3, i2) of g at every column, into f and e.
-ACC_ROUTINE inline void column_sums(const cgrid& g, int i3, int i2, int n1, double* __restrict f,
-                                    double* __restrict e) {
+[[gnu::noinline]] ACC_ROUTINE void column_sums(const cgrid& g, int i3, int i2, int n1, double* __restrict f,
+                                               double* __restrict e) {
   const double *a = host_row(g, i3, i2 - 1), *b = host_row(g, i3, i2 + 1), *c = host_row(g, i3 - 1, i2),
                *d = host_row(g, i3 + 1, i2);
   const double *p = host_row(g, i3 - 1, i2 - 1), *q = host_row(g, i3 - 1, i2 + 1), *s = host_row(g, i3 + 1, i2 - 1),
@@ -182,44 +257,96 @@ ACC_ROUTINE inline void column_sums(const cgrid& g, int i3, int i2, int n1, doub
   }
 }
 
+/// One row of resid from its column sums: r = v - A u at columns 1..n1-2. u and the sums are
+/// restrict, so the loop vectorises without run-time overlap checks against r; v may be r
+/// itself (each point reads v only where it writes r), so neither of those two is.
+[[gnu::noinline]] ACC_ROUTINE void resid_row(int n1, double c0, double c2, double c3, const double* __restrict u,
+                                             const double* v, const double* __restrict f,
+                                             const double* __restrict e, double* r) {
+  for (int i1 = 1; i1 < n1 - 1; ++i1)
+    r[i1] = v[i1] - c0 * u[i1] - c2 * (e[i1] + f[i1 - 1] + f[i1 + 1]) - c3 * (e[i1 - 1] + e[i1 + 1]);
+}
+
+/// One row of psinv from its column sums: u = u + S r at columns 1..n1-2.
+[[gnu::noinline]] ACC_ROUTINE void psinv_row(int n1, double c0, double c1, double c2, const double* __restrict r,
+                                             const double* __restrict f, const double* __restrict e, double* u) {
+  for (int i1 = 1; i1 < n1 - 1; ++i1)
+    u[i1] = u[i1] + c0 * r[i1] + c1 * (r[i1 - 1] + r[i1 + 1] + f[i1]) + c2 * (e[i1] + f[i1 - 1] + f[i1 + 1]);
+}
+
+/// resid's host form, comm3(r) included.
 void resid_rows(const cgrid& u, const cgrid& v, const grid& r, const stencil& a) {
   const int n3 = static_cast<int>(u.extent(0)), n2 = static_cast<int>(u.extent(1)), n1 = static_cast<int>(u.extent(2));
-  const int rows = (n3 - 2) * (n2 - 2);
-  acc::parallel(acc::num_gangs(rows), acc::shared_bytes(2 * sizeof(double) * n1), acc::async(queue),
-                acc::default_present, ACC_LAMBDA(const acc::gang_t& g) {
-    const auto sums = g.shared<double>(2 * std::size_t(n1));
-    acc::loop(g, acc::gang, rows, [&](int row) {
-      const int i3 = row / (n2 - 2) + 1, i2 = row % (n2 - 2) + 1;
-      // Locals: the compiler need not reload them after each store to r.
-      double* const f = sums.data();
-      double* const e = f + n1;
-      const double c0 = a.c[0], c2 = a.c[2], c3 = a.c[3];
-      column_sums(u, i3, i2, n1, f, e);
-      const double* const uc = host_row(u, i3, i2);
-      const double* const vc = host_row(v, i3, i2);
-      double* const rc = host_row(r, i3, i2);
-      for (int i1 = 1; i1 < n1 - 1; ++i1)
-        rc[i1] = vc[i1] - c0 * uc[i1] - c2 * (e[i1] + f[i1 - 1] + f[i1 + 1]) - c3 * (e[i1 - 1] + e[i1 + 1]);
+  const int planes = n3 - 2;
+  acc::parallel(acc::num_gangs(host_alone(n1) ? 1 : planes), acc::shared_bytes(2 * sizeof(double) * n1),
+                acc::async(queue), acc::default_present, ACC_LAMBDA(const acc::gang_t& g) {
+    double* const f = g.shared<double>(2 * std::size_t(n1)).data();
+    double* const e = f + n1;
+    acc::loop(g, acc::gang, planes, [&](int k3) {
+      const int i3 = k3 + 1;
+      for (int i2 = 1; i2 < n2 - 1; ++i2) {
+        column_sums(u, i3, i2, n1, f, e);
+        resid_row(n1, a.c[0], a.c[2], a.c[3], host_row(u, i3, i2), host_row(v, i3, i2), f, e, host_row(r, i3, i2));
+      }
+      comm3_plane(r, i3);
     });
   });
 }
 
+/// psinv's host form, comm3(u) included.
 void psinv_rows(const cgrid& r, const grid& u, const stencil& c) {
   const int n3 = static_cast<int>(u.extent(0)), n2 = static_cast<int>(u.extent(1)), n1 = static_cast<int>(u.extent(2));
-  const int rows = (n3 - 2) * (n2 - 2);
-  acc::parallel(acc::num_gangs(rows), acc::shared_bytes(2 * sizeof(double) * n1), acc::async(queue),
-                acc::default_present, ACC_LAMBDA(const acc::gang_t& g) {
-    const auto sums = g.shared<double>(2 * std::size_t(n1));
-    acc::loop(g, acc::gang, rows, [&](int row) {
-      const int i3 = row / (n2 - 2) + 1, i2 = row % (n2 - 2) + 1;
-      double* const f = sums.data();
-      double* const e = f + n1;
-      const double c0 = c.c[0], c1 = c.c[1], c2 = c.c[2];
-      column_sums(r, i3, i2, n1, f, e);
-      const double* const rc = host_row(r, i3, i2);
-      double* const uc = host_row(u, i3, i2);
-      for (int i1 = 1; i1 < n1 - 1; ++i1)
-        uc[i1] = uc[i1] + c0 * rc[i1] + c1 * (rc[i1 - 1] + rc[i1 + 1] + f[i1]) + c2 * (e[i1] + f[i1 - 1] + f[i1 + 1]);
+  const int planes = n3 - 2;
+  acc::parallel(acc::num_gangs(host_alone(n1) ? 1 : planes), acc::shared_bytes(2 * sizeof(double) * n1),
+                acc::async(queue), acc::default_present, ACC_LAMBDA(const acc::gang_t& g) {
+    double* const f = g.shared<double>(2 * std::size_t(n1)).data();
+    double* const e = f + n1;
+    acc::loop(g, acc::gang, planes, [&](int k3) {
+      const int i3 = k3 + 1;
+      for (int i2 = 1; i2 < n2 - 1; ++i2) {
+        column_sums(r, i3, i2, n1, f, e);
+        psinv_row(n1, c.c[0], c.c[1], c.c[2], host_row(r, i3, i2), f, e, host_row(u, i3, i2));
+      }
+      comm3_plane(u, i3);
+    });
+  });
+}
+
+/// One coarse row of rprj3 from fine rows: the fine rows' column sums (NPB's x1, y1; see
+/// plane_faces and plane_corners) once per fine column into x and y, then the full weighting
+/// of each coarse point, the same sums in the same order as rprj3's GPU form.
+[[gnu::noinline]] ACC_ROUTINE void rprj3_row(const cgrid& r, int i3, int i2, int m1, double* __restrict x,
+                                             double* __restrict y, double* __restrict s) {
+  const int n1 = static_cast<int>(r.extent(2));
+  const double *fa = host_row(r, i3 + 1, i2), *fb = host_row(r, i3 + 1, i2 + 2), *fc = host_row(r, i3, i2 + 1),
+               *fd = host_row(r, i3 + 2, i2 + 1);
+  const double *ca = host_row(r, i3, i2), *cb = host_row(r, i3 + 2, i2), *cc = host_row(r, i3, i2 + 2),
+               *cd = host_row(r, i3 + 2, i2 + 2);
+  for (int i = 0; i < n1; ++i) {
+    x[i] = fa[i] + fb[i] + fc[i] + fd[i];
+    y[i] = ca[i] + cb[i] + cc[i] + cd[i];
+  }
+  const double* const c = host_row(r, i3 + 1, i2 + 1);
+  for (int j1 = 1; j1 < m1 - 1; ++j1) {
+    const int i1 = 2 * j1 - 1;
+    s[j1] = 0.5 * c[i1 + 1] + 0.25 * (c[i1] + c[i1 + 2] + x[i1 + 1]) + 0.125 * (x[i1] + x[i1 + 2] + y[i1 + 1]) +
+            0.0625 * (y[i1] + y[i1 + 2]);
+  }
+}
+
+/// rprj3's host form, comm3(s) included.
+void rprj3_rows(const cgrid& r, const grid& s) {
+  const int m3 = static_cast<int>(s.extent(0)), m2 = static_cast<int>(s.extent(1)), m1 = static_cast<int>(s.extent(2));
+  const int n1 = static_cast<int>(r.extent(2));
+  const int planes = m3 - 2;
+  acc::parallel(acc::num_gangs(host_alone(m1) ? 1 : planes), acc::shared_bytes(2 * sizeof(double) * n1),
+                acc::async(queue), acc::default_present, ACC_LAMBDA(const acc::gang_t& g) {
+    double* const x = g.shared<double>(2 * std::size_t(n1)).data();
+    double* const y = x + n1;
+    acc::loop(g, acc::gang, planes, [&](int k3) {
+      const int j3 = k3 + 1;
+      for (int j2 = 1; j2 < m2 - 1; ++j2) rprj3_row(r, 2 * j3 - 1, 2 * j2 - 1, m1, x, y, host_row(s, j3, j2));
+      comm3_plane(s, j3);
     });
   });
 }
@@ -229,7 +356,6 @@ void psinv_rows(const cgrid& r, const grid& u, const stencil& c) {
 void resid(const cgrid& u, const cgrid& v, const grid& r, const stencil& a) {
   if (host_rows()) {
     resid_rows(u, v, r, a);
-    comm3(r);
     return;
   }
   const int n3 = static_cast<int>(u.extent(0)), n2 = static_cast<int>(u.extent(1)), n1 = static_cast<int>(u.extent(2));
@@ -249,7 +375,6 @@ void resid(const cgrid& u, const cgrid& v, const grid& r, const stencil& a) {
 void psinv(const cgrid& r, const grid& u, const stencil& c) {
   if (host_rows()) {
     psinv_rows(r, u, c);
-    comm3(u);
     return;
   }
   const int n3 = static_cast<int>(u.extent(0)), n2 = static_cast<int>(u.extent(1)), n1 = static_cast<int>(u.extent(2));
@@ -276,6 +401,10 @@ ACC_ROUTINE inline double plane_corners(const cgrid& r, int i3, int i2, int i) {
 /// rprj3: restriction s = P r by full weighting of the 27 fine points around each coarse
 /// point (fine point 2j - 1 under coarse point j), then comm3(s).
 void rprj3(const cgrid& r, const grid& s) {
+  if (host_rows()) {
+    rprj3_rows(r, s);
+    return;
+  }
   const int m3 = static_cast<int>(s.extent(0)), m2 = static_cast<int>(s.extent(1)), m1 = static_cast<int>(s.extent(2));
   acc::parallel_loop(acc::collapse(m3 - 2, m2 - 2, m1 - 2),
                      acc::async(queue), acc::default_present, ACC_LAMBDA(int k3, int k2, int k1) {
@@ -301,49 +430,57 @@ ACC_ROUTINE inline double coarse_row(const cgrid& z, int i3, int i2, int i1, boo
   return z(i3 + 1, i2 + 1, i1) + z(i3 + 1, i2, i1) + z1;
 }
 
-/// interp's host form: a gang per fine row sums the coarse rows it needs once (one value per
-/// coarse column), where the GPU form sums them twice, once for each of a column's two points.
-void interp_rows(const cgrid& z, const grid& u, bool accumulate) {
-  const int n3 = static_cast<int>(u.extent(0)), n2 = static_cast<int>(u.extent(1));
+/// One fine row of interp from the coarse values c it combines (the coarse row itself, or one
+/// of NPB's sums z1, z2, z3) at weight w: u[2 i1] = w c[i1], u[2 i1 + 1] = w/2 (c[i1] + c[i1 + 1]),
+/// added to u's values with `accumulate`.
+ACC_ROUTINE inline void interp_fine_row(double* __restrict uf, const double* __restrict c, int mm1, double w,
+                                        bool accumulate) {
+  const double h = 0.5 * w;
+  if (accumulate) {
+    for (int i1 = 0; i1 < mm1 - 1; ++i1) {
+      uf[2 * i1] += w * c[i1];
+      uf[2 * i1 + 1] += h * (c[i1] + c[i1 + 1]);
+    }
+  } else {
+    for (int i1 = 0; i1 < mm1 - 1; ++i1) {
+      uf[2 * i1] = w * c[i1];
+      uf[2 * i1 + 1] = h * (c[i1] + c[i1 + 1]);
+    }
+  }
+}
+
+/// The four fine rows (2 i3 + 0 or 1, 2 i2 + 0 or 1) over coarse row (i3, i2), as NPB-OMP's interp
+/// takes them: the coarse sums z1 (odd fine i2), z2 (odd fine i3) and z3 (both odd) once per
+/// coarse column into line buffers, then each fine row, where the GPU form sums them twice per
+/// fine pair. The sums are coarse_row's, in its order.
+[[gnu::noinline]] ACC_ROUTINE void interp_quad(const cgrid& z, const grid& u, int i3, int i2, bool accumulate,
+                                               double* __restrict z1, double* __restrict z2, double* __restrict z3) {
   const int mm1 = static_cast<int>(z.extent(2));
-  const int rows = n3 * n2;
-  acc::parallel(acc::num_gangs(rows), acc::shared_bytes(sizeof(double) * mm1), acc::async(queue),
-                acc::default_present, ACC_LAMBDA(const acc::gang_t& g) {
-    const auto buf = g.shared<double>(std::size_t(mm1));
-    acc::loop(g, acc::gang, rows, [&](int row) {
-      const int f3 = row / n2, f2 = row % n2;
-      const bool odd3 = f3 & 1, odd2 = f2 & 1;
-      const int i3 = f3 / 2, i2 = f2 / 2;
-      const double w = odd3 ? (odd2 ? 0.25 : 0.5) : (odd2 ? 0.5 : 1.0), h = 0.5 * w;
-      // coarse_row at every column, one loop per case so that each vectorises; rows i3 + 1 and
-      // i2 + 1 exist whenever f3 or f2 is odd.
-      double* __restrict const c = buf.data();
-      const double* const z00 = host_row(z, i3, i2);
-      if (!odd3 && !odd2) {
-        for (int i1 = 0; i1 < mm1; ++i1) c[i1] = z00[i1];
-      } else if (!odd3) {
-        const double* const z01 = host_row(z, i3, i2 + 1);
-        for (int i1 = 0; i1 < mm1; ++i1) c[i1] = z01[i1] + z00[i1];
-      } else if (!odd2) {
-        const double* const z10 = host_row(z, i3 + 1, i2);
-        for (int i1 = 0; i1 < mm1; ++i1) c[i1] = z10[i1] + z00[i1];
-      } else {
-        const double *const z01 = host_row(z, i3, i2 + 1), *const z10 = host_row(z, i3 + 1, i2),
-                     *const z11 = host_row(z, i3 + 1, i2 + 1);
-        for (int i1 = 0; i1 < mm1; ++i1) c[i1] = z11[i1] + z10[i1] + (z01[i1] + z00[i1]);
-      }
-      double* const uf = host_row(u, f3, f2);
-      if (accumulate) {
-        for (int i1 = 0; i1 < mm1 - 1; ++i1) {
-          uf[2 * i1] += w * c[i1];
-          uf[2 * i1 + 1] += h * (c[i1] + c[i1 + 1]);
-        }
-      } else {
-        for (int i1 = 0; i1 < mm1 - 1; ++i1) {
-          uf[2 * i1] = w * c[i1];
-          uf[2 * i1 + 1] = h * (c[i1] + c[i1 + 1]);
-        }
-      }
+  const double *const z00 = host_row(z, i3, i2), *const z01 = host_row(z, i3, i2 + 1),
+               *const z10 = host_row(z, i3 + 1, i2), *const z11 = host_row(z, i3 + 1, i2 + 1);
+  for (int i1 = 0; i1 < mm1; ++i1) {
+    z1[i1] = z01[i1] + z00[i1];
+    z2[i1] = z10[i1] + z00[i1];
+    z3[i1] = z11[i1] + z10[i1] + z1[i1];
+  }
+  interp_fine_row(host_row(u, 2 * i3, 2 * i2), z00, mm1, 1.0, accumulate);
+  interp_fine_row(host_row(u, 2 * i3, 2 * i2 + 1), z1, mm1, 0.5, accumulate);
+  interp_fine_row(host_row(u, 2 * i3 + 1, 2 * i2), z2, mm1, 0.5, accumulate);
+  interp_fine_row(host_row(u, 2 * i3 + 1, 2 * i2 + 1), z3, mm1, 0.25, accumulate);
+}
+
+/// interp's host form: a gang per coarse plane i3, which writes the fine planes 2 i3 and 2 i3 + 1
+/// (all of them, ghosts included, over the coarse planes 0..mm3-2; interp needs no comm3).
+void interp_rows(const cgrid& z, const grid& u, bool accumulate) {
+  const int mm3 = static_cast<int>(z.extent(0)), mm2 = static_cast<int>(z.extent(1)),
+            mm1 = static_cast<int>(z.extent(2));
+  const int planes = mm3 - 1;
+  acc::parallel(acc::num_gangs(host_alone(static_cast<int>(u.extent(2))) ? 1 : planes),
+                acc::shared_bytes(3 * sizeof(double) * mm1), acc::async(queue), acc::default_present,
+                ACC_LAMBDA(const acc::gang_t& g) {
+    double* const z1 = g.shared<double>(3 * std::size_t(mm1)).data();
+    acc::loop(g, acc::gang, planes, [&](int i3) {
+      for (int i2 = 0; i2 < mm2 - 1; ++i2) interp_quad(z, u, i3, i2, accumulate, z1, z1 + mm1, z1 + 2 * mm1);
     });
   });
 }
@@ -380,9 +517,40 @@ void interp(const cgrid& z, const grid& u, bool accumulate) {
 struct norms {
   double l2, max;
 };
+
+/// norm2u3's host form: a gang per plane, which sums each row's squares and takes its maximum in
+/// locals (registers) and adds them to the gang's reduction values once per row. The GPU form
+/// below has one point per iteration; on the host its reduction values stay in memory.
+void norm2u3_rows(const cgrid& r, double& sum, double& max) {
+  const int n3 = static_cast<int>(r.extent(0)), n2 = static_cast<int>(r.extent(1)), n1 = static_cast<int>(r.extent(2));
+  const int planes = n3 - 2;
+  acc::parallel(acc::num_gangs(host_alone(n1) ? 1 : planes), acc::async(queue), acc::default_present,
+                acc::reduction(acc::plus, sum), acc::reduction(acc::maximum, max),
+                ACC_LAMBDA(const acc::gang_t& g, double& s, double& m) {
+    acc::loop(g, acc::gang, planes, [&](int k3) {
+      for (int i2 = 1; i2 < n2 - 1; ++i2) {
+        const double* const x = host_row(r, k3 + 1, i2);
+        double rs = 0.0, rm = m;
+        for (int i1 = 1; i1 < n1 - 1; ++i1) {
+          rs += x[i1] * x[i1];
+          const double a = fabs(x[i1]);
+          rm = a > rm ? a : rm;
+        }
+        s += rs;
+        m = rm;
+      }
+    });
+  });
+}
+
 norms norm2u3(const cgrid& r) {
   const int n3 = static_cast<int>(r.extent(0)), n2 = static_cast<int>(r.extent(1)), n1 = static_cast<int>(r.extent(2));
   double sum = 0.0, max = 0.0;
+  if (host_rows()) {
+    norm2u3_rows(r, sum, max);
+    const double points = double(n3 - 2) * double(n2 - 2) * double(n1 - 2);
+    return {std::sqrt(sum / points), max};
+  }
   acc::parallel_loop(acc::collapse(n3 - 2, n2 - 2, n1 - 2),
                      acc::async(queue), acc::default_present, acc::reduction(acc::plus, sum),
                      acc::reduction(acc::maximum, max), ACC_LAMBDA(int k3, int k2, int k1, double& s, double& m) {
