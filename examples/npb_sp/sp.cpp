@@ -28,14 +28,17 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <type_traits>
 
 // The per-point flux and matrix-row routines are forced inline into the host's loops: g++ keeps
 // them out of line, and their results then go through memory. nvcc's device pass keeps its own
 // choice.
 #if defined(__CUDA_ARCH__) || !defined(__GNUC__)
 #  define SP_INLINE inline
+#  define SP_INLINE_LAMBDA
 #else
 #  define SP_INLINE inline __attribute__((always_inline))
+#  define SP_INLINE_LAMBDA __attribute__((always_inline))
 #endif
 
 namespace {
@@ -1060,6 +1063,285 @@ void z_solve_fused_add(const sp_fields& f, const sp_constants& c, Clauses... cla
                      });
 }
 
+// --- The line solves' host form ---------------------------------------------------------------
+// On a multicore host (host_rows()) a gang takes a whole plane of lines and advances all of
+// them together, one position at a time, as NPB's OpenMP loops do: every pass over a position
+// is a loop across the plane's lines, contiguous in memory, which g++ vectorises, where one
+// line per iteration (the GPU's form above) is a chain of dependent scalar steps. y lines run
+// across i in a k plane, z lines across i in a j plane, straight in rhs; x lines, whose
+// positions are contiguous, are copied a few at a time into the gang's buffer with the line
+// fastest and solved there the same way. The operations and their order are the fused form's.
+// The matrix rows are still made when the elimination reaches them; each line's state (its
+// rows i and i + 1, three factors) and the eliminated upper diagonals are rows of the gang's
+// buffer, the rhs is eliminated in place, and a position's solution is finished (ninvr,
+// pinvr, tzetar and add) as soon as back substitution no longer reads it.
+
+#if defined(__GNUC__) && !defined(__CUDA_ARCH__) && !defined(__clang__)
+#  define SP_IVDEP _Pragma("GCC ivdep")
+#else
+#  define SP_IVDEP
+#endif
+
+/// At most this many x lines are copied into a gang's buffer at a time (it stays in L1/L2).
+constexpr int host_x_lines = 16;
+
+/// The fourth-order dissipation that matrix_row adds to row p of a line of n points, as five
+/// terms added to its diagonals l[0..4] (zero where it adds nothing).
+ACC_ROUTINE inline void row_dissipation(const sp_constants& c, int p, int n, double e[5]) {
+  for (int d = 0; d < 5; ++d) e[d] = 0.0;
+  if (p == 1) {
+    e[2] = c.comz5, e[3] = -c.comz4, e[4] = c.comz1;
+  } else if (p == 2) {
+    e[1] = -c.comz4, e[2] = c.comz6, e[3] = -c.comz4, e[4] = c.comz1;
+  } else if (p <= n - 4) {
+    e[0] = c.comz1, e[1] = -c.comz4, e[2] = c.comz6, e[3] = -c.comz4, e[4] = c.comz1;
+  } else if (p == n - 3) {
+    e[0] = c.comz1, e[1] = -c.comz4, e[2] = c.comz6, e[3] = -c.comz4;
+  } else {
+    e[0] = c.comz1, e[1] = -c.comz4, e[2] = c.comz5;
+  }
+}
+
+/// The doubles of gang buffer that solve_lines_host needs for w lines of n points.
+inline std::size_t host_solve_work(int n, int w) { return (7 * std::size_t(n) + 15) * std::size_t(w); }
+
+/// Direction D's five-component solve of w lines of n points at once. Position q of line l is
+/// element q ps + l of r[m] (rhs component m, eliminated and solved in place), vr (the viscous
+/// factor viscous_rho, made by the caller), vel (velocity along D) and spd (sound speed); work
+/// holds host_solve_work(n, w) doubles. finish(q) is called once for each interior position q
+/// when its solution in r is final and no longer read.
+template <int D, class Finish>
+ACC_ROUTINE SP_INLINE void solve_lines_host(const sp_constants& c, int w, std::ptrdiff_t ps, double* const r[5],
+                                            const double* vr, const double* vel, const double* spd, double* work,
+                                            const Finish& finish) {
+  const int n = c.n;
+  const axis_constants& a = c.axis[D - 1];
+  const double dtt1 = a.dtt1, dtt2 = a.dtt2, c2dtt1 = a.c2dtt1;
+  const std::size_t nw = std::size_t(n) * w;
+  // Per factor: the eliminated upper diagonals (position q at q w), rows i (a2, a3) and i + 1
+  // (b1, b2, b3) of each line. Both rows' fourth diagonal is the same for every line.
+  double* const u3[3] = {work, work + nw, work + 2 * nw};
+  double* const u4[3] = {work + 3 * nw, work + 4 * nw, work + 5 * nw};
+  double* const st = work + 6 * nw;
+  double* const a2[3] = {st, st + w, st + 2 * w};
+  double* const a3[3] = {st + 3 * w, st + 4 * w, st + 5 * w};
+  double* const b1[3] = {st + 6 * w, st + 7 * w, st + 8 * w};
+  double* const b2[3] = {st + 9 * w, st + 10 * w, st + 11 * w};
+  double* const b3[3] = {st + 12 * w, st + 13 * w, st + 14 * w};
+
+  // Row p's diagonals l1, l3 (per factor) and l2 on line l, dissipation e (matrix_row's sums).
+  auto row = [&](int p, const double e[5], int l, double l1[3], double& l2, double l3[3]) SP_INLINE_LAMBDA {
+    const double base1 = (-dtt2 * vel[(p - 1) * ps + l] - dtt1 * vr[std::size_t(p - 1) * w + l]) + e[1];
+    l2 = (1.0 + c2dtt1 * vr[std::size_t(p) * w + l]) + e[2];
+    const double base3 = (dtt2 * vel[(p + 1) * ps + l] - dtt1 * vr[std::size_t(p + 1) * w + l]) + e[3];
+    const double sm = dtt2 * spd[(p - 1) * ps + l], sp = dtt2 * spd[(p + 1) * ps + l];
+    l1[0] = base1, l1[1] = base1 - sm, l1[2] = base1 + sm;
+    l3[0] = base3, l3[1] = base3 + sp, l3[2] = base3 - sp;
+  };
+
+  // Row 0 is an identity row; row 1 as made.
+  double e[5];
+  row_dissipation(c, 1, n, e);
+  SP_IVDEP
+  for (int l = 0; l < w; ++l) {
+    double l1[3], l2, l3[3];
+    row(1, e, l, l1, l2, l3);
+    for (int F = 0; F < 3; ++F) a2[F][l] = 1.0, a3[F][l] = 0.0, b1[F][l] = l1[F], b2[F][l] = l2, b3[F][l] = l3[F];
+  }
+  double a4 = 0.0, b4 = e[4];
+
+  // Forward elimination: step q eliminates below row q with row q + 2 made.
+  auto forward = [&](int q, auto identity) SP_INLINE_LAMBDA {
+    constexpr bool Identity = decltype(identity)::value;
+    const int p = q + 2;
+    double e[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
+    if (!Identity) row_dissipation(c, p, n, e);
+    double* __restrict rq[5];
+    double* __restrict rq1[5];
+    double* __restrict rq2[5];
+    for (int m = 0; m < 5; ++m) rq[m] = r[m] + q * ps, rq1[m] = r[m] + (q + 1) * ps, rq2[m] = r[m] + p * ps;
+    const double l0 = e[0];
+    SP_IVDEP
+    for (int l = 0; l < w; ++l) {
+      double l1[3] = {0.0, 0.0, 0.0}, l2 = 1.0, l3[3] = {0.0, 0.0, 0.0};
+      if (!Identity) row(p, e, l, l1, l2, l3);
+      double fac[3], s3[3], s4[3];
+      for (int F = 0; F < 3; ++F) {
+        fac[F] = 1.0 / a2[F][l];
+        s3[F] = fac[F] * a3[F][l];
+        s4[F] = fac[F] * a4;
+        u3[F][std::size_t(q) * w + l] = s3[F];
+        u4[F][std::size_t(q) * w + l] = s4[F];
+      }
+      for (int m = 0; m < 5; ++m) {
+        const int F = factor_of(m);
+        const double x = fac[F] * rq[m][l];
+        rq[m][l] = x;
+        rq1[m][l] = rq1[m][l] - b1[F][l] * x;
+        rq2[m][l] = rq2[m][l] - l0 * x;
+      }
+      for (int F = 0; F < 3; ++F) {
+        const double s1 = b1[F][l];
+        a2[F][l] = b2[F][l] - s1 * s3[F];
+        a3[F][l] = b3[F][l] - s1 * s4[F];
+        b1[F][l] = l1[F] - l0 * s3[F];
+        b2[F][l] = l2 - l0 * s4[F];
+        b3[F][l] = l3[F];
+      }
+    }
+    a4 = b4, b4 = e[4];
+  };
+  for (int q = 0; q < n - 3; ++q) forward(q, std::false_type{});
+  forward(n - 3, std::true_type{});  // row n - 1 is an identity row
+
+  // The last two rows have no rows below them to eliminate.
+  {
+    double* __restrict ra[5];
+    double* __restrict rb[5];
+    for (int m = 0; m < 5; ++m) ra[m] = r[m] + (n - 2) * ps, rb[m] = r[m] + (n - 1) * ps;
+    SP_IVDEP
+    for (int l = 0; l < w; ++l) {
+      double fac[3], s3[3], d2[3];
+      for (int F = 0; F < 3; ++F) {
+        fac[F] = 1.0 / a2[F][l];
+        s3[F] = fac[F] * a3[F][l];
+        d2[F] = b2[F][l] - b1[F][l] * s3[F];
+      }
+      const double fac2 = 1.0 / d2[0];  // NPB scales by a reciprocal for the first factor only
+      for (int m = 0; m < 5; ++m) {
+        const int F = factor_of(m);
+        const double x = fac[F] * ra[m][l];
+        double y = rb[m][l] - b1[F][l] * x;
+        y = m < 3 ? fac2 * y : y / d2[F];
+        rb[m][l] = y;
+        ra[m][l] = x - s3[F] * y;
+      }
+    }
+  }
+
+  // Back substitution; position q + 2 is finished once q is solved.
+  for (int q = n - 3; q >= 0; --q) {
+    double* __restrict rq[5];
+    const double* rq1[5];
+    const double* rq2[5];
+    for (int m = 0; m < 5; ++m) rq[m] = r[m] + q * ps, rq1[m] = r[m] + (q + 1) * ps, rq2[m] = r[m] + (q + 2) * ps;
+    SP_IVDEP
+    for (int l = 0; l < w; ++l)
+      for (int m = 0; m < 5; ++m) {
+        const int F = factor_of(m);
+        rq[m][l] = rq[m][l] - u3[F][std::size_t(q) * w + l] * rq1[m][l] - u4[F][std::size_t(q) * w + l] * rq2[m][l];
+      }
+    if (q + 2 <= n - 2) finish(q + 2);
+  }
+  finish(1);
+}
+
+/// The host's x, y or z solve of the interior lines of plane o (x, y: k = o; z: j = o), with
+/// what follows it (ninvr; pinvr; tzetar and add). buf holds host_plane_work(D, n) doubles.
+template <int D>
+ACC_ROUTINE SP_INLINE void solve_plane_host(const sp_fields& f, const sp_constants& c, int o, double* buf) {
+  const int n = c.n, lines = n - 2;
+  const std::size_t P = c.points;
+  double* const rhs = f.rhs.data();
+  if constexpr (D == 1) {
+    // Lines j in groups of at most host_x_lines, copied with the line fastest.
+    const int groups = (lines + host_x_lines - 1) / host_x_lines;
+    const int most = (lines + groups - 1) / groups;
+    for (int j0 = 1; j0 < n - 1; j0 += most) {
+      const int w = j0 + most <= n - 1 ? most : n - 1 - j0;
+      const std::size_t nw = std::size_t(n) * w;
+      double* const work = buf;
+      double* const t = buf + host_solve_work(n, most);  // rhs (5), vr, vel, spd; position q at q w
+      double* const r[5] = {t, t + nw, t + 2 * nw, t + 3 * nw, t + 4 * nw};
+      double* const vr = t + 5 * nw;
+      double* const vel = t + 6 * nw;
+      double* const spd = t + 7 * nw;
+      for (int l = 0; l < w; ++l) {
+        const std::size_t b = c.at(o, j0 + l, 0);
+        const double *const rho = f.rho_i.data() + b, *const us = f.us.data() + b, *const sp = f.speed.data() + b;
+        for (int q = 0; q < n; ++q) {
+          const std::size_t e = std::size_t(q) * w + l;
+          for (int m = 0; m < 5; ++m) r[m][e] = rhs[m * P + b + q];
+          vr[e] = viscous_rho<1>(c, rho[q]), vel[e] = us[q], spd[e] = sp[q];
+        }
+      }
+      solve_lines_host<1>(c, w, w, r, vr, vel, spd, work, [&](int q) SP_INLINE_LAMBDA {
+        SP_IVDEP
+        for (int l = 0; l < w; ++l) {
+          double x[5];
+          for (int m = 0; m < 5; ++m) x[m] = r[m][std::size_t(q) * w + l];
+          ninvr_point(c, x);
+          const std::size_t p = c.at(o, j0 + l, q);
+          for (int m = 0; m < 5; ++m) rhs[m * P + p] = x[m];
+        }
+      });
+    }
+  } else {
+    // Lines i = 1 .. n - 2, straight in the fields.
+    const std::ptrdiff_t ps = std::ptrdiff_t(c.stride(D));
+    const std::size_t b = D == 2 ? c.at(o, 0, 1) : c.at(0, o, 1);
+    const int w = lines;
+    double* const work = buf;
+    double* const vr = buf + host_solve_work(n, w);
+    const double* const rho = f.rho_i.data() + b;
+    for (int q = 0; q < n; ++q) {
+      SP_IVDEP
+      for (int l = 0; l < w; ++l) vr[std::size_t(q) * w + l] = viscous_rho<D>(c, rho[q * ps + l]);
+    }
+    double* const r[5] = {rhs + b, rhs + P + b, rhs + 2 * P + b, rhs + 3 * P + b, rhs + 4 * P + b};
+    const double* const vel = f.velocity(D).data() + b;
+    const double* const spd = f.speed.data() + b;
+    if constexpr (D == 2) {
+      solve_lines_host<2>(c, w, ps, r, vr, vel, spd, work, [&](int q) SP_INLINE_LAMBDA {
+        double* __restrict rq[5];
+        for (int m = 0; m < 5; ++m) rq[m] = r[m] + q * ps;
+        SP_IVDEP
+        for (int l = 0; l < w; ++l) {
+          double x[5];
+          for (int m = 0; m < 5; ++m) x[m] = rq[m][l];
+          pinvr_point(c, x);
+          for (int m = 0; m < 5; ++m) rq[m][l] = x[m];
+        }
+      });
+    } else {
+      double* const u = f.u.data() + b;
+      const double *const us = f.us.data() + b, *const vs = f.vs.data() + b, *const ws = f.ws.data() + b,
+                   *const qs = f.qs.data() + b;
+      solve_lines_host<3>(c, w, ps, r, vr, vel, spd, work, [&](int q) SP_INLINE_LAMBDA {
+        const std::ptrdiff_t o = q * ps;
+        SP_IVDEP
+        for (int l = 0; l < w; ++l) {
+          double x[5];
+          for (int m = 0; m < 5; ++m) x[m] = r[m][o + l];
+          tzetar_point(c, us[o + l], vs[o + l], ws[o + l], spd[o + l], qs[o + l], u[o + l], x);
+          for (int m = 0; m < 5; ++m) u[m * P + o + l] = u[m * P + o + l] + x[m];
+        }
+      });
+    }
+  }
+}
+
+/// The doubles of gang buffer that solve_plane_host<D> needs.
+inline std::size_t host_plane_work(int D, int n) {
+  const int lines = n - 2;
+  if (D != 1) return host_solve_work(n, lines) + std::size_t(n) * lines;
+  const int groups = (lines + host_x_lines - 1) / host_x_lines;
+  const int most = (lines + groups - 1) / groups;
+  return host_solve_work(n, most) + 8 * std::size_t(n) * most;
+}
+
+/// Direction D's host solve: one gang per plane, all of its lines together.
+template <int D, class... Clauses>
+void solve_host(const sp_fields& f, const sp_constants& c, Clauses... clauses) {
+  const int planes = c.n - 2;
+  const std::size_t count = host_plane_work(D, c.n);
+  acc::parallel(acc::num_gangs(planes), acc::shared_bytes(count * sizeof(double)), acc::default_present, clauses...,
+                ACC_LAMBDA(const acc::gang_t& g) {
+                  double* const buf = g.shared<double>(count).data();
+                  acc::loop(g, acc::gang, planes, [&](int o) { solve_plane_host<D>(f, c, o + 1, buf); });
+                });
+}
+
 /// NPB's add: u += rhs inside.
 void add(const sp_fields& f, const sp_constants& c) {
   const int n = c.n;
@@ -1087,6 +1369,12 @@ void adi_simple(const sp_fields& f, const sp_constants& c) {
 /// sweeps, z with tzetar and add.
 void adi_fused(const sp_fields& f, const sp_constants& c, int queue) {
   compute_rhs<true>(f, c, acc::async(queue));
+  if (host_rows()) {
+    solve_host<1>(f, c, acc::async(queue));
+    solve_host<2>(f, c, acc::async(queue));
+    solve_host<3>(f, c, acc::async(queue));
+    return;
+  }
   x_solve_fused(f, c, acc::async(queue));
   y_solve_fused(f, c, acc::async(queue));
   z_solve_fused_add(f, c, acc::async(queue));
