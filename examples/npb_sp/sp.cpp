@@ -1103,7 +1103,7 @@ ACC_ROUTINE inline void row_dissipation(const sp_constants& c, int p, int n, dou
 }
 
 /// The doubles of gang buffer that solve_lines_host needs for w lines of n points.
-inline std::size_t host_solve_work(int n, int w) { return (7 * std::size_t(n) + 15) * std::size_t(w); }
+ACC_ROUTINE inline std::size_t host_solve_work(int n, int w) { return (7 * std::size_t(n) + 15) * std::size_t(w); }
 
 /// Direction D's five-component solve of w lines of n points at once. Position q of line l is
 /// element q ps + l of r[m] (rhs component m, eliminated and solved in place), vr (the viscous
