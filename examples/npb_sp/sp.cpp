@@ -1082,8 +1082,8 @@ void z_solve_fused_add(const sp_fields& f, const sp_constants& c, Clauses... cla
 #  define SP_IVDEP
 #endif
 
-/// At most this many x lines are copied into a gang's buffer at a time (it stays in L1/L2).
-constexpr int host_x_lines = 16;
+/// At most this many x or z lines are copied into a gang's buffer at a time (it stays in L2).
+constexpr int host_group_lines = 64;
 
 /// The fourth-order dissipation that matrix_row adds to row p of a line of n points, as five
 /// terms added to its diagonals l[0..4] (zero where it adds nothing).
@@ -1238,85 +1238,96 @@ ACC_ROUTINE SP_INLINE void solve_lines_host(const sp_constants& c, int w, std::p
 
 /// The host's x, y or z solve of the interior lines of plane o (x, y: k = o; z: j = o), with
 /// what follows it (ninvr; pinvr; tzetar and add). buf holds host_plane_work(D, n) doubles.
+/// y solves in place in the fields; x and z copy groups of at most host_group_lines lines
+/// into buf first, with the line fastest and the positions w doubles apart: x's positions are
+/// contiguous in the fields, and z's are n^2 apart, which for a power-of-two n (class A) puts
+/// every row an elimination step touches into the same few cache sets.
 template <int D>
 ACC_ROUTINE SP_INLINE void solve_plane_host(const sp_fields& f, const sp_constants& c, int o, double* buf) {
   const int n = c.n, lines = n - 2;
   const std::size_t P = c.points;
   double* const rhs = f.rhs.data();
-  if constexpr (D == 1) {
-    // Lines j in groups of at most host_x_lines, copied with the line fastest.
-    const int groups = (lines + host_x_lines - 1) / host_x_lines;
+  if constexpr (D == 2) {
+    // Lines i = 1 .. n - 2, straight in the fields.
+    const std::ptrdiff_t ps = n;
+    const std::size_t b = c.at(o, 0, 1);
+    const int w = lines;
+    double* const vr = buf + host_solve_work(n, w);
+    const double* const rho = f.rho_i.data() + b;
+    for (int q = 0; q < n; ++q) {
+      SP_IVDEP
+      for (int l = 0; l < w; ++l) vr[std::size_t(q) * w + l] = viscous_rho<2>(c, rho[q * ps + l]);
+    }
+    double* const r[5] = {rhs + b, rhs + P + b, rhs + 2 * P + b, rhs + 3 * P + b, rhs + 4 * P + b};
+    solve_lines_host<2>(c, w, ps, r, vr, f.vs.data() + b, f.speed.data() + b, buf, [&](int q) SP_INLINE_LAMBDA {
+      double* __restrict rq[5];
+      for (int m = 0; m < 5; ++m) rq[m] = r[m] + q * ps;
+      SP_IVDEP
+      for (int l = 0; l < w; ++l) {
+        double x[5];
+        for (int m = 0; m < 5; ++m) x[m] = rq[m][l];
+        pinvr_point(c, x);
+        for (int m = 0; m < 5; ++m) rq[m][l] = x[m];
+      }
+    });
+  } else {
+    // x: lines j, positions i; z: lines i, positions k. In groups, copied.
+    const int groups = (lines + host_group_lines - 1) / host_group_lines;
     const int most = (lines + groups - 1) / groups;
-    for (int j0 = 1; j0 < n - 1; j0 += most) {
-      const int w = j0 + most <= n - 1 ? most : n - 1 - j0;
+    for (int l0 = 1; l0 < n - 1; l0 += most) {
+      const int w = l0 + most <= n - 1 ? most : n - 1 - l0;
       const std::size_t nw = std::size_t(n) * w;
-      double* const work = buf;
       double* const t = buf + host_solve_work(n, most);  // rhs (5), vr, vel, spd; position q at q w
       double* const r[5] = {t, t + nw, t + 2 * nw, t + 3 * nw, t + 4 * nw};
       double* const vr = t + 5 * nw;
       double* const vel = t + 6 * nw;
       double* const spd = t + 7 * nw;
-      for (int l = 0; l < w; ++l) {
-        const std::size_t b = c.at(o, j0 + l, 0);
-        const double *const rho = f.rho_i.data() + b, *const us = f.us.data() + b, *const sp = f.speed.data() + b;
+      if constexpr (D == 1) {
+        for (int l = 0; l < w; ++l) {
+          const std::size_t b = c.at(o, l0 + l, 0);
+          const double *const rho = f.rho_i.data() + b, *const us = f.us.data() + b, *const sp = f.speed.data() + b;
+          for (int q = 0; q < n; ++q) {
+            const std::size_t e = std::size_t(q) * w + l;
+            for (int m = 0; m < 5; ++m) r[m][e] = rhs[m * P + b + q];
+            vr[e] = viscous_rho<1>(c, rho[q]), vel[e] = us[q], spd[e] = sp[q];
+          }
+        }
+        solve_lines_host<1>(c, w, w, r, vr, vel, spd, buf, [&](int q) SP_INLINE_LAMBDA {
+          SP_IVDEP
+          for (int l = 0; l < w; ++l) {
+            double x[5];
+            for (int m = 0; m < 5; ++m) x[m] = r[m][std::size_t(q) * w + l];
+            ninvr_point(c, x);
+            const std::size_t p = c.at(o, l0 + l, q);
+            for (int m = 0; m < 5; ++m) rhs[m * P + p] = x[m];
+          }
+        });
+      } else {
         for (int q = 0; q < n; ++q) {
-          const std::size_t e = std::size_t(q) * w + l;
-          for (int m = 0; m < 5; ++m) r[m][e] = rhs[m * P + b + q];
-          vr[e] = viscous_rho<1>(c, rho[q]), vel[e] = us[q], spd[e] = sp[q];
+          const std::size_t b = c.at(q, o, l0), e = std::size_t(q) * w;
+          const double *const rho = f.rho_i.data() + b, *const ws = f.ws.data() + b, *const sp = f.speed.data() + b;
+          for (int m = 0; m < 5; ++m) {
+            const double* const from = rhs + m * P + b;
+            double* __restrict const to = r[m] + e;
+            for (int l = 0; l < w; ++l) to[l] = from[l];
+          }
+          SP_IVDEP
+          for (int l = 0; l < w; ++l) vr[e + l] = viscous_rho<3>(c, rho[l]), vel[e + l] = ws[l], spd[e + l] = sp[l];
         }
+        solve_lines_host<3>(c, w, w, r, vr, vel, spd, buf, [&](int q) SP_INLINE_LAMBDA {
+          const std::size_t b = c.at(q, o, l0), e = std::size_t(q) * w;
+          double* __restrict const u = f.u.data() + b;
+          const double *const us = f.us.data() + b, *const vs = f.vs.data() + b, *const ws = f.ws.data() + b,
+                       *const sp = f.speed.data() + b, *const qs = f.qs.data() + b;
+          SP_IVDEP
+          for (int l = 0; l < w; ++l) {
+            double x[5];
+            for (int m = 0; m < 5; ++m) x[m] = r[m][e + l];
+            tzetar_point(c, us[l], vs[l], ws[l], sp[l], qs[l], u[l], x);
+            for (int m = 0; m < 5; ++m) u[m * P + l] = u[m * P + l] + x[m];
+          }
+        });
       }
-      solve_lines_host<1>(c, w, w, r, vr, vel, spd, work, [&](int q) SP_INLINE_LAMBDA {
-        SP_IVDEP
-        for (int l = 0; l < w; ++l) {
-          double x[5];
-          for (int m = 0; m < 5; ++m) x[m] = r[m][std::size_t(q) * w + l];
-          ninvr_point(c, x);
-          const std::size_t p = c.at(o, j0 + l, q);
-          for (int m = 0; m < 5; ++m) rhs[m * P + p] = x[m];
-        }
-      });
-    }
-  } else {
-    // Lines i = 1 .. n - 2, straight in the fields.
-    const std::ptrdiff_t ps = std::ptrdiff_t(c.stride(D));
-    const std::size_t b = D == 2 ? c.at(o, 0, 1) : c.at(0, o, 1);
-    const int w = lines;
-    double* const work = buf;
-    double* const vr = buf + host_solve_work(n, w);
-    const double* const rho = f.rho_i.data() + b;
-    for (int q = 0; q < n; ++q) {
-      SP_IVDEP
-      for (int l = 0; l < w; ++l) vr[std::size_t(q) * w + l] = viscous_rho<D>(c, rho[q * ps + l]);
-    }
-    double* const r[5] = {rhs + b, rhs + P + b, rhs + 2 * P + b, rhs + 3 * P + b, rhs + 4 * P + b};
-    const double* const vel = f.velocity(D).data() + b;
-    const double* const spd = f.speed.data() + b;
-    if constexpr (D == 2) {
-      solve_lines_host<2>(c, w, ps, r, vr, vel, spd, work, [&](int q) SP_INLINE_LAMBDA {
-        double* __restrict rq[5];
-        for (int m = 0; m < 5; ++m) rq[m] = r[m] + q * ps;
-        SP_IVDEP
-        for (int l = 0; l < w; ++l) {
-          double x[5];
-          for (int m = 0; m < 5; ++m) x[m] = rq[m][l];
-          pinvr_point(c, x);
-          for (int m = 0; m < 5; ++m) rq[m][l] = x[m];
-        }
-      });
-    } else {
-      double* const u = f.u.data() + b;
-      const double *const us = f.us.data() + b, *const vs = f.vs.data() + b, *const ws = f.ws.data() + b,
-                   *const qs = f.qs.data() + b;
-      solve_lines_host<3>(c, w, ps, r, vr, vel, spd, work, [&](int q) SP_INLINE_LAMBDA {
-        const std::ptrdiff_t o = q * ps;
-        SP_IVDEP
-        for (int l = 0; l < w; ++l) {
-          double x[5];
-          for (int m = 0; m < 5; ++m) x[m] = r[m][o + l];
-          tzetar_point(c, us[o + l], vs[o + l], ws[o + l], spd[o + l], qs[o + l], u[o + l], x);
-          for (int m = 0; m < 5; ++m) u[m * P + o + l] = u[m * P + o + l] + x[m];
-        }
-      });
     }
   }
 }
@@ -1324,8 +1335,8 @@ ACC_ROUTINE SP_INLINE void solve_plane_host(const sp_fields& f, const sp_constan
 /// The doubles of gang buffer that solve_plane_host<D> needs.
 inline std::size_t host_plane_work(int D, int n) {
   const int lines = n - 2;
-  if (D != 1) return host_solve_work(n, lines) + std::size_t(n) * lines;
-  const int groups = (lines + host_x_lines - 1) / host_x_lines;
+  if (D == 2) return host_solve_work(n, lines) + std::size_t(n) * lines;
+  const int groups = (lines + host_group_lines - 1) / host_group_lines;
   const int most = (lines + groups - 1) / groups;
   return host_solve_work(n, most) + 8 * std::size_t(n) * most;
 }
