@@ -20,6 +20,10 @@
 // touch neighbouring addresses. The y and z solves run their lines over (k, i) and (j, i), so
 // their rhs accesses are consecutive too; the x solve's lines are (k, j) and walk rhs along i,
 // n doubles apart between threads (a cache line serves a thread for 8 steps).
+// On a multicore host (the openmp and serial builds, and the cuda build without a GPU)
+// compute_rhs and the line solves have host forms (compute_rhs_rows, solve_host), chosen at
+// run time: rows walked through plain pointers, and the solves a plane of lines per gang with
+// the lines innermost, as NPB's OpenMP version maps them, so that g++ vectorises across lines.
 #include <acc/parallel.hpp>
 
 #include <chrono>
@@ -1068,9 +1072,10 @@ void z_solve_fused_add(const sp_fields& f, const sp_constants& c, Clauses... cla
 // them together, one position at a time, as NPB's OpenMP loops do: every pass over a position
 // is a loop across the plane's lines, contiguous in memory, which g++ vectorises, where one
 // line per iteration (the GPU's form above) is a chain of dependent scalar steps. y lines run
-// across i in a k plane, z lines across i in a j plane, straight in rhs; x lines, whose
-// positions are contiguous, are copied a few at a time into the gang's buffer with the line
-// fastest and solved there the same way. The operations and their order are the fused form's.
+// across i in a k plane, straight in rhs; z lines across i in a j plane and x lines across j
+// in a k plane are copied, a group at a time, into the gang's buffer with the line fastest and
+// solved there the same way (solve_plane_host says why). The operations and their order are
+// the fused form's, so both forms give the same results.
 // The matrix rows are still made when the elimination reaches them; each line's state (its
 // rows i and i + 1, three factors) and the eliminated upper diagonals are rows of the gang's
 // buffer, the rhs is eliminated in place, and a position's solution is finished (ninvr,
@@ -1377,7 +1382,9 @@ void adi_simple(const sp_fields& f, const sp_constants& c) {
 
 /// The same step in four constructs on one async queue (no host synchronisation inside the
 /// time-step loop): compute_rhs (two passes, txinvr fused into the second) and the three fused
-/// sweeps, z with tzetar and add.
+/// sweeps, z with tzetar and add. On a multicore host the sweeps are the plane-wise host form
+/// (solve_host: one gang per plane, its lines advanced together), the GPU's one line per
+/// thread being a scalar recurrence there.
 void adi_fused(const sp_fields& f, const sp_constants& c, int queue) {
   compute_rhs<true>(f, c, acc::async(queue));
   if (host_rows()) {
