@@ -1111,9 +1111,9 @@ ACC_ROUTINE inline void row_dissipation(const sp_constants& c, int p, int n, dou
 ACC_ROUTINE inline std::size_t host_solve_work(int n, int w) { return (7 * std::size_t(n) + 15) * std::size_t(w); }
 
 /// Direction D's five-component solve of w lines of n points at once. Position q of line l is
-/// element q ps + l of r[m] (rhs component m, eliminated and solved in place), vr (the viscous
-/// factor viscous_rho, made by the caller), vel (velocity along D) and spd (sound speed); work
-/// holds host_solve_work(n, w) doubles. finish(q) is called once for each interior position q
+/// element q ps + l of r[m] (rhs component m, eliminated and solved in place), vel (velocity
+/// along D) and spd (sound speed), and element q w + l of vr (the viscous factor viscous_rho,
+/// made by the caller); work holds host_solve_work(n, w) doubles. finish(q) is called once for each interior position q
 /// when its solution in r is final and no longer read.
 template <int D, class Finish>
 ACC_ROUTINE SP_INLINE void solve_lines_host(const sp_constants& c, int w, std::ptrdiff_t ps, double* const r[5],
@@ -1346,7 +1346,9 @@ inline std::size_t host_plane_work(int D, int n) {
   return host_solve_work(n, most) + 8 * std::size_t(n) * most;
 }
 
-/// Direction D's host solve: one gang per plane, all of its lines together.
+/// Direction D's host solve: one gang per plane, all of its lines together. For the host only
+/// (host_rows()): a gang's buffer is a few hundred KiB at class B, far beyond a GPU's shared
+/// memory.
 template <int D, class... Clauses>
 void solve_host(const sp_fields& f, const sp_constants& c, Clauses... clauses) {
   const int planes = c.n - 2;
