@@ -102,17 +102,20 @@ struct axis_constants {
 /// Everything the kernels read besides the fields; captured by value (a few hundred bytes).
 struct sp_constants {
   int n;               // grid points per dimension (NPB's classes are cubes)
-  std::size_t points;  // n^3: the distance between two components of u, rhs, forcing
+  int pitch;           // a grid row's and a plane's length in memory, in rows and points (>= n)
+  std::size_t points;  // n pitch^2: the distance between two components of u, rhs, forcing
   double dt, dnm1;     // time step, grid spacing 1 / (n - 1)
   double c1, c2, c1c2, c1c5, c3c4, con43, bt, c2iv, dssp, comz1, comz4, comz5, comz6;
   axis_constants axis[3];
   double ce[13][5];
 
   ACC_ROUTINE std::size_t at(int k, int j, int i) const {
-    return (std::size_t(k) * n + std::size_t(j)) * n + std::size_t(i);
+    return (std::size_t(k) * pitch + std::size_t(j)) * pitch + std::size_t(i);
   }
   /// Distance between neighbours along direction D (1 = x, 2 = y, 3 = z).
-  ACC_ROUTINE std::size_t stride(int d) const { return d == 1 ? 1 : d == 2 ? std::size_t(n) : std::size_t(n) * n; }
+  ACC_ROUTINE std::size_t stride(int d) const {
+    return d == 1 ? 1 : d == 2 ? std::size_t(pitch) : std::size_t(pitch) * pitch;
+  }
 
   /// NPB's exact_solution: the smooth field the forcing is made from.
   ACC_ROUTINE void exact_solution(double xi, double eta, double zeta, double out[5]) const {
@@ -123,11 +126,12 @@ struct sp_constants {
   }
 };
 
-/// NPB's set_constants for an n^3 grid and time step dt.
-sp_constants make_constants(int n, double dt) {
+/// NPB's set_constants for an n^3 grid and time step dt, stored with rows and planes pitch long.
+sp_constants make_constants(int n, double dt, int pitch) {
   sp_constants c{};
   c.n = n;
-  c.points = std::size_t(n) * n * n;
+  c.pitch = pitch;
+  c.points = std::size_t(n) * pitch * pitch;
   c.dt = dt;
   c.dnm1 = 1.0 / double(n - 1);
   c.c1 = 1.4;
@@ -182,10 +186,10 @@ struct sp_fields {
   acc::array<double> lhs, lhsp, lhsm;  // line solves: 2 upper diagonals x n positions x n^2 lines
   acc::array<double> rtmp;  // the fused solves' eliminated rhs: 5 components x n positions x n^2 lines
 
-  explicit sp_fields(int n)
-      : u("u", 5 * cube(n)), rhs("rhs", 5 * cube(n)), forcing("forcing", 5 * cube(n)), us("us", cube(n)),
-        vs("vs", cube(n)), ws("ws", cube(n)), qs("qs", cube(n)), rho_i("rho_i", cube(n)), speed("speed", cube(n)),
-        square("square", cube(n)), lhs("lhs", 2 * cube(n)), lhsp("lhsp", 2 * cube(n)), lhsm("lhsm", 2 * cube(n)),
+  sp_fields(int n, std::size_t points)
+      : u("u", 5 * points), rhs("rhs", 5 * points), forcing("forcing", 5 * points), us("us", points),
+        vs("vs", points), ws("ws", points), qs("qs", points), rho_i("rho_i", points), speed("speed", points),
+        square("square", points), lhs("lhs", 2 * cube(n)), lhsp("lhsp", 2 * cube(n)), lhsm("lhsm", 2 * cube(n)),
         rtmp("rtmp", 5 * cube(n)) {}
   static std::size_t cube(int n) { return std::size_t(n) * n * n; }
 
@@ -1254,7 +1258,7 @@ ACC_ROUTINE SP_INLINE void solve_plane_host(const sp_fields& f, const sp_constan
   double* const rhs = f.rhs.data();
   if constexpr (D == 2) {
     // Lines i = 1 .. n - 2, straight in the fields.
-    const std::ptrdiff_t ps = n;
+    const std::ptrdiff_t ps = std::ptrdiff_t(c.stride(2));
     const std::size_t b = c.at(o, 0, 1);
     const int w = lines;
     double* const vr = buf + host_solve_work(n, w);
@@ -1465,8 +1469,14 @@ int main(int argc, char** argv) try {
     return 2;
   }
   const int n = cls->n;
-  const sp_constants c = make_constants(n, cls->dt);
-  const sp_fields f(n);
+  // The GPU keeps the grid dense (consecutive rows of consecutive threads are consecutive
+  // addresses). A host pads rows and planes to an odd length, as NPB's arrays are
+  // ([JMAXP+1][IMAXP+1]): for a power-of-two n (class A) the rows around a point, n^2 doubles
+  // apart, and the components, n^3 apart, would otherwise share a few cache sets, which
+  // compute_rhs's z stencil and the solves meet at every point.
+  const int pitch = host_rows() ? n / 2 * 2 + 1 : n;
+  const sp_constants c = make_constants(n, cls->dt, pitch);
+  const sp_fields f(n, c.points);
   acc::data region{acc::create(f.u),     acc::create(f.rhs),   acc::create(f.forcing), acc::create(f.us),
                    acc::create(f.vs),    acc::create(f.ws),    acc::create(f.qs),      acc::create(f.rho_i),
                    acc::create(f.speed), acc::create(f.square), acc::create(f.lhs),    acc::create(f.lhsp),
