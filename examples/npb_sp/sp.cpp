@@ -10,7 +10,8 @@
 // algorithm; class parameters, the exact solution's coefficients (ce), the flow constants
 // and the verification values are NPB 3.4's, as that file lists them.
 //
-// Data layout: every field is a flat acc::array, grid point (k, j, i) at (k n + j) n + i, and the
+// Data layout: every field is a flat acc::array, grid point (k, j, i) at (k p + j) p + i with the
+// pitch p = n on the GPU and n rounded up to odd on a host (main says why), and the
 // five components of u, rhs and forcing are stored one whole grid after another (component-
 // major, u[m][k][j][i]), so the consecutive i of neighbouring GPU threads are consecutive
 // addresses for every component, as in GMAP/NPB-GPU's u and forcing. The line solves make each
