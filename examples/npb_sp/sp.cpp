@@ -10,7 +10,8 @@
 // algorithm; class parameters, the exact solution's coefficients (ce), the flow constants
 // and the verification values are NPB 3.4's, as that file lists them.
 //
-// Data layout: every field is a flat acc::array, grid point (k, j, i) at (k n + j) n + i, and the
+// Data layout: every field is a flat acc::array, grid point (k, j, i) at (k p + j) p + i with the
+// pitch p = n on the GPU and n rounded up to odd on a host (main says why), and the
 // five components of u, rhs and forcing are stored one whole grid after another (component-
 // major, u[m][k][j][i]), so the consecutive i of neighbouring GPU threads are consecutive
 // addresses for every component, as in GMAP/NPB-GPU's u and forcing. The line solves make each
@@ -20,6 +21,10 @@
 // touch neighbouring addresses. The y and z solves run their lines over (k, i) and (j, i), so
 // their rhs accesses are consecutive too; the x solve's lines are (k, j) and walk rhs along i,
 // n doubles apart between threads (a cache line serves a thread for 8 steps).
+// On a multicore host (the openmp and serial builds, and the cuda build without a GPU)
+// compute_rhs and the line solves have host forms (compute_rhs_rows, solve_host), chosen at
+// run time: rows walked through plain pointers, and the solves a plane of lines per gang with
+// the lines innermost, as NPB's OpenMP version maps them, so that g++ vectorises across lines.
 #include <acc/parallel.hpp>
 
 #include <chrono>
@@ -28,14 +33,17 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <type_traits>
 
 // The per-point flux and matrix-row routines are forced inline into the host's loops: g++ keeps
 // them out of line, and their results then go through memory. nvcc's device pass keeps its own
 // choice.
 #if defined(__CUDA_ARCH__) || !defined(__GNUC__)
 #  define SP_INLINE inline
+#  define SP_INLINE_LAMBDA
 #else
 #  define SP_INLINE inline __attribute__((always_inline))
+#  define SP_INLINE_LAMBDA __attribute__((always_inline))
 #endif
 
 namespace {
@@ -95,17 +103,20 @@ struct axis_constants {
 /// Everything the kernels read besides the fields; captured by value (a few hundred bytes).
 struct sp_constants {
   int n;               // grid points per dimension (NPB's classes are cubes)
-  std::size_t points;  // n^3: the distance between two components of u, rhs, forcing
+  int pitch;           // a grid row's and a plane's length in memory, in rows and points (>= n)
+  std::size_t points;  // n pitch^2: the distance between two components of u, rhs, forcing
   double dt, dnm1;     // time step, grid spacing 1 / (n - 1)
   double c1, c2, c1c2, c1c5, c3c4, con43, bt, c2iv, dssp, comz1, comz4, comz5, comz6;
   axis_constants axis[3];
   double ce[13][5];
 
   ACC_ROUTINE std::size_t at(int k, int j, int i) const {
-    return (std::size_t(k) * n + std::size_t(j)) * n + std::size_t(i);
+    return (std::size_t(k) * pitch + std::size_t(j)) * pitch + std::size_t(i);
   }
   /// Distance between neighbours along direction D (1 = x, 2 = y, 3 = z).
-  ACC_ROUTINE std::size_t stride(int d) const { return d == 1 ? 1 : d == 2 ? std::size_t(n) : std::size_t(n) * n; }
+  ACC_ROUTINE std::size_t stride(int d) const {
+    return d == 1 ? 1 : d == 2 ? std::size_t(pitch) : std::size_t(pitch) * pitch;
+  }
 
   /// NPB's exact_solution: the smooth field the forcing is made from.
   ACC_ROUTINE void exact_solution(double xi, double eta, double zeta, double out[5]) const {
@@ -116,11 +127,12 @@ struct sp_constants {
   }
 };
 
-/// NPB's set_constants for an n^3 grid and time step dt.
-sp_constants make_constants(int n, double dt) {
+/// NPB's set_constants for an n^3 grid and time step dt, stored with rows and planes pitch long.
+sp_constants make_constants(int n, double dt, int pitch) {
   sp_constants c{};
   c.n = n;
-  c.points = std::size_t(n) * n * n;
+  c.pitch = pitch;
+  c.points = std::size_t(n) * pitch * pitch;
   c.dt = dt;
   c.dnm1 = 1.0 / double(n - 1);
   c.c1 = 1.4;
@@ -175,10 +187,10 @@ struct sp_fields {
   acc::array<double> lhs, lhsp, lhsm;  // line solves: 2 upper diagonals x n positions x n^2 lines
   acc::array<double> rtmp;  // the fused solves' eliminated rhs: 5 components x n positions x n^2 lines
 
-  explicit sp_fields(int n)
-      : u("u", 5 * cube(n)), rhs("rhs", 5 * cube(n)), forcing("forcing", 5 * cube(n)), us("us", cube(n)),
-        vs("vs", cube(n)), ws("ws", cube(n)), qs("qs", cube(n)), rho_i("rho_i", cube(n)), speed("speed", cube(n)),
-        square("square", cube(n)), lhs("lhs", 2 * cube(n)), lhsp("lhsp", 2 * cube(n)), lhsm("lhsm", 2 * cube(n)),
+  sp_fields(int n, std::size_t points)
+      : u("u", 5 * points), rhs("rhs", 5 * points), forcing("forcing", 5 * points), us("us", points),
+        vs("vs", points), ws("ws", points), qs("qs", points), rho_i("rho_i", points), speed("speed", points),
+        square("square", points), lhs("lhs", 2 * cube(n)), lhsp("lhsp", 2 * cube(n)), lhsm("lhsm", 2 * cube(n)),
         rtmp("rtmp", 5 * cube(n)) {}
   static std::size_t cube(int n) { return std::size_t(n) * n * n; }
 
@@ -1060,6 +1072,299 @@ void z_solve_fused_add(const sp_fields& f, const sp_constants& c, Clauses... cla
                      });
 }
 
+// --- The line solves' host form ---------------------------------------------------------------
+// On a multicore host (host_rows()) a gang takes a whole plane of lines and advances all of
+// them together, one position at a time, as NPB's OpenMP loops do: every pass over a position
+// is a loop across the plane's lines, contiguous in memory, which g++ vectorises, where one
+// line per iteration (the GPU's form above) is a chain of dependent scalar steps. y lines run
+// across i in a k plane, straight in rhs; z lines across i in a j plane and x lines across j
+// in a k plane are copied, a group at a time, into the gang's buffer with the line fastest and
+// solved there the same way (solve_plane_host says why). The operations and their order are
+// the fused form's, so both forms give the same results.
+// The matrix rows are still made when the elimination reaches them; each line's state (its
+// rows i and i + 1, three factors) and the eliminated upper diagonals are rows of the gang's
+// buffer, the rhs is eliminated in place, and a position's solution is finished (ninvr,
+// pinvr, tzetar and add) as soon as back substitution no longer reads it.
+
+#if defined(__GNUC__) && !defined(__CUDA_ARCH__) && !defined(__clang__)
+#  define SP_IVDEP _Pragma("GCC ivdep")
+#else
+#  define SP_IVDEP
+#endif
+
+/// At most this many x or z lines are copied into a gang's buffer at a time (it stays in L2).
+constexpr int host_group_lines = 64;
+
+/// The fourth-order dissipation that matrix_row adds to row p of a line of n points, as five
+/// terms added to its diagonals l[0..4] (zero where it adds nothing).
+ACC_ROUTINE inline void row_dissipation(const sp_constants& c, int p, int n, double e[5]) {
+  for (int d = 0; d < 5; ++d) e[d] = 0.0;
+  if (p == 1) {
+    e[2] = c.comz5, e[3] = -c.comz4, e[4] = c.comz1;
+  } else if (p == 2) {
+    e[1] = -c.comz4, e[2] = c.comz6, e[3] = -c.comz4, e[4] = c.comz1;
+  } else if (p <= n - 4) {
+    e[0] = c.comz1, e[1] = -c.comz4, e[2] = c.comz6, e[3] = -c.comz4, e[4] = c.comz1;
+  } else if (p == n - 3) {
+    e[0] = c.comz1, e[1] = -c.comz4, e[2] = c.comz6, e[3] = -c.comz4;
+  } else {
+    e[0] = c.comz1, e[1] = -c.comz4, e[2] = c.comz5;
+  }
+}
+
+/// The doubles of gang buffer that solve_lines_host needs for w lines of n points.
+ACC_ROUTINE inline std::size_t host_solve_work(int n, int w) { return (7 * std::size_t(n) + 15) * std::size_t(w); }
+
+/// Direction D's five-component solve of w lines of n points at once. Position q of line l is
+/// element q ps + l of r[m] (rhs component m, eliminated and solved in place), vel (velocity
+/// along D) and spd (sound speed), and element q w + l of vr (the viscous factor viscous_rho,
+/// made by the caller); work holds host_solve_work(n, w) doubles. finish(q) is called once for each interior position q
+/// when its solution in r is final and no longer read.
+template <int D, class Finish>
+ACC_ROUTINE SP_INLINE void solve_lines_host(const sp_constants& c, int w, std::ptrdiff_t ps, double* const r[5],
+                                            const double* vr, const double* vel, const double* spd, double* work,
+                                            const Finish& finish) {
+  const int n = c.n;
+  const axis_constants& a = c.axis[D - 1];
+  const double dtt1 = a.dtt1, dtt2 = a.dtt2, c2dtt1 = a.c2dtt1;
+  const std::size_t nw = std::size_t(n) * w;
+  // Per factor: the eliminated upper diagonals (position q at q w), rows i (a2, a3) and i + 1
+  // (b1, b2, b3) of each line. Both rows' fourth diagonal is the same for every line.
+  double* const u3[3] = {work, work + nw, work + 2 * nw};
+  double* const u4[3] = {work + 3 * nw, work + 4 * nw, work + 5 * nw};
+  double* const st = work + 6 * nw;
+  double* const a2[3] = {st, st + w, st + 2 * w};
+  double* const a3[3] = {st + 3 * w, st + 4 * w, st + 5 * w};
+  double* const b1[3] = {st + 6 * w, st + 7 * w, st + 8 * w};
+  double* const b2[3] = {st + 9 * w, st + 10 * w, st + 11 * w};
+  double* const b3[3] = {st + 12 * w, st + 13 * w, st + 14 * w};
+
+  // Row p's diagonals l1, l3 (per factor) and l2 on line l, dissipation e (matrix_row's sums).
+  auto row = [&](int p, const double e[5], int l, double l1[3], double& l2, double l3[3]) SP_INLINE_LAMBDA {
+    const double base1 = (-dtt2 * vel[(p - 1) * ps + l] - dtt1 * vr[std::size_t(p - 1) * w + l]) + e[1];
+    l2 = (1.0 + c2dtt1 * vr[std::size_t(p) * w + l]) + e[2];
+    const double base3 = (dtt2 * vel[(p + 1) * ps + l] - dtt1 * vr[std::size_t(p + 1) * w + l]) + e[3];
+    const double sm = dtt2 * spd[(p - 1) * ps + l], sp = dtt2 * spd[(p + 1) * ps + l];
+    l1[0] = base1, l1[1] = base1 - sm, l1[2] = base1 + sm;
+    l3[0] = base3, l3[1] = base3 + sp, l3[2] = base3 - sp;
+  };
+
+  // Row 0 is an identity row; row 1 as made.
+  double e[5];
+  row_dissipation(c, 1, n, e);
+  SP_IVDEP
+  for (int l = 0; l < w; ++l) {
+    double l1[3], l2, l3[3];
+    row(1, e, l, l1, l2, l3);
+    for (int F = 0; F < 3; ++F) a2[F][l] = 1.0, a3[F][l] = 0.0, b1[F][l] = l1[F], b2[F][l] = l2, b3[F][l] = l3[F];
+  }
+  double a4 = 0.0, b4 = e[4];
+
+  // Forward elimination: step q eliminates below row q with row q + 2 made.
+  auto forward = [&](int q, auto identity) SP_INLINE_LAMBDA {
+    constexpr bool Identity = decltype(identity)::value;
+    const int p = q + 2;
+    double e[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
+    if (!Identity) row_dissipation(c, p, n, e);
+    double* __restrict rq[5];
+    double* __restrict rq1[5];
+    double* __restrict rq2[5];
+    for (int m = 0; m < 5; ++m) rq[m] = r[m] + q * ps, rq1[m] = r[m] + (q + 1) * ps, rq2[m] = r[m] + p * ps;
+    const double l0 = e[0];
+    SP_IVDEP
+    for (int l = 0; l < w; ++l) {
+      double l1[3] = {0.0, 0.0, 0.0}, l2 = 1.0, l3[3] = {0.0, 0.0, 0.0};
+      if (!Identity) row(p, e, l, l1, l2, l3);
+      double fac[3], s3[3], s4[3];
+      for (int F = 0; F < 3; ++F) {
+        fac[F] = 1.0 / a2[F][l];
+        s3[F] = fac[F] * a3[F][l];
+        s4[F] = fac[F] * a4;
+        u3[F][std::size_t(q) * w + l] = s3[F];
+        u4[F][std::size_t(q) * w + l] = s4[F];
+      }
+      for (int m = 0; m < 5; ++m) {
+        const int F = factor_of(m);
+        const double x = fac[F] * rq[m][l];
+        rq[m][l] = x;
+        rq1[m][l] = rq1[m][l] - b1[F][l] * x;
+        rq2[m][l] = rq2[m][l] - l0 * x;
+      }
+      for (int F = 0; F < 3; ++F) {
+        const double s1 = b1[F][l];
+        a2[F][l] = b2[F][l] - s1 * s3[F];
+        a3[F][l] = b3[F][l] - s1 * s4[F];
+        b1[F][l] = l1[F] - l0 * s3[F];
+        b2[F][l] = l2 - l0 * s4[F];
+        b3[F][l] = l3[F];
+      }
+    }
+    a4 = b4, b4 = e[4];
+  };
+  for (int q = 0; q < n - 3; ++q) forward(q, std::false_type{});
+  forward(n - 3, std::true_type{});  // row n - 1 is an identity row
+
+  // The last two rows have no rows below them to eliminate.
+  {
+    double* __restrict ra[5];
+    double* __restrict rb[5];
+    for (int m = 0; m < 5; ++m) ra[m] = r[m] + (n - 2) * ps, rb[m] = r[m] + (n - 1) * ps;
+    SP_IVDEP
+    for (int l = 0; l < w; ++l) {
+      double fac[3], s3[3], d2[3];
+      for (int F = 0; F < 3; ++F) {
+        fac[F] = 1.0 / a2[F][l];
+        s3[F] = fac[F] * a3[F][l];
+        d2[F] = b2[F][l] - b1[F][l] * s3[F];
+      }
+      const double fac2 = 1.0 / d2[0];  // NPB scales by a reciprocal for the first factor only
+      for (int m = 0; m < 5; ++m) {
+        const int F = factor_of(m);
+        const double x = fac[F] * ra[m][l];
+        double y = rb[m][l] - b1[F][l] * x;
+        y = m < 3 ? fac2 * y : y / d2[F];
+        rb[m][l] = y;
+        ra[m][l] = x - s3[F] * y;
+      }
+    }
+  }
+
+  // Back substitution; position q + 2 is finished once q is solved.
+  for (int q = n - 3; q >= 0; --q) {
+    double* __restrict rq[5];
+    const double* rq1[5];
+    const double* rq2[5];
+    for (int m = 0; m < 5; ++m) rq[m] = r[m] + q * ps, rq1[m] = r[m] + (q + 1) * ps, rq2[m] = r[m] + (q + 2) * ps;
+    SP_IVDEP
+    for (int l = 0; l < w; ++l)
+      for (int m = 0; m < 5; ++m) {
+        const int F = factor_of(m);
+        rq[m][l] = rq[m][l] - u3[F][std::size_t(q) * w + l] * rq1[m][l] - u4[F][std::size_t(q) * w + l] * rq2[m][l];
+      }
+    if (q + 2 <= n - 2) finish(q + 2);
+  }
+  finish(1);
+}
+
+/// The host's x, y or z solve of the interior lines of plane o (x, y: k = o; z: j = o), with
+/// what follows it (ninvr; pinvr; tzetar and add). buf holds host_plane_work(D, n) doubles.
+/// y solves in place in the fields; x and z copy groups of at most host_group_lines lines
+/// into buf first, with the line fastest and the positions w doubles apart: x's positions are
+/// contiguous in the fields, and z's are n^2 apart, which for a power-of-two n (class A) puts
+/// every row an elimination step touches into the same few cache sets.
+template <int D>
+ACC_ROUTINE SP_INLINE void solve_plane_host(const sp_fields& f, const sp_constants& c, int o, double* buf) {
+  const int n = c.n, lines = n - 2;
+  const std::size_t P = c.points;
+  double* const rhs = f.rhs.data();
+  if constexpr (D == 2) {
+    // Lines i = 1 .. n - 2, straight in the fields.
+    const std::ptrdiff_t ps = std::ptrdiff_t(c.stride(2));
+    const std::size_t b = c.at(o, 0, 1);
+    const int w = lines;
+    double* const vr = buf + host_solve_work(n, w);
+    const double* const rho = f.rho_i.data() + b;
+    for (int q = 0; q < n; ++q) {
+      SP_IVDEP
+      for (int l = 0; l < w; ++l) vr[std::size_t(q) * w + l] = viscous_rho<2>(c, rho[q * ps + l]);
+    }
+    double* const r[5] = {rhs + b, rhs + P + b, rhs + 2 * P + b, rhs + 3 * P + b, rhs + 4 * P + b};
+    solve_lines_host<2>(c, w, ps, r, vr, f.vs.data() + b, f.speed.data() + b, buf, [&](int q) SP_INLINE_LAMBDA {
+      double* __restrict rq[5];
+      for (int m = 0; m < 5; ++m) rq[m] = r[m] + q * ps;
+      SP_IVDEP
+      for (int l = 0; l < w; ++l) {
+        double x[5];
+        for (int m = 0; m < 5; ++m) x[m] = rq[m][l];
+        pinvr_point(c, x);
+        for (int m = 0; m < 5; ++m) rq[m][l] = x[m];
+      }
+    });
+  } else {
+    // x: lines j, positions i; z: lines i, positions k. In groups, copied.
+    const int groups = (lines + host_group_lines - 1) / host_group_lines;
+    const int most = (lines + groups - 1) / groups;
+    for (int l0 = 1; l0 < n - 1; l0 += most) {
+      const int w = l0 + most <= n - 1 ? most : n - 1 - l0;
+      const std::size_t nw = std::size_t(n) * w;
+      double* const t = buf + host_solve_work(n, most);  // rhs (5), vr, vel, spd; position q at q w
+      double* const r[5] = {t, t + nw, t + 2 * nw, t + 3 * nw, t + 4 * nw};
+      double* const vr = t + 5 * nw;
+      double* const vel = t + 6 * nw;
+      double* const spd = t + 7 * nw;
+      if constexpr (D == 1) {
+        for (int l = 0; l < w; ++l) {
+          const std::size_t b = c.at(o, l0 + l, 0);
+          const double *const rho = f.rho_i.data() + b, *const us = f.us.data() + b, *const sp = f.speed.data() + b;
+          for (int q = 0; q < n; ++q) {
+            const std::size_t e = std::size_t(q) * w + l;
+            for (int m = 0; m < 5; ++m) r[m][e] = rhs[m * P + b + q];
+            vr[e] = viscous_rho<1>(c, rho[q]), vel[e] = us[q], spd[e] = sp[q];
+          }
+        }
+        solve_lines_host<1>(c, w, w, r, vr, vel, spd, buf, [&](int q) SP_INLINE_LAMBDA {
+          SP_IVDEP
+          for (int l = 0; l < w; ++l) {
+            double x[5];
+            for (int m = 0; m < 5; ++m) x[m] = r[m][std::size_t(q) * w + l];
+            ninvr_point(c, x);
+            const std::size_t p = c.at(o, l0 + l, q);
+            for (int m = 0; m < 5; ++m) rhs[m * P + p] = x[m];
+          }
+        });
+      } else {
+        for (int q = 0; q < n; ++q) {
+          const std::size_t b = c.at(q, o, l0), e = std::size_t(q) * w;
+          const double *const rho = f.rho_i.data() + b, *const ws = f.ws.data() + b, *const sp = f.speed.data() + b;
+          for (int m = 0; m < 5; ++m) {
+            const double* const from = rhs + m * P + b;
+            double* __restrict const to = r[m] + e;
+            for (int l = 0; l < w; ++l) to[l] = from[l];
+          }
+          SP_IVDEP
+          for (int l = 0; l < w; ++l) vr[e + l] = viscous_rho<3>(c, rho[l]), vel[e + l] = ws[l], spd[e + l] = sp[l];
+        }
+        solve_lines_host<3>(c, w, w, r, vr, vel, spd, buf, [&](int q) SP_INLINE_LAMBDA {
+          const std::size_t b = c.at(q, o, l0), e = std::size_t(q) * w;
+          double* __restrict const u = f.u.data() + b;
+          const double *const us = f.us.data() + b, *const vs = f.vs.data() + b, *const ws = f.ws.data() + b,
+                       *const sp = f.speed.data() + b, *const qs = f.qs.data() + b;
+          SP_IVDEP
+          for (int l = 0; l < w; ++l) {
+            double x[5];
+            for (int m = 0; m < 5; ++m) x[m] = r[m][e + l];
+            tzetar_point(c, us[l], vs[l], ws[l], sp[l], qs[l], u[l], x);
+            for (int m = 0; m < 5; ++m) u[m * P + l] = u[m * P + l] + x[m];
+          }
+        });
+      }
+    }
+  }
+}
+
+/// The doubles of gang buffer that solve_plane_host<D> needs.
+inline std::size_t host_plane_work(int D, int n) {
+  const int lines = n - 2;
+  if (D == 2) return host_solve_work(n, lines) + std::size_t(n) * lines;
+  const int groups = (lines + host_group_lines - 1) / host_group_lines;
+  const int most = (lines + groups - 1) / groups;
+  return host_solve_work(n, most) + 8 * std::size_t(n) * most;
+}
+
+/// Direction D's host solve: one gang per plane, all of its lines together. For the host only
+/// (host_rows()): a gang's buffer is a few hundred KiB at class B, far beyond a GPU's shared
+/// memory.
+template <int D, class... Clauses>
+void solve_host(const sp_fields& f, const sp_constants& c, Clauses... clauses) {
+  const int planes = c.n - 2;
+  const std::size_t count = host_plane_work(D, c.n);
+  acc::parallel(acc::num_gangs(planes), acc::shared_bytes(count * sizeof(double)), acc::default_present, clauses...,
+                ACC_LAMBDA(const acc::gang_t& g) {
+                  double* const buf = g.shared<double>(count).data();
+                  acc::loop(g, acc::gang, planes, [&](int o) { solve_plane_host<D>(f, c, o + 1, buf); });
+                });
+}
+
 /// NPB's add: u += rhs inside.
 void add(const sp_fields& f, const sp_constants& c) {
   const int n = c.n;
@@ -1084,9 +1389,17 @@ void adi_simple(const sp_fields& f, const sp_constants& c) {
 
 /// The same step in four constructs on one async queue (no host synchronisation inside the
 /// time-step loop): compute_rhs (two passes, txinvr fused into the second) and the three fused
-/// sweeps, z with tzetar and add.
+/// sweeps, z with tzetar and add. On a multicore host the sweeps are the plane-wise host form
+/// (solve_host: one gang per plane, its lines advanced together), the GPU's one line per
+/// thread being a scalar recurrence there.
 void adi_fused(const sp_fields& f, const sp_constants& c, int queue) {
   compute_rhs<true>(f, c, acc::async(queue));
+  if (host_rows()) {
+    solve_host<1>(f, c, acc::async(queue));
+    solve_host<2>(f, c, acc::async(queue));
+    solve_host<3>(f, c, acc::async(queue));
+    return;
+  }
   x_solve_fused(f, c, acc::async(queue));
   y_solve_fused(f, c, acc::async(queue));
   z_solve_fused_add(f, c, acc::async(queue));
@@ -1157,8 +1470,14 @@ int main(int argc, char** argv) try {
     return 2;
   }
   const int n = cls->n;
-  const sp_constants c = make_constants(n, cls->dt);
-  const sp_fields f(n);
+  // The GPU keeps the grid dense (consecutive rows of consecutive threads are consecutive
+  // addresses). A host pads rows and planes to an odd length, as NPB's arrays are
+  // ([JMAXP+1][IMAXP+1]): for a power-of-two n (class A) the rows around a point, n^2 doubles
+  // apart, and the components, n^3 apart, would otherwise share a few cache sets, which
+  // compute_rhs's z stencil and the solves meet at every point.
+  const int pitch = host_rows() ? n / 2 * 2 + 1 : n;
+  const sp_constants c = make_constants(n, cls->dt, pitch);
+  const sp_fields f(n, c.points);
   acc::data region{acc::create(f.u),     acc::create(f.rhs),   acc::create(f.forcing), acc::create(f.us),
                    acc::create(f.vs),    acc::create(f.ws),    acc::create(f.qs),      acc::create(f.rho_i),
                    acc::create(f.speed), acc::create(f.square), acc::create(f.lhs),    acc::create(f.lhsp),
