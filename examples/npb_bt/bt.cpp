@@ -478,13 +478,14 @@ ACC_ROUTINE BT_INLINE void lhs_blocks(const fields& f, const coefficients& c, in
 }
 
 /// Solves the block tridiagonal system of one grid line along direction d in place in rhs: p0 is
-/// the line's first (boundary) point, `line` its number among `lines`. NPB's system also has
-/// identity rows with zero right-hand side at the two boundary points; they leave the interior
-/// unchanged, so the sweep covers the interior points only.
-ACC_ROUTINE void solve_line(const fields& f, const coefficients& c, int d, long p0, long line, long lines) {
+/// the line's first (boundary) point; cprime(pos, e) is where element e of the eliminated upper
+/// block C' at position pos is kept until back substitution. NPB's system also has identity rows
+/// with zero right-hand side at the two boundary points; they leave the interior unchanged, so
+/// the sweep covers the interior points only.
+template <class CPrime>
+ACC_ROUTINE BT_INLINE void solve_line(const fields& f, const coefficients& c, int d, long p0, const CPrime& cprime) {
   const long s = f.g.stride(d);
   const int n = f.g.n[d];
-  auto cprime = [&](int pos, int e) -> double& { return f.lhs_c[(long(pos) * 25 + e) * lines + line]; };
   // Forward elimination: row pos becomes r' = (b - a c'_{pos-1})^-1 (r - a r'_{pos-1}) and
   // c'_pos = (b - a c'_{pos-1})^-1 c; the boundary row before the first has c' = 0 and r' = 0.
   double cprev[5][5] = {}, rprev[5] = {};
@@ -537,28 +538,51 @@ ACC_ROUTINE void solve_line(const fields& f, const coefficients& c, int d, long 
   }
 }
 
-void x_solve(const fields& f, const coefficients& c) {
+/// The GPU's solve along direction d: one line per thread, parallel over the two other
+/// dimensions (outer, inner), C' in lhs_c at [position][element][line] so that the threads of
+/// neighbouring lines touch consecutive addresses.
+template <int d>
+void solve_lines(const fields& f, const coefficients& c) {
   const grid g = f.g;
-  const long lines = long(g.n[2] - 2) * (g.n[1] - 2);
-  acc::parallel_loop(acc::collapse(g.n[2] - 2, g.n[1] - 2), acc::default_present, ACC_LAMBDA(int kk, int jj) {
-    solve_line(f, c, 0, g.at(kk + 1, jj + 1, 0), long(kk) * (g.n[1] - 2) + jj, lines);
+  const int outer = d == 2 ? g.n[1] - 2 : g.n[2] - 2, inner = d == 0 ? g.n[1] - 2 : g.n[0] - 2;
+  const long lines = long(outer) * inner;
+  acc::parallel_loop(acc::collapse(outer, inner), acc::default_present, ACC_LAMBDA(int o, int i) {
+    const long p0 = d == 0 ? g.at(o + 1, i + 1, 0) : d == 1 ? g.at(o + 1, 0, i + 1) : g.at(0, o + 1, i + 1);
+    const long line = long(o) * inner + i;
+    solve_line(f, c, d, p0, [&](int pos, int e) -> double& { return f.lhs_c[(long(pos) * 25 + e) * lines + line]; });
   });
 }
 
-void y_solve(const fields& f, const coefficients& c) {
+/// The host's solve along direction d (NPB-OMP's x/y/z_solve): one gang per line, in the GPU
+/// form's order (neighbouring lines in a thread's run share rhs's and u's cache lines), the
+/// line's C' blocks in gang-shared memory: 25 n doubles that stay in the core's cache from
+/// elimination to back substitution. Stored per line across the whole grid as the GPU keeps
+/// them, they are 200 bytes a point written and read back from memory in every sweep, each
+/// element of a line on its own page.
+template <int d>
+void host_solve_lines(const fields& f, const coefficients& c) {
   const grid g = f.g;
-  const long lines = long(g.n[2] - 2) * (g.n[0] - 2);
-  acc::parallel_loop(acc::collapse(g.n[2] - 2, g.n[0] - 2), acc::default_present, ACC_LAMBDA(int kk, int ii) {
-    solve_line(f, c, 1, g.at(kk + 1, 0, ii + 1), long(kk) * (g.n[0] - 2) + ii, lines);
+  const int n = g.n[d];
+  const int outer = d == 2 ? g.n[1] - 2 : g.n[2] - 2, inner = d == 0 ? g.n[1] - 2 : g.n[0] - 2;
+  const int lines = outer * inner;
+  acc::parallel(acc::num_gangs(lines), acc::shared_bytes(25 * sizeof(double) * std::size_t(n)), acc::default_present,
+                ACC_LAMBDA(const acc::gang_t& gang) {
+    double* const cp = gang.shared<double>(25 * std::size_t(n)).data();
+    acc::loop(gang, acc::gang, lines, [&](int l) {
+      const int o = l / inner, i = l % inner;
+      const long p0 = d == 0 ? g.at(o + 1, i + 1, 0) : d == 1 ? g.at(o + 1, 0, i + 1) : g.at(0, o + 1, i + 1);
+      solve_line(f, c, d, p0, [cp](int pos, int e) -> double& { return cp[pos * 25 + e]; });
+    });
   });
 }
 
-void z_solve(const fields& f, const coefficients& c) {
-  const grid g = f.g;
-  const long lines = long(g.n[1] - 2) * (g.n[0] - 2);
-  acc::parallel_loop(acc::collapse(g.n[1] - 2, g.n[0] - 2), acc::default_present, ACC_LAMBDA(int jj, int ii) {
-    solve_line(f, c, 2, g.at(0, jj + 1, ii + 1), long(jj) * (g.n[0] - 2) + ii, lines);
-  });
+/// NPB's x_solve, y_solve and z_solve: d = 0, 1, 2.
+template <int d>
+void solve(const fields& f, const coefficients& c) {
+  if (acc::get_device_type() == acc::device_type::host)
+    host_solve_lines<d>(f, c);
+  else
+    solve_lines<d>(f, c);
 }
 
 void add(const fields& f) {
@@ -573,9 +597,9 @@ void add(const fields& f) {
 /// One time step (NPB's adi).
 void adi(const fields& f, const coefficients& c) {
   compute_rhs(f, c);
-  x_solve(f, c);
-  y_solve(f, c);
-  z_solve(f, c);
+  solve<0>(f, c);
+  solve<1>(f, c);
+  solve<2>(f, c);
   add(f);
 }
 
