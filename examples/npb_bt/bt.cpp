@@ -25,6 +25,14 @@
 // On the host (an openmp or serial build, or a cuda build's host code) solve_line keeps the
 // flux Jacobians of three consecutive points and computes one per point, where a GPU thread
 // computes its row's three (the registers to keep them would cost it occupancy).
+//
+// The host's own forms, chosen where acc::get_device_type() == host (the GPU runs the forms
+// above): the solves run one gang per line with the line's C' blocks in gang-shared memory
+// (host_solve_lines), as NPB-OMP solves a line in small per-thread arrays; lhs_c is then
+// untouched. compute_rhs's sum runs one grid row per iteration through plain pointers
+// (host_rhs_rows), so that g++ vectorises it. Once the grid outgrows the cache (class A and up)
+// the GPU forms on a core stream lhs_c's 200 bytes a point through memory in every sweep and
+// gather each point's neighbours from 11 arrays, about 2x NPB-OMP's time.
 #include <acc/parallel.hpp>
 
 #include <algorithm>
