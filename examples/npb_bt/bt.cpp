@@ -383,27 +383,37 @@ ACC_ROUTINE BT_INLINE void add_flux_row(const fields& f, const coefficients& c, 
   const double t2 = c.t2[D], c1 = c.c1, c2 = c.c2, con43 = c.con43;
   const double dt10 = c.dt1[D][0], dt11 = c.dt1[D][1], dt12 = c.dt1[D][2], dt13 = c.dt1[D][3], dt14 = c.dt1[D][4];
   const double con1 = c.con[D][1], con2 = c.con[D][2], con3 = c.con[D][3], con4 = c.con[D][4];
+  // One loop per component: a loop over all five streams 21 arrays, and its pointers spill.
+  BT_IVDEP
+  for (int i = 1; i < nx - 1; ++i)
+    r0[i] = r0[i] + dt10 * (u0[i + s] - 2.0 * u0[i] + u0[i - s]) - t2 * (un[i + s] - un[i - s]);
+  const auto momentum = [&](double* __restrict rm, const double* um, const double* wm, double dtm, bool normal) {
+    if (normal) {
+      BT_IVDEP
+      for (int i = 1; i < nx - 1; ++i) {
+        const long p = i, pp = i + s, pm = i - s;
+        const double vp = vel[pp], vm = vel[pm];
+        const double pressure = (u4[pp] - sq[pp] - u4[pm] + sq[pm]) * c2;
+        rm[i] = rm[i] + dtm * (um[pp] - 2.0 * um[p] + um[pm]) + con1 * con43 * (vp - 2.0 * vel[p] + vm) -
+                t2 * (um[pp] * vp - um[pm] * vm + pressure);
+      }
+    } else {
+      BT_IVDEP
+      for (int i = 1; i < nx - 1; ++i) {
+        const long p = i, pp = i + s, pm = i - s;
+        const double vp = vel[pp], vm = vel[pm];
+        rm[i] = rm[i] + dtm * (um[pp] - 2.0 * um[p] + um[pm]) + con1 * (wm[pp] - 2.0 * wm[p] + wm[pm]) -
+                t2 * (um[pp] * vp - um[pm] * vm);
+      }
+    }
+  };
+  momentum(r1, u1, w1, dt11, D == 0);
+  momentum(r2, u2, w2, dt12, D == 1);
+  momentum(r3, u3, w3, dt13, D == 2);
   BT_IVDEP
   for (int i = 1; i < nx - 1; ++i) {
     const long p = i, pp = i + s, pm = i - s;
     const double v0 = vel[p], vp = vel[pp], vm = vel[pm];
-    r0[i] = r0[i] + dt10 * (u0[pp] - 2.0 * u0[p] + u0[pm]) - t2 * (un[pp] - un[pm]);
-    const double pressure = (u4[pp] - sq[pp] - u4[pm] + sq[pm]) * c2;
-    const double d1 = dt11 * (u1[pp] - 2.0 * u1[p] + u1[pm]);
-    if (D == 0)
-      r1[i] = r1[i] + d1 + con1 * con43 * (vp - 2.0 * v0 + vm) - t2 * (u1[pp] * vp - u1[pm] * vm + pressure);
-    else
-      r1[i] = r1[i] + d1 + con1 * (w1[pp] - 2.0 * w1[p] + w1[pm]) - t2 * (u1[pp] * vp - u1[pm] * vm);
-    const double d2 = dt12 * (u2[pp] - 2.0 * u2[p] + u2[pm]);
-    if (D == 1)
-      r2[i] = r2[i] + d2 + con1 * con43 * (vp - 2.0 * v0 + vm) - t2 * (u2[pp] * vp - u2[pm] * vm + pressure);
-    else
-      r2[i] = r2[i] + d2 + con1 * (w2[pp] - 2.0 * w2[p] + w2[pm]) - t2 * (u2[pp] * vp - u2[pm] * vm);
-    const double d3 = dt13 * (u3[pp] - 2.0 * u3[p] + u3[pm]);
-    if (D == 2)
-      r3[i] = r3[i] + d3 + con1 * con43 * (vp - 2.0 * v0 + vm) - t2 * (u3[pp] * vp - u3[pm] * vm + pressure);
-    else
-      r3[i] = r3[i] + d3 + con1 * (w3[pp] - 2.0 * w3[p] + w3[pm]) - t2 * (u3[pp] * vp - u3[pm] * vm);
     r4[i] = r4[i] + dt14 * (u4[pp] - 2.0 * u4[p] + u4[pm]) + con2 * (q[pp] - 2.0 * q[p] + q[pm]) +
             con3 * (vp * vp - 2.0 * v0 * v0 + vm * vm) +
             con4 * (u4[pp] * rho[pp] - 2.0 * u4[p] * rho[p] + u4[pm] * rho[pm]) -
