@@ -29,10 +29,9 @@
 // The host's own forms, chosen where acc::get_device_type() == host (the GPU runs the forms
 // above): the solves run one gang per line with the line's C' blocks in gang-shared memory
 // (host_solve_lines), as NPB-OMP solves a line in small per-thread arrays; lhs_c is then
-// untouched. compute_rhs's sum runs one grid row per iteration through plain pointers
-// (host_rhs_rows), so that g++ vectorises it. Once the grid outgrows the cache (class A and up)
-// the GPU forms on a core stream lhs_c's 200 bytes a point through memory in every sweep and
-// gather each point's neighbours from 11 arrays, about 2x NPB-OMP's time.
+// untouched: once the grid outgrows the cache (class A and up), keeping C' there streams 200
+// bytes a point through memory in every sweep. compute_rhs's sum runs one grid row per
+// iteration through plain pointers (host_rhs_rows), so that g++ vectorises it.
 #include <acc/parallel.hpp>
 
 #include <algorithm>
@@ -337,12 +336,11 @@ ACC_ROUTINE void add_flux(const fields& f, const coefficients& c, int d, long p,
 }
 
 // compute_rhs's host form: one interior grid row (k, j) per iteration, walking i through plain
-// pointers so that g++ vectorises the rows (through the captured views it reloads each data
-// pointer after every store, and the point-wise form's position-dependent dissipation keeps it
-// scalar). The x dissipation's one-sided ends run apart from the row's interior; y's and z's
-// position is fixed along a row, so their stencil becomes five coefficients chosen once. Out of
-// cache (class A and up) the point-wise form's y and z neighbours also come from 11 arrays in
-// each of four other planes per point.
+// pointers in one short loop per direction and component, so that g++ vectorises the rows (the
+// point-wise form above calls fourth_difference with a position that changes along i, and its
+// branches keep the loop scalar). The x dissipation's one-sided ends run apart from the row's
+// interior; y's and z's position is fixed along a row, so their stencil becomes five weights
+// chosen once per row.
 
 /// The fourth-difference stencil at position pos of a line of n points as coefficients of the
 /// values at pos - 2 .. pos + 2 (fourth_difference's one-sided ends with zeros).
