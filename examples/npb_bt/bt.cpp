@@ -25,6 +25,13 @@
 // On the host (an openmp or serial build, or a cuda build's host code) solve_line keeps the
 // flux Jacobians of three consecutive points and computes one per point, where a GPU thread
 // computes its row's three (the registers to keep them would cost it occupancy).
+//
+// The host's own forms, chosen where acc::get_device_type() == host (the GPU runs the forms
+// above): the solves run one gang per line with the line's C' blocks in gang-shared memory
+// (host_solve_lines), as NPB-OMP solves a line in small per-thread arrays; lhs_c is then
+// untouched: once the grid outgrows the cache (class A and up), keeping C' there streams 200
+// bytes a point through memory in every sweep. compute_rhs's sum runs one grid row per
+// iteration through plain pointers (host_rhs_rows), so that g++ vectorises it.
 #include <acc/parallel.hpp>
 
 #include <algorithm>
@@ -39,6 +46,13 @@
 #  define BT_INLINE inline
 #else
 #  define BT_INLINE inline __attribute__((always_inline))
+#endif
+// The host's flux rows read 16 arrays besides the 5 they write: more than g++ checks for
+// overlap at run time, so without the promise that they do not overlap it leaves the rows scalar.
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDA_ARCH__)
+#  define BT_IVDEP _Pragma("GCC ivdep")
+#else
+#  define BT_IVDEP
 #endif
 
 namespace {
@@ -321,6 +335,139 @@ ACC_ROUTINE void add_flux(const fields& f, const coefficients& c, int d, long p,
   }
 }
 
+// compute_rhs's host form: one interior grid row (k, j) per iteration, walking i through plain
+// pointers in one short loop per direction and component, so that g++ vectorises the rows (the
+// point-wise form above calls fourth_difference with a position that changes along i, and its
+// branches keep the loop scalar). The x dissipation's one-sided ends run apart from the row's
+// interior; y's and z's position is fixed along a row, so their stencil becomes five weights
+// chosen once per row.
+
+/// The fourth-difference stencil at position pos of a line of n points as coefficients of the
+/// values at pos - 2 .. pos + 2 (fourth_difference's one-sided ends with zeros).
+ACC_ROUTINE inline void fourth_difference_weights(int pos, int n, double w[5]) {
+  for (int o = 0; o < 5; ++o) {
+    double e[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
+    e[o] = 1.0;
+    w[o] = fourth_difference(pos, n, e[0], e[1], e[2], e[3], e[4]);
+  }
+}
+
+/// Direction D's flux differences and dissipation along the interior of the row starting at
+/// point b (position pos along D for D = 1, 2), added to r[m][i].
+template <int D>
+ACC_ROUTINE BT_INLINE void add_flux_row(const fields& f, const coefficients& c, long b, int pos, double* const r[5]) {
+  const grid& g = f.g;
+  const long s = g.stride(D), P = g.points;
+  const int nx = g.n[0], cn = D + 1;
+  const double* const u0 = f.u.data() + b;
+  const double* const u1 = u0 + P;
+  const double* const u2 = u0 + 2 * P;
+  const double* const u3 = u0 + 3 * P;
+  const double* const u4 = u0 + 4 * P;
+  const double* const un = u0 + cn * P;
+  const double* const a = f.aux.data() + b;
+  const double* const rho = a + rho_inv * P;
+  const double* const vel = a + cn * P;  // normal velocity
+  const double* const w1 = a + 1 * P;
+  const double* const w2 = a + 2 * P;
+  const double* const w3 = a + 3 * P;
+  const double* const sq = a + square * P;
+  const double* const q = a + qs * P;
+  double* __restrict const r0 = r[0];
+  double* __restrict const r1 = r[1];
+  double* __restrict const r2 = r[2];
+  double* __restrict const r3 = r[3];
+  double* __restrict const r4 = r[4];
+  const double t2 = c.t2[D], c1 = c.c1, c2 = c.c2, con43 = c.con43;
+  const double dt10 = c.dt1[D][0], dt11 = c.dt1[D][1], dt12 = c.dt1[D][2], dt13 = c.dt1[D][3], dt14 = c.dt1[D][4];
+  const double con1 = c.con[D][1], con2 = c.con[D][2], con3 = c.con[D][3], con4 = c.con[D][4];
+  // One loop per component: a loop over all five streams 21 arrays, and its pointers spill.
+  BT_IVDEP
+  for (int i = 1; i < nx - 1; ++i)
+    r0[i] = r0[i] + dt10 * (u0[i + s] - 2.0 * u0[i] + u0[i - s]) - t2 * (un[i + s] - un[i - s]);
+  const auto momentum = [&](double* __restrict rm, const double* um, const double* wm, double dtm, bool normal) {
+    if (normal) {
+      BT_IVDEP
+      for (int i = 1; i < nx - 1; ++i) {
+        const long p = i, pp = i + s, pm = i - s;
+        const double vp = vel[pp], vm = vel[pm];
+        const double pressure = (u4[pp] - sq[pp] - u4[pm] + sq[pm]) * c2;
+        rm[i] = rm[i] + dtm * (um[pp] - 2.0 * um[p] + um[pm]) + con1 * con43 * (vp - 2.0 * vel[p] + vm) -
+                t2 * (um[pp] * vp - um[pm] * vm + pressure);
+      }
+    } else {
+      BT_IVDEP
+      for (int i = 1; i < nx - 1; ++i) {
+        const long p = i, pp = i + s, pm = i - s;
+        const double vp = vel[pp], vm = vel[pm];
+        rm[i] = rm[i] + dtm * (um[pp] - 2.0 * um[p] + um[pm]) + con1 * (wm[pp] - 2.0 * wm[p] + wm[pm]) -
+                t2 * (um[pp] * vp - um[pm] * vm);
+      }
+    }
+  };
+  momentum(r1, u1, w1, dt11, D == 0);
+  momentum(r2, u2, w2, dt12, D == 1);
+  momentum(r3, u3, w3, dt13, D == 2);
+  BT_IVDEP
+  for (int i = 1; i < nx - 1; ++i) {
+    const long p = i, pp = i + s, pm = i - s;
+    const double v0 = vel[p], vp = vel[pp], vm = vel[pm];
+    r4[i] = r4[i] + dt14 * (u4[pp] - 2.0 * u4[p] + u4[pm]) + con2 * (q[pp] - 2.0 * q[p] + q[pm]) +
+            con3 * (vp * vp - 2.0 * v0 * v0 + vm * vm) +
+            con4 * (u4[pp] * rho[pp] - 2.0 * u4[p] * rho[p] + u4[pm] * rho[pm]) -
+            t2 * ((c1 * u4[pp] - c2 * sq[pp]) * vp - (c1 * u4[pm] - c2 * sq[pm]) * vm);
+  }
+  const double dssp = c.dssp;
+  for (int m = 0; m < 5; ++m) {
+    const double* const um = u0 + m * P;
+    double* __restrict const rm = r[m];
+    if (D == 0) {
+      for (int i : {1, 2, nx - 3, nx - 2}) {
+        const double am2 = i >= 2 ? um[i - 2] : 0.0, ap2 = i <= nx - 3 ? um[i + 2] : 0.0;
+        rm[i] = rm[i] - dssp * fourth_difference(i, nx, am2, um[i - 1], um[i], um[i + 1], ap2);
+      }
+      for (int i = 3; i < nx - 3; ++i)
+        rm[i] = rm[i] - dssp * (um[i - 2] - 4.0 * um[i - 1] + 6.0 * um[i] - 4.0 * um[i + 1] + um[i + 2]);
+    } else {
+      const int n = g.n[D];
+      double w[5];
+      fourth_difference_weights(pos, n, w);
+      const double w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3], w4 = w[4];
+      // A window end outside the grid has weight zero: read the row itself there instead.
+      const double* const m2 = um + (pos >= 2 ? -2 * s : 0);
+      const double* const m1 = um - s;
+      const double* const p1 = um + s;
+      const double* const p2 = um + (pos + 2 < n ? 2 * s : 0);
+      for (int i = 1; i < nx - 1; ++i)
+        rm[i] = rm[i] - dssp * (w0 * m2[i] + w1 * m1[i] + w2 * um[i] + w3 * p1[i] + w4 * p2[i]);
+    }
+  }
+}
+
+/// compute_rhs's second part on the host: the interior rows' rhs, summed in place.
+void host_rhs_rows(const fields& f, const coefficients& c) {
+  const grid g = f.g;
+  acc::parallel_loop(acc::collapse(g.n[2] - 2, g.n[1] - 2), acc::default_present, ACC_LAMBDA(int kk, int jj) {
+    const int k = kk + 1, j = jj + 1, nx = g.n[0];
+    const long b = g.at(k, j, 0), P = g.points;
+    double* const r[5] = {f.rhs.data() + b, f.rhs.data() + P + b, f.rhs.data() + 2 * P + b, f.rhs.data() + 3 * P + b,
+                          f.rhs.data() + 4 * P + b};
+    for (int m = 0; m < 5; ++m) {
+      double* __restrict const rm = r[m];
+      const double* const fo = f.forcing.data() + m * P + b;
+      for (int i = 1; i < nx - 1; ++i) rm[i] = fo[i];
+    }
+    add_flux_row<0>(f, c, b, 0, r);
+    add_flux_row<1>(f, c, b, j, r);
+    add_flux_row<2>(f, c, b, k, r);
+    const double dt = c.dt;
+    for (int m = 0; m < 5; ++m) {
+      double* __restrict const rm = r[m];
+      for (int i = 1; i < nx - 1; ++i) rm[i] = rm[i] * dt;
+    }
+  });
+}
+
 /// NPB's compute_rhs. Boundary rhs is never read (the solves, add and the norms cover interior
 /// points), so only interior points are written.
 void compute_rhs(const fields& f, const coefficients& c) {
@@ -337,6 +484,10 @@ void compute_rhs(const fields& f, const coefficients& c) {
     f.A(square, p) = sq;
     f.A(qs, p) = sq * r;
   });
+  if (acc::get_device_type() == acc::device_type::host) {
+    host_rhs_rows(f, c);
+    return;
+  }
   const double dt = c.dt;
   acc::parallel_loop(acc::collapse(g.n[2] - 2, g.n[1] - 2, g.n[0] - 2), acc::default_present,
                      ACC_LAMBDA(int kk, int jj, int ii) {
@@ -478,13 +629,14 @@ ACC_ROUTINE BT_INLINE void lhs_blocks(const fields& f, const coefficients& c, in
 }
 
 /// Solves the block tridiagonal system of one grid line along direction d in place in rhs: p0 is
-/// the line's first (boundary) point, `line` its number among `lines`. NPB's system also has
-/// identity rows with zero right-hand side at the two boundary points; they leave the interior
-/// unchanged, so the sweep covers the interior points only.
-ACC_ROUTINE void solve_line(const fields& f, const coefficients& c, int d, long p0, long line, long lines) {
+/// the line's first (boundary) point; cprime(pos, e) is where element e of the eliminated upper
+/// block C' at position pos is kept until back substitution. NPB's system also has identity rows
+/// with zero right-hand side at the two boundary points; they leave the interior unchanged, so
+/// the sweep covers the interior points only.
+template <class CPrime>
+ACC_ROUTINE BT_INLINE void solve_line(const fields& f, const coefficients& c, int d, long p0, const CPrime& cprime) {
   const long s = f.g.stride(d);
   const int n = f.g.n[d];
-  auto cprime = [&](int pos, int e) -> double& { return f.lhs_c[(long(pos) * 25 + e) * lines + line]; };
   // Forward elimination: row pos becomes r' = (b - a c'_{pos-1})^-1 (r - a r'_{pos-1}) and
   // c'_pos = (b - a c'_{pos-1})^-1 c; the boundary row before the first has c' = 0 and r' = 0.
   double cprev[5][5] = {}, rprev[5] = {};
@@ -537,28 +689,51 @@ ACC_ROUTINE void solve_line(const fields& f, const coefficients& c, int d, long 
   }
 }
 
-void x_solve(const fields& f, const coefficients& c) {
+/// The GPU's solve along direction d: one line per thread, parallel over the two other
+/// dimensions (outer, inner), C' in lhs_c at [position][element][line] so that the threads of
+/// neighbouring lines touch consecutive addresses.
+template <int d>
+void solve_lines(const fields& f, const coefficients& c) {
   const grid g = f.g;
-  const long lines = long(g.n[2] - 2) * (g.n[1] - 2);
-  acc::parallel_loop(acc::collapse(g.n[2] - 2, g.n[1] - 2), acc::default_present, ACC_LAMBDA(int kk, int jj) {
-    solve_line(f, c, 0, g.at(kk + 1, jj + 1, 0), long(kk) * (g.n[1] - 2) + jj, lines);
+  const int outer = d == 2 ? g.n[1] - 2 : g.n[2] - 2, inner = d == 0 ? g.n[1] - 2 : g.n[0] - 2;
+  const long lines = long(outer) * inner;
+  acc::parallel_loop(acc::collapse(outer, inner), acc::default_present, ACC_LAMBDA(int o, int i) {
+    const long p0 = d == 0 ? g.at(o + 1, i + 1, 0) : d == 1 ? g.at(o + 1, 0, i + 1) : g.at(0, o + 1, i + 1);
+    const long line = long(o) * inner + i;
+    solve_line(f, c, d, p0, [&](int pos, int e) -> double& { return f.lhs_c[(long(pos) * 25 + e) * lines + line]; });
   });
 }
 
-void y_solve(const fields& f, const coefficients& c) {
+/// The host's solve along direction d (NPB-OMP's x/y/z_solve): one gang per line, in the GPU
+/// form's order (neighbouring lines in a thread's run share rhs's and u's cache lines), the
+/// line's C' blocks in gang-shared memory: 25 n doubles that stay in the core's cache from
+/// elimination to back substitution. Stored per line across the whole grid as the GPU keeps
+/// them, they are 200 bytes a point written and read back from memory in every sweep, each
+/// element of a line on its own page.
+template <int d>
+void host_solve_lines(const fields& f, const coefficients& c) {
   const grid g = f.g;
-  const long lines = long(g.n[2] - 2) * (g.n[0] - 2);
-  acc::parallel_loop(acc::collapse(g.n[2] - 2, g.n[0] - 2), acc::default_present, ACC_LAMBDA(int kk, int ii) {
-    solve_line(f, c, 1, g.at(kk + 1, 0, ii + 1), long(kk) * (g.n[0] - 2) + ii, lines);
+  const int n = g.n[d];
+  const int outer = d == 2 ? g.n[1] - 2 : g.n[2] - 2, inner = d == 0 ? g.n[1] - 2 : g.n[0] - 2;
+  const int lines = outer * inner;
+  acc::parallel(acc::num_gangs(lines), acc::shared_bytes(25 * sizeof(double) * std::size_t(n)), acc::default_present,
+                ACC_LAMBDA(const acc::gang_t& gang) {
+    double* const cp = gang.shared<double>(25 * std::size_t(n)).data();
+    acc::loop(gang, acc::gang, lines, [&](int l) {
+      const int o = l / inner, i = l % inner;
+      const long p0 = d == 0 ? g.at(o + 1, i + 1, 0) : d == 1 ? g.at(o + 1, 0, i + 1) : g.at(0, o + 1, i + 1);
+      solve_line(f, c, d, p0, [cp](int pos, int e) -> double& { return cp[pos * 25 + e]; });
+    });
   });
 }
 
-void z_solve(const fields& f, const coefficients& c) {
-  const grid g = f.g;
-  const long lines = long(g.n[1] - 2) * (g.n[0] - 2);
-  acc::parallel_loop(acc::collapse(g.n[1] - 2, g.n[0] - 2), acc::default_present, ACC_LAMBDA(int jj, int ii) {
-    solve_line(f, c, 2, g.at(0, jj + 1, ii + 1), long(jj) * (g.n[0] - 2) + ii, lines);
-  });
+/// NPB's x_solve, y_solve and z_solve: d = 0, 1, 2.
+template <int d>
+void solve(const fields& f, const coefficients& c) {
+  if (acc::get_device_type() == acc::device_type::host)
+    host_solve_lines<d>(f, c);
+  else
+    solve_lines<d>(f, c);
 }
 
 void add(const fields& f) {
@@ -573,9 +748,9 @@ void add(const fields& f) {
 /// One time step (NPB's adi).
 void adi(const fields& f, const coefficients& c) {
   compute_rhs(f, c);
-  x_solve(f, c);
-  y_solve(f, c);
-  z_solve(f, c);
+  solve<0>(f, c);
+  solve<1>(f, c);
+  solve<2>(f, c);
   add(f);
 }
 
