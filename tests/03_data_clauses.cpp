@@ -146,7 +146,7 @@ TEST_CASE("nested regions and enter/exit data count references (OpenACC 3.3 2.6.
   REQUIRE_FALSE(acc::is_present(a));
 }
 
-TEST_CASE("copyin and create are not copied back; copyout is not copied in", "[03][data]") {
+TEST_CASE("copyin and create are not copied back, copyout is not copied in", "[03][data]") {
   acc::array<long long> a("a", 300), b("b", 300);
   fill_random(a, 4u);
   fill_random(b, 5u);
@@ -317,7 +317,7 @@ TEST_CASE("deviceptr ranges are used as device memory", "[03][data]") {
   for (int i = 0; i < 1000; ++i) REQUIRE(a(i) == i - 499);
 }
 
-TEST_CASE("implicit data is a copy for the construct; default_present requires presence", "[03][implicit]") {
+TEST_CASE("implicit data is a copy for the construct, default_present requires presence", "[03][implicit]") {
   acc::array<long long> a("temperature", 1234);
   fill_random(a, 10u);
   const auto start = values(a);
@@ -351,7 +351,7 @@ TEST_CASE("errors: present and update of absent data, with label and call site",
   REQUIRE_THROWS_WITH(acc::update_device(unnamed), Catch::Contains("512 bytes at 0x"));
 }
 
-TEST_CASE("exit_data of absent data does nothing; of a range straddling present data it throws", "[03][errors]") {
+TEST_CASE("exit_data of absent data does nothing, of a range straddling present data it throws", "[03][errors]") {
   // OpenACC 3.3 §2.7.1: a data clause on exit data for data that is not present is no action.
   std::mt19937 rng(1403);
   std::uniform_int_distribution<long long> dist(-1000, 1000);

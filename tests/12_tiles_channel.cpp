@@ -297,7 +297,7 @@ TEST_CASE("tile_loop: 64-bit iteration indices", "[12][tile]") {
   for (long long k = 0; k < 1000; ++k) REQUIRE(out[k] == (lo + k) % 1000003);
 }
 
-TEST_CASE("tile_loop: clauses async, num_gangs, if_, default_present; empty extents", "[12][tile]") {
+TEST_CASE("tile_loop: clauses async, num_gangs, if_, default_present, empty extents", "[12][tile]") {
   const int n = 5000;
   const auto v = random_values(n, 41);
   acc::array<long long> x("x", n), y("y", n);

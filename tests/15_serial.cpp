@@ -127,7 +127,7 @@ TEST_CASE("serial with default_present throws when captured data is absent", "[1
   REQUIRE_NOTHROW(present_only(a));
 }
 
-TEST_CASE("serial with device_num runs on that device; a missing one is a bad_clause", "[15][serial][clauses]") {
+TEST_CASE("serial with device_num runs on that device, a missing one is a bad_clause", "[15][serial][clauses]") {
   acc::array<int> a("a", 1);
   a[0] = 0;
   on_device(a, 0);
