@@ -119,7 +119,9 @@ TEST_CASE("adaptive times both sides, then runs on the faster", "[16][selection]
 }
 
 TEST_CASE("adaptive switches only past the margin, and at most once", "[16][selection]") {
-  adaptive_policy policy(adaptive_options{0.10, 2, 5, 1});
+  adaptive_options o{0.10, 2, 5, 1};
+  o.recheck = std::numeric_limits<double>::infinity();  // the hysteresis alone
+  adaptive_policy policy(o);
   const std::uint64_t n = 4096;
   // A close call: both sides are timed twice (2 rounds of 2 trials each).
   drive(policy, n, 8, [](auto) { return 1.05e-3; }, [](auto) { return 1.0e-3; });
@@ -204,6 +206,41 @@ TEST_CASE("adaptive times the other side again before a switch even when its war
   CHECK(policy.at(10).switches == 0);
 }
 
+TEST_CASE("adaptive times the losing side again once the class has run long enough", "[16][selection]") {
+  // The H100 run at 46697a3: a call site's first class timed the host in a slow spell (three
+  // runs of 2 ms for a 2^10 triad that takes 7 us), with no other class to predict from; the
+  // GPU (80 us, copies included) won, and the hysteresis compared with those 2 ms ever after.
+  const std::uint64_t n = 1 << 10;
+  int host_runs = 0;
+  const auto host = [&](std::uint64_t) { return ++host_runs <= 3 ? 2e-3 : 7e-6; };
+  const auto gpu = [](std::uint64_t) { return 80e-6; };
+  adaptive_policy policy;
+  drive(policy, n, 10, host, gpu);
+  REQUIRE(policy.at(10).settled);
+  REQUIRE(policy.at(10).choice == target::nvidia);
+  // Timing the host again costs 3 x 2 ms by what the class knows: not before the GPU side has
+  // run ten times that (750 runs of 80 us).
+  drive(policy, n, 600, host, gpu);
+  CHECK(policy.choose(n) == target::nvidia);
+  CHECK(!policy.at(10).rechecked);
+  CHECK(host_runs == 3);
+  drive(policy, n, 400, host, gpu);
+  CHECK(policy.at(10).rechecked);
+  CHECK(policy.choose(n) == target::host);
+  CHECK(policy.at(10).switches == 1);
+
+  SECTION("a losing side that is slower is timed once more, and the class stays") {
+    adaptive_policy stays;
+    int slow_runs = 0;
+    const auto slow_host = [&](std::uint64_t) { return ++slow_runs, 2e-3; };
+    drive(stays, n, 3000, slow_host, gpu);
+    CHECK(stays.at(10).rechecked);
+    CHECK(stays.choose(n) == target::nvidia);
+    CHECK(stays.at(10).switches == 0);
+    CHECK(slow_runs == 2 * adaptive_options{}.trials);
+  }
+}
+
 TEST_CASE("adaptive times both sides again when their first runs are too close to call", "[16][selection]") {
   // The log's 2^12 sum with its data on the GPU: the host (with its copies) at 20 us; the GPU
   // at 17.5 us, but its first runs at this size took 22.6 us. The warm-up chose the host, and
@@ -228,6 +265,7 @@ TEST_CASE("adaptive times both sides again when their first runs are too close t
 TEST_CASE("adaptive times a settled class's short runs only as samples, and none once it cannot switch", "[16][selection]") {
   // Timing every run cost a 6 us host run a few microseconds of clock, lock and bookkeeping.
   adaptive_options o;
+  o.recheck = std::numeric_limits<double>::infinity();  // no timing of the GPU side again
   adaptive_policy policy(o);
   const std::uint64_t n = 1 << 10;
   drive(policy, n, 2 * o.trials, [](auto) { return 6e-6; }, [](auto) { return 68e-6; });
@@ -294,8 +332,9 @@ TEST_CASE("adaptive predicts new size classes from the measured ones", "[16][sel
     // The GPU at 2^24 is far slower than predicted (it ran out of something).
     const std::uint64_t n = 1 << 24;
     REQUIRE(policy.choose(n) == target::nvidia);
-    // Two windows of 5 GPU runs call for the host, whose probe (3 runs) confirms it.
-    drive(policy, n, 13, host, [&](std::uint64_t m) { return 100 * gpu(m); });
+    // One window of 5 GPU runs has cost more than ten times timing the host would (by its
+    // prediction), so the host is timed (3 runs), and it wins.
+    drive(policy, n, 8, host, [&](std::uint64_t m) { return 100 * gpu(m); });
     CHECK(policy.choose(n) == target::host);
     CHECK(policy.at(24).switches == 1);
     CHECK(policy.at(24).runs[0] == adaptive_options{}.trials);

@@ -210,6 +210,16 @@ ACC_DETAIL_RUNTIME_FN void adaptive_policy::record(target where, std::uint64_t n
   if (c.window_runs % window != 0) return;
   const double current = median_of(c.window.data(), window);
   const double other = other_estimate(c, 1 - s);
+  if (!c.rechecked && other > 0 && double(c.calls) * current >= o_.recheck * trials * other) {
+    // Long enough on this side that timing the other once more costs little: the probe below,
+    // whose result decides as a switch's would.
+    c.rechecked = true;
+    c.probing = true;
+    c.probed_against = current;
+    c.favour_other = 0;
+    c.runs[1 - s] = 0;
+    return;
+  }
   if (!(other > 0 && other < current * (1 - o_.margin))) {
     c.favour_other = 0;
     return;
@@ -458,7 +468,8 @@ ACC_DETAIL_RUNTIME_FN std::string selection_report() {
         const char* data_name[residencies] = {"data on the host", "data on the GPU", "data on both"};
         out += "  adaptive 2^" + std::to_string(cls) + ", " + data_name[r] + ": " +
                (c.choice == target::nvidia ? "gpu" : c.choice == target::host ? "host" : "undecided") +
-               (c.by_model ? " (predicted)" : "") + (c.retimed ? " (close call: both timed twice)" : "");
+               (c.by_model ? " (predicted)" : "") + (c.retimed ? " (close call: both timed twice)" : "") +
+               (c.rechecked ? " (the other side timed again)" : "");
         const char* side_name[2] = {"host", "gpu"};
         for (int k = 0; k < 2; ++k) {
           out += std::string(", ") + side_name[k] + " ";

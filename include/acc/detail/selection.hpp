@@ -79,7 +79,12 @@ constexpr residency residency_of(const data_motion& m) noexcept {
 /// 2-3x) and every model it uses has a measured point within `reach` times its size (a
 /// transfer's time per byte at a few KiB, latency-bound, is ten times what it is at a GiB:
 /// extrapolated over many classes, the GPU looks ten times slower than it is), else both
-/// sides are timed. Trials count up to 8 and the window up to 16.
+/// sides are timed. Once a settled class has spent `recheck` times what timing the losing side
+/// again costs (its time, measured else predicted, times `trials`), the losing side is timed
+/// once more, as before a switch: a warm-up that fell in a slow spell (the process's first
+/// OpenMP runs) or a prediction too high would otherwise hold the class on the slower side for
+/// good, since the hysteresis compares with that time. Trials count up to 8 and the window up
+/// to 16.
 struct adaptive_options {
   double margin = 0.10;
   int trials = 3;
@@ -91,6 +96,7 @@ struct adaptive_options {
   double close_call = 0.25;
   double trust_model = 3.0;
   double reach = 4.0;
+  double recheck = 10.0;
 };
 
 /// Per size class and residency of one call site on one GPU. Times are whole runs (data
@@ -115,6 +121,7 @@ struct adaptive_class {
   bool by_model = false;  // settled at first sight from the models' predictions
   bool retimed = false;   // the warm-up's medians were too close to call and both sides ran again
   bool probing = false;   // the other side, known only by prediction, runs its warm-up before a switch
+  bool rechecked = false; // the losing side was timed once more after the class had run long enough
   double probed_against = 0;  // the chosen side's window median that the probe must beat
 };
 
