@@ -242,14 +242,18 @@ void fft_lines_host(const acc::array<dcomplex>& x, const acc::view<const dcomple
       auto at = [&](int t, int p) { return contiguous ? (l0 + t) * n + p : (o * n + p) * inner + q0 + t; };
       dcomplex* from = s.data();
       dcomplex* to = s.data() + std::size_t(n) * lines;
-      // In the grid's order: along x a line is contiguous; along y and z the group's lines
-      // are adjacent at each point, so the point goes outside (one pass over its cache lines).
-      if (contiguous)
-        for (int t = 0; t < lines; ++t)
-          for (int p = 0; p < n; ++p) from[p * lines + t] = x[at(t, p)];
-      else
-        for (int p = 0; p < n; ++p)
-          for (int t = 0; t < lines; ++t) from[p * lines + t] = x[at(t, p)];
+      // Visits (t, p) in the grid's order: along x a line is contiguous; along y and z the
+      // group's lines are adjacent at each point, so the point goes outside (one pass over
+      // its cache lines).
+      auto in_grid_order = [&](auto&& f) {
+        if (contiguous)
+          for (int t = 0; t < lines; ++t)
+            for (int p = 0; p < n; ++p) f(t, p);
+        else
+          for (int p = 0; p < n; ++p)
+            for (int t = 0; t < lines; ++t) f(t, p);
+      };
+      in_grid_order([&](int t, int p) { from[p * lines + t] = x[at(t, p)]; });
       // Stage with span h = 2^st: input pairs (j h + k, j h + k + n/2) for j < n / (2h) and
       // k < h go to outputs 2 j h + k and 2 j h + h + k, the difference turned by
       // exp(sign i pi j / (n / 2h)): the autosorting (Stockham) order, natural order at the end.
@@ -274,12 +278,7 @@ void fft_lines_host(const acc::array<dcomplex>& x, const acc::view<const dcomple
         from = to;
         to = swap;
       }
-      if (contiguous)
-        for (int t = 0; t < lines; ++t)
-          for (int p = 0; p < n; ++p) x[at(t, p)] = from[p * lines + t];
-      else
-        for (int p = 0; p < n; ++p)
-          for (int t = 0; t < lines; ++t) x[at(t, p)] = from[p * lines + t];
+      in_grid_order([&](int t, int p) { x[at(t, p)] = from[p * lines + t]; });
     });
   });
 }
