@@ -18,7 +18,9 @@
 // the switches of that size class. At the end acc's report of every call site: per size class
 // and residency the choice, each side's time split into kernel and data movement, the
 // predictions and their errors, the switches.
-//   bench_adaptive [--from 10] [--to 28] [--step 2] [--runs N] [--interleave]
+//   bench_adaptive [--from 10] [--to 28] [--step 2] [--runs N] [--rounds R] [--interleave] [--samples]
+// --rounds R takes the two orders R times each, in blocks of runs / 2R calls (a slow spell then
+// falls on fewer of a kind's runs); --samples prints every run of a row above 5%.
 // Exits 1 on a wrong result or when adaptive is more than 5% slower than the better fixed
 // choice at some size; 0 without a GPU (nothing to measure).
 #include <acc/parallel.hpp>
@@ -147,7 +149,7 @@ struct outcome {
 
 /// One kernel at one size in one data setting; prints a row.
 template <class K>
-outcome measure(std::int64_t n, bool resident, int runs, bool interleave) {
+outcome measure(std::int64_t n, bool resident, int runs, int rounds, bool interleave, bool samples) {
   K k(n);
   outcome o;
   std::vector<double> t[3];
@@ -172,10 +174,11 @@ outcome measure(std::int64_t n, bool resident, int runs, bool interleave) {
       return;
     }
     const mode order[2][3] = {{fixed_host, adaptive_choice, fixed_gpu}, {fixed_gpu, adaptive_choice, fixed_host}};
-    for (int round = 0; round < 2; ++round)
-      for (mode m : order[round]) {
+    const int blocks = 2 * rounds, per_block = std::max(1, (runs + blocks - 1) / blocks);
+    for (int block = 0; block < blocks; ++block)
+      for (mode m : order[block % 2]) {
         one(m);
-        for (int r = 0; r < (runs + 1) / 2; ++r) t[m].push_back(one(m));
+        for (int r = 0; r < per_block; ++r) t[m].push_back(one(m));
       }
   };
   if (resident) k.each([](auto& a) { acc::enter_data(acc::copyin(a)); });
@@ -203,6 +206,15 @@ outcome measure(std::int64_t n, bool resident, int runs, bool interleave) {
               resident ? "device-resident" : "host-resident", int(std::log2(double(n)) + 0.5), h * 1e6, g * 1e6,
               a * 1e6, a / best, where.c_str(), error.c_str(), switches.c_str(), o.within ? "" : "  OVER 5%",
               o.correct ? "" : " WRONG");
+  if (samples && !o.within) {
+    // The runs in the order taken, to tell a slow spell from a steady difference.
+    const char* names[3] = {"host", "gpu", "adaptive"};
+    for (int m = 0; m < 3; ++m) {
+      std::printf("    %-8s", names[m]);
+      for (double x : t[m]) std::printf(" %.1f", x * 1e6);
+      std::printf("\n");
+    }
+  }
   return o;
 }
 
@@ -211,9 +223,13 @@ outcome measure(std::int64_t n, bool resident, int runs, bool interleave) {
 int main(int argc, char** argv) {
   if (!bench::have_gpu()) return 0;
   const int from = bench::int_arg(argc, argv, "--from", 10), to = bench::int_arg(argc, argv, "--to", 28),
-            step = bench::int_arg(argc, argv, "--step", 2), runs_arg = bench::int_arg(argc, argv, "--runs", 0);
-  bool interleave = false;
-  for (int i = 1; i < argc; ++i) interleave = interleave || std::string(argv[i]) == "--interleave";
+            step = bench::int_arg(argc, argv, "--step", 2), runs_arg = bench::int_arg(argc, argv, "--runs", 0),
+            rounds = std::max(1, bench::int_arg(argc, argv, "--rounds", 1));
+  bool interleave = false, samples = false;
+  for (int i = 1; i < argc; ++i) {
+    interleave = interleave || std::string(argv[i]) == "--interleave";
+    samples = samples || std::string(argv[i]) == "--samples";
+  }
   std::printf("# median microseconds per call; ratio = adaptive / better fixed choice (OVER 5%%: above 1.05)\n"
               "# runs on: adaptive's choice (*: decided from predictions); pred err: |predicted - measured| / measured\n"
               "# of that side's time in this size class; switches: changes of choice after the warm-up (at most 1)\n");
@@ -224,8 +240,9 @@ int main(int argc, char** argv) {
     for (int e = from; e <= to; e += step) {
       const std::int64_t n = std::int64_t(1) << e;
       const int runs = runs_arg > 0 ? runs_arg : int(std::clamp<std::int64_t>((std::int64_t(1) << 26) / n, 5, 51));
-      for (outcome o : {measure<triad>(n, resident, runs, interleave), measure<stencil>(n, resident, runs, interleave),
-                        measure<sum>(n, resident, runs, interleave)})
+      for (outcome o : {measure<triad>(n, resident, runs, rounds, interleave, samples),
+                        measure<stencil>(n, resident, runs, rounds, interleave, samples),
+                        measure<sum>(n, resident, runs, rounds, interleave, samples)})
         ok = ok && o.correct && o.within;
     }
   std::printf("\n# acc's selection report\n%s", acc::detail::selection_report().c_str());
