@@ -187,6 +187,50 @@ TEST_CASE("adaptive does not switch for good on a slow spell that fills one wind
   }
 }
 
+TEST_CASE("adaptive does not switch on slow spells that hold most of each window", "[16][selection]") {
+  // The H100 machine at 26c8295: host runs of a 2^18 stencil (130 us) took 6 ms several runs
+  // in a row, whenever an OpenMP thread waited a scheduler period for its core. Three such runs
+  // in a window of five held its median, two windows in a row sent the class to the GPU
+  // (435 us with its copies), and the one switch kept it there.
+  adaptive_policy policy;
+  const std::uint64_t n = 1 << 18;
+  const int trials = adaptive_options{}.trials, window = adaptive_options{}.window;
+  drive(policy, n, 2 * trials, [](auto) { return 130e-6; }, [](auto) { return 435e-6; });
+  REQUIRE(policy.choose(n) == target::host);
+  int run = 0;
+  const auto spells = [&](std::uint64_t) { return run++ % window < 3 ? 6e-3 : 130e-6; };
+  drive(policy, n, 10 * window, spells, [](auto) { return 435e-6; });
+  CHECK(policy.choose(n) == target::host);
+  CHECK(policy.at(18).switches == 0);
+}
+
+TEST_CASE("adaptive times a losing side whose warm-up the models contradict soon", "[16][selection]") {
+  // The same machine, a 2^16 triad with its data on the host: both warm-ups of the host (20 us)
+  // fell in slow spells (4-5 ms) and the class went to the GPU; timing the host again was then
+  // priced at those 5 ms a run, so the recheck waited for hundreds of GPU runs. The classes
+  // around it predict the host at about 20 us, and that prices the recheck. (The GPU at 50 us
+  // here, close enough that the class is timed rather than decided from the models.)
+  adaptive_policy policy;
+  const auto host_at = [](std::uint64_t n) { return 2e-6 + 2.8e-10 * double(n); };
+  const auto gpu_at = [](std::uint64_t) { return 50e-6; };
+  drive(policy, 1 << 14, 20, host_at, gpu_at);
+  drive(policy, 1 << 18, 20, host_at, gpu_at);
+  REQUIRE(policy.at(14).choice == target::host);
+  REQUIRE(policy.at(18).choice == target::nvidia);
+  const std::uint64_t n = 1 << 16;
+  const int trials = adaptive_options{}.trials;
+  int host_runs = 0;
+  const auto host = [&](std::uint64_t m) { return ++host_runs <= 2 * trials ? 5e-3 : host_at(m); };
+  drive(policy, n, 4 * trials, host, gpu_at);
+  REQUIRE(policy.at(16).settled);
+  REQUIRE(!policy.at(16).by_model);
+  REQUIRE(policy.at(16).choice == target::nvidia);
+  drive(policy, n, 30, host, gpu_at);
+  CHECK(policy.at(16).rechecked);
+  CHECK(policy.choose(n) == target::host);
+  CHECK(policy.at(16).switches == 1);
+}
+
 TEST_CASE("adaptive times the other side again before a switch even when its warm-up was timed", "[16][selection]") {
   // The H100 log's 2^20 sum with its data on the host: the host at 244 us; its runs between
   // the bench's GPU runs took far longer, and the class switched to the GPU (433 us) on the

@@ -75,6 +75,19 @@ inline double median_of(const double* v, int k) {
   std::nth_element(w, w + k / 2, w + k);
   return w[k / 2];
 }
+/// The second fastest of k runs (the fastest if k < 3): what a window of runs says of a side.
+/// A run is slowed, never sped up, by what else the machine does (an OpenMP thread kept off
+/// its core for a scheduler period costs the whole region milliseconds), and such spells come
+/// several runs in a row, enough to hold a window's median; one run faster than the rest (a
+/// coarse clock) must not decide either.
+inline double low_of(const double* v, int k) {
+  double w[16] = {};
+  k = k < 16 ? k : 16;
+  std::copy(v, v + k, w);
+  const int at = k < 3 ? 0 : 1;
+  std::nth_element(w, w + at, w + k);
+  return w[at];
+}
 }  // namespace selection_impl
 
 ACC_DETAIL_RUNTIME_FN double adaptive_policy::predict(target where, std::uint64_t n, const data_motion& m) const noexcept {
@@ -203,14 +216,19 @@ ACC_DETAIL_RUNTIME_FN void adaptive_policy::record(target where, std::uint64_t n
     return;
   }
   if (where != c.choice || c.switches >= o_.max_switches) return;
-  // Hysteresis: the median of each full window of the chosen side's runs (one slow run,
-  // preempted or paying a thread wake-up, moves no median) against the other side, which must
-  // be faster by the margin in `confirm` windows in a row.
+  // Hysteresis: each full window of the chosen side's runs, by its second fastest run (slow
+  // runs, preempted or paying a thread wake-up, move it only when they fill the window),
+  // against the other side, which must be faster by the margin in `confirm` windows in a row.
   c.window[c.window_runs++ % window] = seconds;
   if (c.window_runs % window != 0) return;
-  const double current = median_of(c.window.data(), window);
+  const double current = selection_impl::low_of(c.window.data(), window);
   const double other = other_estimate(c, 1 - s);
-  if (!c.rechecked && other > 0 && double(c.calls) * current >= o_.recheck * trials * other) {
+  // What timing the other side again would cost: its time, or its prediction where the time
+  // is trust_model times that (a warm-up in a slow spell; the probe will tell).
+  const double predicted_other = predict(s ? target::host : target::nvidia, c.n, c.motion);
+  const double probe_cost =
+      predicted_other > 0 && other > o_.trust_model * predicted_other ? predicted_other : other;
+  if (!c.rechecked && other > 0 && double(c.calls) * current >= o_.recheck * trials * probe_cost) {
     // Long enough on this side that timing the other once more costs little: the probe below,
     // whose result decides as a switch's would.
     c.rechecked = true;

@@ -64,7 +64,7 @@ constexpr residency residency_of(const data_motion& m) noexcept {
 
 /// SPRAT's knobs: ΔT as a fraction of the current side's time; timed runs per side in a
 /// class's warm-up (their median counts: the first run pays allocation and first touch, and a
-/// single preempted run must not decide); runs of the chosen side whose median is compared
+/// single preempted run must not decide); runs of the chosen side whose second fastest is compared
 /// with the other side before a switch; switches allowed per class after it settled; windows
 /// in a row that must all favour the other side before it switches (a slow spell that fills
 /// one window, such as the GPU's start-up or threads woken from sleep, must not decide for
@@ -113,7 +113,7 @@ struct adaptive_class {
   std::array<std::array<double, 8>, 2> warm_total{}, warm_kernel{};  // the warm-up runs
   std::array<double, 16> window{};      // the chosen side's latest runs since it was chosen
   int window_runs = 0;
-  int favour_other = 0;   // full windows in a row whose median the other side beat by the margin
+  int favour_other = 0;   // full windows in a row whose second fastest run the other side beat by the margin
   std::uint64_t calls = 0;  // runs chosen since the class settled (sampling counts them)
   target choice = target::unset;
   int switches = 0;
@@ -122,7 +122,7 @@ struct adaptive_class {
   bool retimed = false;   // the warm-up's medians were too close to call and both sides ran again
   bool probing = false;   // the other side, known only by prediction, runs its warm-up before a switch
   bool rechecked = false; // the losing side was timed once more after the class had run long enough
-  double probed_against = 0;  // the chosen side's window median that the probe must beat
+  double probed_against = 0;  // the chosen side's window (second fastest run) that the probe must beat
 };
 
 /// Host or GPU for one call site on one GPU. Each side has two models: its kernel time against
@@ -132,7 +132,7 @@ struct adaptive_class {
 /// can be predicted and one prediction is `trust_model` times the other, else timed on both (`trials` runs each, their median counts; medians
 /// within `close_call` of each other are a close call, and both sides run `trials` times again,
 /// past whatever made the first runs at this size slow); from then on it runs on the faster, and switches
-/// once at most, when the other side's time (measured, else predicted) beats the median of the
+/// once at most, when the other side's time (measured, else predicted) beats the second fastest run of the
 /// chosen side's last `window` timed runs by `margin` in `confirm` windows in a row; the other
 /// side is then timed again (`trials` runs, a probe: its warm-up was in other conditions, or
 /// it was only predicted), and the switch is made only if that time beats the chosen side's
