@@ -322,6 +322,24 @@ TEST_CASE("adaptive times a settled class's short runs only as samples, and none
   }
   CHECK(timed == calls / o.sample);
 
+  SECTION("a lease covers exactly the untimed runs before the next sample") {
+    // The dispatch runs leased calls without asking the policy: the sample must come anyway.
+    int asked = 0, timed_runs = 0, run_calls = 0;
+    while (run_calls < calls) {
+      const target t = policy.choose(n);
+      ++asked, ++run_calls;
+      if (policy.timed(n)) {
+        ++timed_runs, policy.record(t, n, 6e-6);
+        continue;
+      }
+      const int k = policy.lease(n);
+      CHECK(k <= o.sample - 1);
+      run_calls += k;
+    }
+    CHECK(timed_runs == calls / o.sample);
+    // A sample, then one untimed call that takes the lease of the rest.
+    CHECK(asked <= 2 * calls / o.sample + 2);
+  }
   SECTION("long runs are all timed") {
     const std::uint64_t big = 1 << 24;
     drive(policy, big, 2 * o.trials, [](auto) { return 3e-3; }, [](auto) { return 1e-3; });
@@ -342,6 +360,8 @@ TEST_CASE("adaptive times a settled class's short runs only as samples, and none
       policy.choose(n);
       CHECK(!policy.timed(n));
     }
+    CHECK(policy.lease(n) == 64);  // nothing left to sample
+    CHECK(policy.lease(n, {}, 5) == 5);
   }
 }
 

@@ -143,6 +143,10 @@ struct selection_memo {
   std::uint64_t epoch = 0, generation = 0;
   selected_site* site = nullptr;
   data_motion motion;
+  // Runs the policy has already counted (adaptive_policy::lease): they go to `lease_where`
+  // untimed, without its lock.
+  int lease_left = 0;
+  target lease_where = target::host;
   alignas(16) unsigned char body[max_body];
 
   bool matches(const construct_entry& e, const call_site& at, int dev, std::uint64_t epoch_now,
@@ -185,6 +189,24 @@ inline bool run_selected(const construct_entry& e, const void* task, std::uint64
   const std::uint64_t generation = state().present_generation.load(std::memory_order_acquire);
   const bool memoised =
       memo && memo->matches(e, site, device, r.epoch.load(std::memory_order_acquire), generation, body);
+  if (memoised && memo->lease_left > 0 && !tune) {
+    // A settled class between its samples: where the policy said, with nothing to record.
+    --memo->lease_left;
+    if (memo->lease_where == target::nvidia) {
+      make_copy();
+      implicit_data data(*scope, mapped->get(), e.body_size, device, spec, true, site);
+      e.run_nvidia(task, mapped->get(), launch_context{spec, device, site}, result);
+      data.finish();
+    } else if (memo->motion.bytes[0] > 0 || spec.default_present) {
+      make_copy();
+      host_coherence coherent(*scope, mapped->get(), e.body_size, device, spec, site);
+      e.run_host(task, body, launch_context{spec, 0, site}, result);
+      coherent.finish();
+    } else {
+      e.run_host(task, body, launch_context{spec, 0, site}, result);
+    }
+    return true;
+  }
   if (memoised) {
     motion = memo->motion;
   } else {
@@ -212,6 +234,7 @@ inline bool run_selected(const construct_entry& e, const void* task, std::uint64
       memo->generation = generation;
       memo->site = s;
       memo->motion = motion;
+      memo->lease_left = 0;
       std::memcpy(memo->body, body, e.body_size);
     }
     if (adapt) {
@@ -219,6 +242,10 @@ inline bool run_selected(const construct_entry& e, const void* task, std::uint64
       // A synchronous run is timed as the policy asks (its warm-up, then a sample); an async
       // one only in the warm-up, since timing it waits for its queue.
       timed = spec.queue == queue_sync ? s->policy.timed(size, motion) : s->policy.warming(size, motion);
+      if (memo && !timed && !tune) {
+        memo->lease_where = where;
+        memo->lease_left = s->policy.lease(size, motion);
+      }
     }
     if (tune && where == target::nvidia) {
       auto& t = s->tuning[cls];

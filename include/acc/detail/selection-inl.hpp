@@ -141,6 +141,19 @@ ACC_DETAIL_RUNTIME_FN bool adaptive_policy::timed(std::uint64_t n, const data_mo
   return c.best[side(c.choice)] >= o_.time_every_run || c.calls % std::uint64_t(std::max(1, o_.sample)) == 0;
 }
 
+ACC_DETAIL_RUNTIME_FN int adaptive_policy::lease(std::uint64_t n, const data_motion& m, int most) noexcept {
+  adaptive_class& c = classes_[int(residency_of(m))][size_class(n)];
+  if (!c.settled || c.probing || c.runs[side(c.choice)] < o_.trials || most <= 0) return 0;
+  int k = most;
+  if (c.switches < o_.max_switches) {
+    if (c.best[side(c.choice)] >= o_.time_every_run) return 0;
+    const std::uint64_t every = std::uint64_t(std::max(1, o_.sample));
+    k = std::min<int>(most, int(every - 1 - c.calls % every));
+  }
+  c.calls += std::uint64_t(k);
+  return k;
+}
+
 ACC_DETAIL_RUNTIME_FN double adaptive_policy::other_estimate(const adaptive_class& c, int other) const noexcept {
   if (c.runs[other] >= o_.trials) return c.best[other];
   return predict(other ? target::nvidia : target::host, c.n, c.motion);

@@ -147,6 +147,10 @@ public:
   /// Whether the run choose() just placed is to be timed: every run of the warm-up; after it,
   /// a sample for the hysteresis while a switch is still allowed; none once it is not.
   ACC_DETAIL_RUNTIME_FN bool timed(std::uint64_t n, const data_motion& m = {}) const noexcept;
+  /// After an untimed run that choose() placed: how many of the class's next runs would go to
+  /// the same side untimed (the calls before the next sample; `most` once nothing is sampled
+  /// any more). They are counted as chosen now, so that a caller may run them without asking.
+  ACC_DETAIL_RUNTIME_FN int lease(std::uint64_t n, const data_motion& m = {}, int most = 64) noexcept;
   /// A timed run of size n on `where`: `seconds` in all, `kernel` of them in the construct
   /// itself, the rest moving data (`m`: the bytes, as choose() was told).
   ACC_DETAIL_RUNTIME_FN void record(target where, std::uint64_t n, const data_motion& m, double seconds, double kernel);
