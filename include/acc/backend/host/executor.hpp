@@ -119,7 +119,10 @@ void for_each_flat(const index_space<Index, Rank>& s, std::uint64_t t0, std::uin
 /// exception. An exception may not leave an OpenMP region, so each part runs inside a catch;
 /// the first exception caught is kept (the others are dropped), every thread stops at its
 /// next chunk, and rethrow() raises it on the calling thread after the region.
-class executor {
+/// Every thread reads `failed_` at each chunk, and the executor lives on the calling thread's
+/// stack: on cache lines of its own, so that what that thread writes during the region next to
+/// it does not take the line from the others.
+class alignas(128) executor {
 public:
   /// `parts` parts (at least 1), e.g. min(thread_count(num_gangs), iterations).
   explicit executor(int parts) noexcept : parts_(parts < 1 ? 1 : parts) {}
