@@ -67,10 +67,11 @@ const is_class* find_class(const char* arg) {
 /// of key values, so its histogram and prefix sum need neither atomics nor a second pass.
 struct bucket_work {
   static constexpr int blocks = 128;       // key blocks: gangs of the counting and scatter loops
+  static constexpr int parts = 128;        // gangs of the per-bucket histograms, equal in work
   static constexpr int max_buckets = 1024;  // NPB-OMP's NUM_BUCKETS (2^10)
   int buckets, shift;                       // key k is in bucket k >> shift
   acc::array<int> sorted;                   // the keys grouped by bucket (NPB's key_buff2)
-  acc::array<int> at;                       // at[blk * buckets + b]: block blk's keys in bucket b, then where they go
+  acc::array<int> at;                       // at[b * blocks + blk]: block blk's keys in bucket b, then where they go
   acc::array<int> start;                    // start[b]: the keys before bucket b (buckets + 1 entries)
 
   /// For `keys` keys below 2^max_key_log2; empty (keys = nblocks = 0) where the GPU form runs.
@@ -82,48 +83,78 @@ struct bucket_work {
 
 /// rank()'s histogram and scan on the host: count[k] = number of keys <= k, as the GPU form's
 /// atomic histogram and inclusive_scan leave it. Atomic increments of one shared histogram
-/// make threads fight over its cache lines; here every write has one owner (a block's row of
-/// `at`, a bucket's range of `count`), as in NPB-OMP's rank().
+/// make threads fight over its cache lines; here every write has one owner (a block's bucket
+/// counters, a bucket's range of `count`), as in NPB-OMP's rank().
 void histogram_by_buckets(int queue, acc::array<int>& keys, acc::array<int>& count, bucket_work& w) {
   const long n = static_cast<long>(keys.size());
-  const int blocks = bucket_work::blocks, buckets = w.buckets, shift = w.shift;
+  const int blocks = bucket_work::blocks, parts = bucket_work::parts, buckets = w.buckets, shift = w.shift;
   const long per_block = (n + blocks - 1) / blocks;
   acc::array<int>&sorted = w.sorted, &at = w.at, &start = w.start;
-  // Each block's bucket sizes.
+  // Each block's bucket sizes, counted in the block's own counters (a thread's, in cache) and
+  // stored bucket-major, so that the offsets below are one running sum in memory order.
   acc::parallel_loop(blocks, acc::default_present, acc::async(queue), ACC_LAMBDA(int blk) {
-    int* const size = &at[long(blk) * buckets];
+    int size[bucket_work::max_buckets];
+    const int s = shift;  // a local: stores to size[] cannot change it, so it stays in a register
     for (int b = 0; b < buckets; ++b) size[b] = 0;
     const long i1 = (blk + 1) * per_block < n ? (blk + 1) * per_block : n;
-    for (long i = blk * per_block; i < i1; ++i) ++size[keys[i] >> shift];
+    for (long i = blk * per_block; i < i1; ++i) ++size[keys[i] >> s];
+    for (int b = 0; b < buckets; ++b) at[long(b) * blocks + blk] = size[b];
   });
   // Where each block's keys of each bucket go: buckets in order, blocks in order within one.
   acc::serial(acc::default_present, acc::async(queue), ACC_LAMBDA() {
     int next = 0;
     for (int b = 0; b < buckets; ++b) {
       start[b] = next;
+      int* const row = &at[long(b) * blocks];
       for (int blk = 0; blk < blocks; ++blk) {
-        const int size = at[long(blk) * buckets + b];
-        at[long(blk) * buckets + b] = next;
+        const int size = row[blk];
+        row[blk] = next;
         next += size;
       }
     }
     start[buckets] = next;
   });
   acc::parallel_loop(blocks, acc::default_present, acc::async(queue), ACC_LAMBDA(int blk) {
-    int* const to = &at[long(blk) * buckets];
+    int to[bucket_work::max_buckets];
+    const int s = shift;
+    for (int b = 0; b < buckets; ++b) to[b] = at[long(b) * blocks + blk];
+    int* const out = &sorted[0];
     const long i1 = (blk + 1) * per_block < n ? (blk + 1) * per_block : n;
     for (long i = blk * per_block; i < i1; ++i) {
       const int k = keys[i];
-      sorted[to[k >> shift]++] = k;
+      out[to[k >> s]++] = k;
     }
   });
   // Each bucket's key range: its histogram, then its running sum from the keys before it.
-  acc::parallel_loop(buckets, acc::default_present, acc::async(queue), ACC_LAMBDA(int b) {
-    const int k0 = b << shift, k1 = (b + 1) << shift;
-    for (int k = k0; k < k1; ++k) count[k] = 0;
-    for (int i = start[b]; i < start[b + 1]; ++i) ++count[sorted[i]];
-    int sum = start[b];
-    for (int k = k0; k < k1; ++k) count[k] = sum += count[k];
+  // The keys' distribution is bell-shaped, so equal runs of buckets are unequal work (the middle
+  // ones hold several times the keys of the outer ones); each gang takes a run of buckets of
+  // equal weight instead, a bucket weighing its keys plus its key values (NPB-OMP balances
+  // the same loop with schedule(dynamic)).
+  const long values = 1L << shift, total = n + long(buckets) * values;
+  acc::parallel_loop(parts, acc::default_present, acc::async(queue), ACC_LAMBDA(int p) {
+    // The first bucket whose keys and values before it weigh at least part p's share.
+    const auto first_bucket = [&](int part) {
+      const long goal = total * part / parts;
+      int lo = 0, hi = buckets;  // the weight before bucket `buckets` is total >= goal
+      while (lo < hi) {
+        const int mid = (lo + hi) / 2;
+        if (start[mid] + mid * values < goal)
+          lo = mid + 1;
+        else
+          hi = mid;
+      }
+      return lo;
+    };
+    const int b0 = first_bucket(p), b1 = first_bucket(p + 1);
+    int* const c = &count[0];
+    const int* const in = &sorted[0];
+    for (int b = b0; b < b1; ++b) {
+      const int k0 = b << shift, k1 = (b + 1) << shift, i0 = start[b], i1 = start[b + 1];
+      for (int k = k0; k < k1; ++k) c[k] = 0;
+      for (int i = i0; i < i1; ++i) ++c[in[i]];
+      int sum = i0;
+      for (int k = k0; k < k1; ++k) c[k] = sum += c[k];
+    }
   });
 }
 
