@@ -164,6 +164,45 @@ inline selection_memo& memo_of(const construct_entry& e, const call_site& site) 
   return memos[h % memos.size()];
 }
 
+/// A leased run (below) that needs the construct's copy of its body: on the GPU, or on the host
+/// with data present on the GPU. Apart, so that a leased host run of host data keeps a small
+/// frame, as a plain construct's.
+ACC_DETAIL_NOINLINE inline void run_leased_mapped(const construct_entry& e, const void* task, const launch_spec& spec,
+                                                  int device, target where, const void* body, void* copy,
+                                                  void* result, const call_site& site) {
+  capture_scope scope;
+  const body_copy mapped(e, scope, body, copy);
+  if (where == target::nvidia) {
+    implicit_data data(scope, mapped.get(), e.body_size, device, spec, true, site);
+    e.run_nvidia(task, mapped.get(), launch_context{spec, device, site}, result);
+    data.finish();
+  } else {
+    host_coherence coherent(scope, mapped.get(), e.body_size, device, spec, site);
+    e.run_host(task, body, launch_context{spec, 0, site}, result);
+    coherent.finish();
+  }
+}
+
+/// A call of a settled class between its samples, which the policy has already counted
+/// (adaptive_policy::lease): it runs where the policy said, untimed, without the registry or
+/// its lock. False when the thread holds no lease for this call (another body or site, the
+/// present table changed, the sites were reset).
+inline bool run_leased(const construct_entry& e, const void* task, const launch_spec& spec, int device,
+                       const void* body, void* copy, void* result, const call_site& site) {
+  if ((spec.select & select_tuned) || e.body_size > selection_memo::max_body) return false;
+  selection_memo& memo = memo_of(e, site);
+  if (memo.lease_left <= 0) return false;
+  const std::uint64_t generation = state().present_generation.load(std::memory_order_acquire);
+  if (!memo.matches(e, site, device, selection_state().epoch.load(std::memory_order_acquire), generation, body))
+    return false;
+  --memo.lease_left;
+  if (memo.lease_where == target::host && memo.motion.bytes[0] <= 0 && !spec.default_present)
+    e.run_host(task, body, launch_context{spec, 0, site}, result);
+  else
+    run_leased_mapped(e, task, spec, device, memo.lease_where, body, copy, result, site);
+  return true;
+}
+
 /// acc::adaptive, acc::tuned, ACC_DEVICE_TYPE=auto, for a construct placed on a GPU: runs it
 /// where the call site's policy says, with the shape its search says, timing the runs that
 /// the policy and the search still learn from (the kernel apart from the data movement). False
@@ -189,24 +228,6 @@ inline bool run_selected(const construct_entry& e, const void* task, std::uint64
   const std::uint64_t generation = state().present_generation.load(std::memory_order_acquire);
   const bool memoised =
       memo && memo->matches(e, site, device, r.epoch.load(std::memory_order_acquire), generation, body);
-  if (memoised && memo->lease_left > 0 && !tune) {
-    // A settled class between its samples: where the policy said, with nothing to record.
-    --memo->lease_left;
-    if (memo->lease_where == target::nvidia) {
-      make_copy();
-      implicit_data data(*scope, mapped->get(), e.body_size, device, spec, true, site);
-      e.run_nvidia(task, mapped->get(), launch_context{spec, device, site}, result);
-      data.finish();
-    } else if (memo->motion.bytes[0] > 0 || spec.default_present) {
-      make_copy();
-      host_coherence coherent(*scope, mapped->get(), e.body_size, device, spec, site);
-      e.run_host(task, body, launch_context{spec, 0, site}, result);
-      coherent.finish();
-    } else {
-      e.run_host(task, body, launch_context{spec, 0, site}, result);
-    }
-    return true;
-  }
   if (memoised) {
     motion = memo->motion;
   } else {
@@ -318,8 +339,10 @@ ACC_DETAIL_RUNTIME_FN void run_construct(const construct_entry& e, const void* t
   check_spec(spec, site);
   const dispatch_impl::placement p = dispatch_impl::place(spec, site);
   if (p.where == target::nvidia && e.run_nvidia) {
-    if (p.select && !empty) [[unlikely]]
+    if (p.select && !empty) [[unlikely]] {
+      if (e.selectable && dispatch_impl::run_leased(e, task, spec, p.device, body, copy, result, site)) return;
       if (dispatch_impl::run_selected(e, task, size, spec, p.device, body, copy, result, site)) return;
+    }
     // The construct's own copy of the body, with the arrays it captured on the device
     // (implicit data, default_present: detail/capture.hpp), copied out by finish().
     capture_scope scope;
