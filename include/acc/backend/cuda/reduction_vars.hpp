@@ -139,7 +139,7 @@ public:
   using typename base::pointers_type;
 
   single_pass_vars(int blocks, int device, const call_site& site)
-      : blocks_(blocks), scratch_(single_pass_scratch_of(device)),
+      : blocks_(blocks), scratch_(single_pass_scratch_of(device, site)),
         out_(result_slot_of(base::results_bytes, site)) {
     scratch_.acquire(base::layout(blocks).total, site);
   }
@@ -148,6 +148,17 @@ public:
   pointers_type partials() const { return base::pointers(scratch_.partials(), base::layout(blocks_).partial); }
   pointers_type results() const {
     return base::pointers(static_cast<char*>(out_.device()), base::layout(blocks_).result);
+  }
+
+  /// Runs `queue_kernel`; if it throws, nothing was queued and the scratch is free again.
+  template <class F>
+  void launched(F&& queue_kernel) {
+    try {
+      queue_kernel();
+    } catch (...) {
+      scratch_.done();
+      throw;
+    }
   }
 
   void finish(cudaStream_t stream, const std::tuple<R...>& reds, const call_site& site) {

@@ -7,6 +7,7 @@
 
 #include <acc/backend/cuda/check.hpp>
 #include <acc/backend/cuda/per_device.hpp>
+#include <acc/backend/cuda/runtime.hpp>
 
 #include <cuda_runtime.h>
 
@@ -65,8 +66,11 @@ private:
   bool busy_ = false;
 };
 
-/// The calling thread's scratch on `device`.
-inline single_pass_scratch& single_pass_scratch_of(int device) {
+/// The calling thread's scratch on `device`. A reduction waits for its value, which a graph
+/// being recorded cannot do: refused before anything is queued, as the two-kernel form's
+/// scratch allocation is.
+inline single_pass_scratch& single_pass_scratch_of(int device, const call_site& site) {
+  if (capturing.active) fail_in_capture(site, "a reduction, which waits for its value,");
   if (device < 0 || device >= max_devices) throw bad_clause("acc: device numbers above 63 are not supported");
   thread_local single_pass_scratch scratch[max_devices];
   return scratch[device];
