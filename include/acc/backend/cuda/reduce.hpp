@@ -105,7 +105,7 @@ T reduce_with(const index_space<Index, Rank>& s, std::uint64_t total, const laun
   T* result_d = static_cast<T*>(out.device());
   if (single_pass_reductions.load(std::memory_order_relaxed)) {
     single_pass_scratch& scratch = single_pass_scratch_of(ctx.device, ctx.site);
-    scratch.acquire(sizeof(T) * cfg.grid, ctx.site);
+    scratch.acquire(sizeof(T) * cfg.grid, stream, ctx.site);
     try {
       launch(blocks_kernel, cfg, 0, stream, ctx.site, input{body, s.lo, n1, n2}, Count(total), op,
              reinterpret_cast<T*>(scratch.partials()), scratch.ticket(), init, result_d);

@@ -138,10 +138,10 @@ class single_pass_vars : public reduction_layout<R...> {
 public:
   using typename base::pointers_type;
 
-  single_pass_vars(int blocks, int device, const call_site& site)
+  single_pass_vars(int blocks, int device, cudaStream_t stream, const call_site& site)
       : blocks_(blocks), scratch_(single_pass_scratch_of(device, site)),
         out_(result_slot_of(base::results_bytes, site)) {
-    scratch_.acquire(base::layout(blocks).total, site);
+    scratch_.acquire(base::layout(blocks).total, stream, site);
   }
 
   unsigned* ticket() const noexcept { return scratch_.ticket(); }

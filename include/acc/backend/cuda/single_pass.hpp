@@ -37,10 +37,11 @@ public:
     if (base_ && !busy_) (void)cudaFree(base_);
   }
 
-  /// Room for `partial_bytes` after the counter, on `device` (current). A reduction that did
-  /// not reach done() (an exception between launch and wait) may have left its kernel running
-  /// or its counter non-zero: that memory is abandoned, never reused.
-  void* acquire(std::size_t partial_bytes, const call_site& site) {
+  /// Room for `partial_bytes` after the counter, on the current device, for a kernel queued
+  /// next on `stream`. A reduction that did not reach done() (an exception between launch and
+  /// wait) may have left its kernel running or its counter non-zero: that memory is
+  /// abandoned, never reused.
+  void* acquire(std::size_t partial_bytes, cudaStream_t stream, const call_site& site) {
     if (busy_) base_ = nullptr, size_ = 0, busy_ = false;
     const std::size_t want = partials_offset + partial_bytes;
     if (want > size_) {
@@ -48,8 +49,10 @@ public:
       base_ = nullptr, size_ = 0;
       const std::size_t bytes = want < 4096 ? 4096 : want + want / 2;
       ACC_DETAIL_CUDA_CHECK(cudaMalloc(&base_, bytes), site);
+      // On the kernel's own stream: cudaMemset would go to the legacy default stream, which
+      // acc's non-blocking queues do not wait for. The size is set once the counter is zero.
+      ACC_DETAIL_CUDA_CHECK(cudaMemsetAsync(base_, 0, partials_offset, stream), site);
       size_ = bytes;
-      ACC_DETAIL_CUDA_CHECK(cudaMemset(base_, 0, partials_offset), site);
     }
     busy_ = true;
     return base_;
