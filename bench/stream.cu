@@ -1,12 +1,14 @@
 // STREAM-style memory bandwidth: acc::parallel_loop against a hand-written CUDA kernel and
 // Thrust, on the kernels of BabelStream (https://github.com/UoB-HPC/BabelStream); the same
 // kernels with BabelStream's OpenACC model's intptr_t index against CUDA twins (best and median);
-// and its dot: the reduction clause and acc::parallel_reduce against BabelStream's CUDA dot.
-//   bench_stream [--log2 25,28] [--runs N] [--warmup N]
+// and its dot: the reduction clause and acc::parallel_reduce, each in its single-pass and
+// two-kernel forms, against BabelStream's CUDA dot.
+//   bench_stream [--log2 25,28] [--runs N] [--warmup N] [--dot-only]
 // Exits 1 if any implementation computes a wrong result, 0 without a GPU (nothing to measure).
 #include <acc/loop.hpp>
 #include <acc/reduce.hpp>
 #include <acc/runtime.hpp>
+#include <acc/backend/cuda/single_pass.hpp>  // the reductions' form, switched per row of the dot table
 
 #include <thrust/count.h>
 #include <thrust/execution_policy.h>
@@ -26,6 +28,7 @@
 #include <cstring>
 #include <exception>
 #include <string>
+#include <utility>
 #include <vector>
 
 
@@ -346,8 +349,13 @@ __global__ void dot_k(const double* a, const double* b, double* sums, intptr_t n
   if (threadIdx.x == 0) sums[blockIdx.x] = part[0];
 }
 
-enum dot_impl { dot_clause, dot_reduce, dot_cuda, dot_impl_count };
-constexpr const char* dot_name[] = {"acc reduction clause", "acc parallel_reduce", "cuda"};
+// acc's reductions run in one of two forms (single_pass.hpp): the single pass (the kernel's
+// last block combines the blocks' partials) and the two-kernel form (a second kernel combines
+// them); both are timed here, taking turns with the CUDA dot, so that one run decides between
+// them. "bs shape" is the single pass in BabelStream's grid: num_gangs(4 x SMs), vector_length(1024).
+enum dot_impl { dot_clause, dot_clause_two, dot_clause_bs, dot_reduce, dot_reduce_two, dot_cuda, dot_impl_count };
+constexpr const char* dot_name[] = {"clause single pass", "clause two kernels", "clause 1-pass bs shape",
+                                    "reduce single pass", "reduce two kernels", "cuda"};
 
 bool bench_dot(int log2n, int warmup, int runs, int sms) {
   const intptr_t n = intptr_t(1) << log2n;
@@ -361,9 +369,13 @@ bool bench_dot(int log2n, int warmup, int runs, int sms) {
 
   const auto dot = [&](int m) {
     double sum = 0;
-    if (m == dot_clause) {
+    acc::detail::cuda::single_pass_reductions = m != dot_clause_two && m != dot_reduce_two;
+    if (m == dot_clause || m == dot_clause_two) {
       acc::parallel_loop(n, acc::reduction(acc::plus, sum), ACC_LAMBDA(intptr_t i, double& s) { s += a[i] * b[i]; });
-    } else if (m == dot_reduce) {
+    } else if (m == dot_clause_bs) {
+      acc::parallel_loop(n, acc::num_gangs(blocks), acc::vector_length(dot_block), acc::reduction(acc::plus, sum),
+                         ACC_LAMBDA(intptr_t i, double& s) { s += a[i] * b[i]; });
+    } else if (m == dot_reduce || m == dot_reduce_two) {
       sum = acc::parallel_reduce(n, acc::plus, ACC_LAMBDA(intptr_t i) { return a[i] * b[i]; });
     } else {
       dot_k<<<blocks, dot_block, 0, stream>>>(a, b, sums, n);
@@ -371,6 +383,7 @@ bool bench_dot(int log2n, int warmup, int runs, int sms) {
       CHECK(cudaStreamSynchronize(stream));
       for (int k = 0; k < blocks; ++k) sum += sums[k];
     }
+    acc::detail::cuda::single_pass_reductions = true;
     return sum;
   };
   cudaEvent_t start, stop;
@@ -405,19 +418,24 @@ bool bench_dot(int log2n, int warmup, int runs, int sms) {
     best[m] = *std::min_element(times[m].begin(), times[m].end());
     med[m] = median(times[m]);
   }
-  for (int m : {dot_clause, dot_reduce})
-    std::printf("%-8s 2^%-4d %-21s best %8.1f median %8.1f GB/s; cuda best %8.1f median %8.1f; acc/cuda best %6.3f median %6.3f\n",
-                "dot", log2n, dot_name[m], bytes / (best[m] * 1e6), bytes / (med[m] * 1e6),
-                bytes / (best[dot_cuda] * 1e6), bytes / (med[dot_cuda] * 1e6), best[dot_cuda] / best[m],
-                med[dot_cuda] / med[m]);
+  for (int m = 0; m < dot_cuda; ++m)
+    std::printf("%-8s 2^%-4d %-23s best %8.1f median %8.1f GB/s (%7.1f us); cuda best %8.1f median %8.1f (%7.1f us);"
+                " acc/cuda best %6.3f median %6.3f\n",
+                "dot", log2n, dot_name[m], bytes / (best[m] * 1e6), bytes / (med[m] * 1e6), med[m] * 1e3,
+                bytes / (best[dot_cuda] * 1e6), bytes / (med[dot_cuda] * 1e6), med[dot_cuda] * 1e3,
+                best[dot_cuda] / best[m], med[dot_cuda] / med[m]);
+  for (auto [one, two] : {std::pair{dot_clause, dot_clause_two}, std::pair{dot_reduce, dot_reduce_two}})
+    std::printf("dot      2^%-4d %s / %s: best %6.3f median %6.3f (time of two kernels / time of one pass)\n", log2n,
+                dot_name[one], dot_name[two], best[two] / best[one], med[two] / med[one]);
   std::fflush(stdout);
   return ok;
 }
 
 [[noreturn]] void usage() {
-  std::fprintf(stderr, "usage: bench_stream [--log2 25,28] [--runs N] [--warmup N]\n"
+  std::fprintf(stderr, "usage: bench_stream [--log2 25,28] [--runs N] [--warmup N] [--dot-only]\n"
                        "  --log2   array sizes as powers of two (10..30), comma-separated\n"
-                       "  --runs   timed runs per kernel (default 100 up to 2^25, 50 above)\n");
+                       "  --runs   timed runs per kernel (default 100 up to 2^25, 50 above)\n"
+                       "  --dot-only  only the dot table\n");
   std::exit(2);
 }
 
@@ -426,8 +444,13 @@ bool bench_dot(int log2n, int warmup, int runs, int sms) {
 int main(int argc, char** argv) try {
   std::vector<int> sizes{25, 28};
   int runs = 0, warmup = 5;
+  bool dot_only = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
+    if (arg == "--dot-only") {
+      dot_only = true;
+      continue;
+    }
     if (i + 1 >= argc) usage();
     if (arg == "--log2") {
       sizes.clear();
@@ -459,16 +482,17 @@ int main(int argc, char** argv) try {
               prop.totalGlobalMem / double(1 << 30));
   std::printf("GB/s = 1e9 bytes/s from the median of the timed runs; cuda = one element per thread, block %d\n",
               cuda_block);
-  std::printf("%-8s %-6s %-11s %10s %10s %10s %9s\n", "kernel", "size", "variant", "acc", "cuda", "thrust",
-              "acc/cuda");
-
   bool ok = true;
-  for (int log2n : sizes) ok &= bench_size(log2n, warmup, runs ? runs : log2n <= 25 ? 100 : 50);
-  std::printf("\nBabelStream's OpenACC model (intptr_t index) against CUDA twins with the same index, GB/s "
-              "(acc, cuda blocks of 1024 as BabelStream's CUDA, cuda blocks of 256), %d timed runs\n",
-              runs ? runs : 100);
-  for (int log2n : sizes) ok &= bench_babel(log2n, warmup, runs ? runs : 100);
-  std::printf("\n");
+  if (!dot_only) {
+    std::printf("%-8s %-6s %-11s %10s %10s %10s %9s\n", "kernel", "size", "variant", "acc", "cuda", "thrust",
+                "acc/cuda");
+    for (int log2n : sizes) ok &= bench_size(log2n, warmup, runs ? runs : log2n <= 25 ? 100 : 50);
+    std::printf("\nBabelStream's OpenACC model (intptr_t index) against CUDA twins with the same index, GB/s "
+                "(acc, cuda blocks of 1024 as BabelStream's CUDA, cuda blocks of 256), %d timed runs\n",
+                runs ? runs : 100);
+    for (int log2n : sizes) ok &= bench_babel(log2n, warmup, runs ? runs : 100);
+    std::printf("\n");
+  }
   for (int log2n : sizes) ok &= bench_dot(log2n, warmup, runs ? runs : 100, prop.multiProcessorCount);
   if (!ok) std::fprintf(stderr, "FAILED: wrong results (see above)\n");
   return ok ? 0 : 1;

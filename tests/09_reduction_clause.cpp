@@ -275,3 +275,95 @@ TEST_CASE("a loop with reductions beyond the GPU's threads per gang throws bad_c
       Catch::Contains("2048 threads per gang"));
   REQUIRE(s == 0);
 }
+
+#if defined(__CUDACC__)
+#  include <acc/backend/cuda/single_pass.hpp>
+
+#  include <thread>
+#  include <vector>
+
+namespace {
+// A GPU reduction runs as one kernel whose last block combines the blocks (the default) or as
+// a block kernel and a combining kernel; these cases run both, which a GPU run of the other
+// cases would not.
+struct restore_single_pass {
+  ~restore_single_pass() { acc::detail::cuda::single_pass_reductions = true; }
+};
+
+struct float_stats {
+  float sum;
+  double max;
+  long count;
+  float reduced;  // parallel_reduce's sum
+  bool operator==(const float_stats&) const = default;
+};
+
+float_stats stats_of(acc::view<const float> x, int n, int shape, int queue = 0) {
+  float_stats r{0.5f, -3.0, 2, 0};
+  auto body = ACC_LAMBDA(int i, float& s, double& m, long& c) {
+    s += x[i];
+    m = m < x[i] ? x[i] : m;
+    if (x[i] > 0) ++c;
+  };
+  auto value = ACC_LAMBDA(int i) { return x[i]; };
+  const auto on = [&](auto... clauses) {
+    acc::parallel_loop(n, clauses..., acc::reduction(acc::plus, r.sum), acc::reduction(acc::maximum, r.max),
+                       acc::reduction(acc::plus, r.count), body);
+    r.reduced = acc::parallel_reduce(n, clauses..., acc::plus, value);
+  };
+  if (queue) {
+    on(acc::async(queue));
+    acc::wait(queue);
+  } else if (shape == 0) {
+    on();
+  } else if (shape == 1) {
+    on(acc::num_gangs(3), acc::vector_length(33));
+  } else {
+    on(acc::num_gangs(1));
+  }
+  return r;
+}
+}  // namespace
+
+TEST_CASE("single-pass and two-kernel GPU reductions give the same values, call after call", "[09][reduction][gpu]") {
+  const int n = GENERATE(1, 2, 97, 65537, 1000003);
+  acc::array<float> x(n);
+  acc_test::fill_random(x, 41u, -1.0f, 1.0f);
+  double esum = 0.5, emx = -3.0;
+  long ecount = 2;
+  for (int i = 0; i < n; ++i) esum += x[i], emx = std::max(emx, double(x[i])), ecount += x[i] > 0;
+  restore_single_pass restore;
+  for (int shape = 0; shape < 3; ++shape) {
+    float_stats first[2];
+    for (int form = 0; form < 2; ++form) {
+      acc::detail::cuda::single_pass_reductions = form == 0;
+      first[form] = stats_of(x, n, shape);
+      REQUIRE(first[form].sum == Approx(esum).epsilon(1e-4).margin(1e-3));
+      REQUIRE(first[form].reduced == Approx(esum - 0.5).epsilon(1e-4).margin(1e-3));
+      REQUIRE(first[form].max == emx);
+      REQUIRE(first[form].count == ecount);
+      // The last block resets its ticket: every later call finds it at zero again.
+      for (int rep = 0; rep < 3; ++rep) REQUIRE(stats_of(x, n, shape) == first[form]);
+    }
+    // Without clauses both forms combine the partials in blocks of the same size.
+    if (shape == 0) REQUIRE(first[0] == first[1]);
+  }
+}
+
+TEST_CASE("single-pass GPU reductions of several host threads on their own queues do not mix", "[09][reduction][gpu]") {
+  const int n = 300007;
+  acc::array<float> x(n);
+  acc_test::fill_random(x, 43u, -1.0f, 1.0f);
+  const float_stats expected = stats_of(x, n, 0);
+  const int threads = 4, calls = 25;
+  std::vector<int> wrong(threads, 0);
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      // Odd threads on the synchronous queue (each thread's own stream), even ones on an async queue.
+      for (int c = 0; c < calls; ++c) wrong[t] += !(stats_of(x, n, 0, t % 2 ? 0 : t + 1) == expected);
+    });
+  for (auto& th : pool) th.join();
+  for (int t = 0; t < threads; ++t) REQUIRE(wrong[t] == 0);
+}
+#endif

@@ -1,12 +1,13 @@
 //! @file CUDA backend of parallel_loop with reduction clauses: a persistent grid where each
-//! thread keeps private copies and block_reduce combines each block's (reduction_vars.hpp
-//! does the rest).
+//! thread keeps private copies and block_reduce combines each block's; the last block combines
+//! the blocks' (single_pass.hpp), or a second kernel does (reduction_vars.hpp).
 #pragma once
 
 #include <acc/backend/cuda/block_reduce.hpp>
 #include <acc/backend/cuda/launch.hpp>
 #include <acc/backend/cuda/reduction_vars.hpp>
 #include <acc/backend/cuda/runtime.hpp>
+#include <acc/backend/cuda/single_pass.hpp>
 #include <acc/backend/cuda/tuning.hpp>
 #include <acc/detail/reduce_op.hpp>
 #include <acc/detail/task.hpp>
@@ -27,8 +28,13 @@ __device__ void block_reduce_to(const T& v, const Op& op, T* out) {
   if (threadIdx.x == 0) *out = r;
 }
 
+/// Block b stores its private values' reduction in partial_v[b]. In the single pass
+/// (single_pass.hpp: `ticket` given) the last block to finish then combines the partials
+/// into out_v; with a null ticket a second kernel does (reduction_vars::finish). One kernel
+/// for both forms: a reduction body is compiled once.
 template <class Count, class Index, std::size_t Rank, class Body, class Ops, class Vals, class Outs>
-__global__ void loop_reductions(index_space<Index, Rank> s, Count n, Body body, Ops ops, Vals priv, Outs partial) {
+__global__ void loop_reductions(index_space<Index, Rank> s, Count n, Body body, Ops ops, Vals priv, Outs partial,
+                                unsigned* ticket, Outs out) {
   const Count stride = Count(gridDim.x) * blockDim.x;
   // Two private sets taken in turn, so that two iterations' loads are in flight at once.
   // Still a fixed order for a fixed configuration.
@@ -48,6 +54,10 @@ __global__ void loop_reductions(index_space<Index, Rank> s, Count n, Body body, 
   [&]<std::size_t... K>(std::index_sequence<K...>) {
     (block_reduce_to(std::get<K>(priv), std::get<K>(ops), std::get<K>(partial) + blockIdx.x), ...);
   }(std::make_index_sequence<std::tuple_size_v<Vals>>{});
+  if (ticket && last_block_arrived(ticket)) {
+    fold_reduction_vars(ops, partial, int(gridDim.x), out);
+    reset_ticket(ticket);
+  }
 }
 
 /// parallel_loop with reduction clauses on ctx.device (task.total > 0): a persistent grid
@@ -58,17 +68,26 @@ void run(backend, const loop_reduction_task<index_space<Index, Rank>, std::tuple
          const launch_context& ctx) {
   const cudaStream_t stream = begin_launch(ctx);
   using Count = std::uint64_t;  // one instantiation: the private state dominates, not the counter
-  using vars = reduction_vars<R...>;
-  auto kernel = &loop_reductions<Count, Index, Rank, Body, typename vars::ops_type, typename vars::values_type,
-                                 typename vars::pointers_type>;
+  using vars = reduction_layout<R...>;
+  using ops_type = typename vars::ops_type;
+  using values_type = typename vars::values_type;
+  using pointers_type = typename vars::pointers_type;
+  const ops_type ops = vars::ops_of(task.reductions);
+  auto kernel = &loop_reductions<Count, Index, Rank, Body, ops_type, values_type, pointers_type>;
   const launch_config cfg = plan_persistent<reduce_policy>(kernel, task.total, ctx);
-  vars scratch(int(cfg.grid), ctx.device, stream, ctx.site);
-  const typename vars::ops_type ops = [&]<std::size_t... V>(std::index_sequence<V...>) {
-    return typename vars::ops_type{std::get<V>(task.reductions).op...};
-  }(std::index_sequence_for<R...>{});
-  launch(kernel, cfg, 0, stream, ctx.site, task.space, Count(task.total), body, ops, identities_of(task.reductions),
-         scratch.partials());
-  scratch.finish(task.reductions, ctx.site);
+  if (single_pass_reductions.load(std::memory_order_relaxed)) {
+    single_pass_vars<R...> scratch(int(cfg.grid), ctx.device, stream, ctx.site);
+    scratch.launched([&] {
+      launch(kernel, cfg, 0, stream, ctx.site, task.space, Count(task.total), body, ops,
+             identities_of(task.reductions), scratch.partials(), scratch.ticket(), scratch.results());
+    });
+    scratch.finish(stream, task.reductions, ctx.site);
+  } else {
+    reduction_vars<R...> scratch(int(cfg.grid), ctx.device, stream, ctx.site);
+    launch(kernel, cfg, 0, stream, ctx.site, task.space, Count(task.total), body, ops, identities_of(task.reductions),
+           scratch.partials(), nullptr, pointers_type{});
+    scratch.finish(task.reductions, ctx.site);
+  }
 }
 
 }  // namespace acc::detail::cuda

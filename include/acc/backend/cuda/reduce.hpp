@@ -1,11 +1,13 @@
 //! @file CUDA backend of parallel_reduce: a persistent grid folds the body's values per thread,
-//! block_reduce (block_reduce.hpp) combines each block, and one block combines the blocks.
+//! block_reduce (block_reduce.hpp) combines each block, and the last block to finish combines
+//! the blocks (single_pass.hpp), or a second kernel does.
 #pragma once
 
 #include <acc/backend/cuda/block_reduce.hpp>
 #include <acc/backend/cuda/launch.hpp>
 #include <acc/backend/cuda/memory.hpp>
 #include <acc/backend/cuda/runtime.hpp>
+#include <acc/backend/cuda/single_pass.hpp>
 #include <acc/backend/cuda/tuning.hpp>
 #include <acc/detail/reduce_op.hpp>
 #include <acc/extent.hpp>
@@ -34,10 +36,27 @@ struct reduce_input {
   }
 };
 
+/// The calling block: *out = op(init, partial[0] ... partial[count - 1]), written by thread 0.
+/// Ends with a barrier, so the next call may reuse the block's scratch.
+template <class T, class Op>
+__device__ void fold_partials(const T* partial, int count, const Op& op, const T& init, T* out) {
+  __shared__ alignas(T) unsigned char slots[32 * sizeof(T)];
+  const int block = blockDim.x;
+  T acc{};
+  if (int i = threadIdx.x; i < count) {
+    acc = partial[i];
+    for (i += block; i < count; i += block) acc = op(acc, partial[i]);
+  }
+  acc = block_reduce(acc, op, count < block ? count : block, reinterpret_cast<T*>(slots));
+  if (threadIdx.x == 0) *out = op(init, acc);
+}
+
 /// Block b writes the fold of its threads' values to partial[b]. The grid never has more
-/// threads than iterations' blocks, so every block has at least one value.
+/// threads than iterations' blocks, so every block has at least one value. With a ticket
+/// (single_pass.hpp) the last block to finish writes op(init, partials...) to *out; with a
+/// null one reduce_partials does, in a second kernel.
 template <int Unroll, class T, class Count, class Op, class Input>
-__global__ void reduce_blocks(Input in, Count n, Op op, T* partial) {
+__global__ void reduce_blocks(Input in, Count n, Op op, T* partial, unsigned* ticket, T init, T* out) {
   __shared__ alignas(T) unsigned char slots[32 * sizeof(T)];
   const Count block = blockDim.x, stride = Count(gridDim.x) * block;
   Count i = Count(blockIdx.x) * block + threadIdx.x;
@@ -58,21 +77,10 @@ __global__ void reduce_blocks(Input in, Count n, Op op, T* partial) {
   const int valid = n - first >= block ? int(block) : int(n - first);
   acc = block_reduce(acc, op, valid, reinterpret_cast<T*>(slots));
   if (threadIdx.x == 0) partial[blockIdx.x] = acc;
-}
-
-/// The calling block: *out = op(init, partial[0] ... partial[count - 1]), written by thread 0.
-/// Ends with a barrier, so the next call may reuse the block's scratch.
-template <class T, class Op>
-__device__ void fold_partials(const T* partial, int count, const Op& op, const T& init, T* out) {
-  __shared__ alignas(T) unsigned char slots[32 * sizeof(T)];
-  const int block = blockDim.x;
-  T acc{};
-  if (int i = threadIdx.x; i < count) {
-    acc = partial[i];
-    for (i += block; i < count; i += block) acc = op(acc, partial[i]);
+  if (ticket && last_block_arrived(ticket)) {
+    fold_partials(partial, int(gridDim.x), op, init, out);
+    reset_ticket(ticket);
   }
-  acc = block_reduce(acc, op, count < block ? count : block, reinterpret_cast<T*>(slots));
-  if (threadIdx.x == 0) *out = op(init, acc);
 }
 
 template <class T, class Op>
@@ -93,14 +101,30 @@ T reduce_with(const index_space<Index, Rank>& s, std::uint64_t total, const laun
   // same from run to run.
   const launch_config cfg = plan_persistent<reduce_policy>(blocks_kernel, total, ctx);
   const Count n1 = Rank > 1 ? Count(s.count[1]) : 1, n2 = Rank > 2 ? Count(s.count[2]) : 1;
-  stream_buffer scratch(sizeof(T) * cfg.grid, ctx.device, stream, ctx.site);
-  T* partial = static_cast<T*>(scratch.get());
   result_slot& out = result_slot_of(sizeof(T), ctx.site);
-  launch(blocks_kernel, cfg, 0, stream, ctx.site, input{body, s.lo, n1, n2}, Count(total), op, partial);
-  launch(final_kernel, {1u, unsigned(reduce_policy::block)}, 0, stream, ctx.site, partial, int(cfg.grid), op, init,
-         static_cast<T*>(out.device()));
-  scratch.release(ctx.site);
-  ACC_DETAIL_CUDA_CHECK(cudaStreamSynchronize(stream), ctx.site);  // the caller gets a value
+  T* result_d = static_cast<T*>(out.device());
+  if (single_pass_reductions.load(std::memory_order_relaxed)) {
+    single_pass_scratch& scratch = single_pass_scratch_of(ctx.device, ctx.site);
+    scratch.acquire(sizeof(T) * cfg.grid, stream, ctx.site);
+    try {
+      launch(blocks_kernel, cfg, 0, stream, ctx.site, input{body, s.lo, n1, n2}, Count(total), op,
+             reinterpret_cast<T*>(scratch.partials()), scratch.ticket(), init, result_d);
+    } catch (...) {
+      scratch.done();  // nothing was queued
+      throw;
+    }
+    ACC_DETAIL_CUDA_CHECK(cudaStreamSynchronize(stream), ctx.site);  // the caller gets a value
+    scratch.done();
+  } else {
+    stream_buffer scratch(sizeof(T) * cfg.grid, ctx.device, stream, ctx.site);
+    T* partial = static_cast<T*>(scratch.get());
+    launch(blocks_kernel, cfg, 0, stream, ctx.site, input{body, s.lo, n1, n2}, Count(total), op, partial, nullptr,
+           init, result_d);
+    launch(final_kernel, {1u, unsigned(reduce_policy::block)}, 0, stream, ctx.site, partial, int(cfg.grid), op, init,
+           result_d);
+    scratch.release(ctx.site);
+    ACC_DETAIL_CUDA_CHECK(cudaStreamSynchronize(stream), ctx.site);
+  }
   T result;
   std::memcpy(&result, out.host(), sizeof(T));
   return result;
