@@ -45,6 +45,7 @@
 #include <cstdio>
 #include <exception>
 #include <string_view>
+#include <thread>
 
 // The per-point routines (the 5x5 blocks, their solve, a direction's fluxes) are forced inline
 // into the host's loops: g++ keeps them out of line (the sweep bodies are large), and then the
@@ -658,25 +659,74 @@ ACC_ROUTINE LU_INLINE void upper_point(const lu_grid& g, const U& ur, const S& r
   for (int m = 0; m < 5; ++m) rsd[g.at(p, m)] = v[m] - tv[m];
 }
 
+/// The host sweeps' progress marks: slot g (one cache line apart, so that a gang's mark and its
+/// neighbour's polls do not share a line) holds the last plane gang g has finished, as a ticket
+/// that grows from sweep to sweep, so no sweep has to clear the marks of the one before.
+struct sweep_marks {
+  static constexpr int stride = 16;  // ints per 64-byte line
+  acc::array<int> marks;
+  int tickets = 0;  // tickets used so far: a sweep takes nk (one per plane)
+
+  explicit sweep_marks(int slots) : marks("sweep marks", std::size_t(slots) * stride) {}
+};
+
+/// Waits until `mark` reaches ticket: the gang that owns it has finished that plane of its rows
+/// (acquire: its stores to rsd are visible after). Host only; the spin yields now and then
+/// so that a loaded machine's scheduler can run the gang being waited for.
+ACC_ROUTINE inline void wait_for_mark(int& mark, int ticket) {
+  const acc::atomic_ref<int> m(mark);
+  for (int spins = 1; m.load(std::memory_order_acquire) < ticket; ++spins) {
+#if !defined(__CUDA_ARCH__)
+    if (spins % 4096 == 0) std::this_thread::yield();
+#  if defined(__x86_64__) || defined(__i386__)
+    else __builtin_ia32_pause();
+#  endif
+#endif
+  }
+}
+ACC_ROUTINE inline void set_mark(int& mark, int ticket) {
+  acc::atomic_ref<int>(mark).store(ticket, std::memory_order_release);
+}
+
+/// Rows [*jlo, *jhi] of the host sweeps' gang `me` of `gangs` (nj rows split into contiguous
+/// blocks, the earlier ones one row longer where they do not divide evenly).
+ACC_ROUTINE inline void sweep_rows(int me, int gangs, int nj, int* jlo, int* jhi) {
+  const int base = nj / gangs, extra = nj % gangs;
+  *jlo = 1 + me * base + (me < extra ? me : extra);
+  *jhi = *jlo + base + (me < extra ? 1 : 0) - 1;
+}
+
 /// Lower sweep: rsd <- (D + omega L)^-1 rsd, L holding the blocks that couple a point to its
 /// k-1, j-1 and i-1 neighbours. On the GPU one construct per point hyperplane i + j + k = l, in
-/// increasing order. On the host (multicore) one construct per line hyperplane k + j = s, each
-/// thread running whole i lines from i = 1 up: 2n instead of 3n constructs per sweep, each
-/// line walking contiguous memory whose i-1 neighbour it has just written, where a point
-/// hyperplane's points lie nx - 1 points apart and a GPU's memory system hides that but a
-/// core's caches do not. A line is too much serial work for a GPU thread (n lines at most).
+/// increasing order. On the host (multicore) one construct for the whole sweep, pipelined as
+/// NPB-OMP's blts: each gang (one per thread) owns a block of j rows and runs the planes k in
+/// order, whole i lines from i = 1 up; before plane k it waits until the gang below (the rows
+/// j-1 of its first row) has finished its plane k. A point's k-1 and i-1 neighbours are then
+/// the gang's own, still in its core's caches, and the gangs sync pairwise through marks where
+/// a construct per hyperplane ends in a barrier of all threads (2n of them per sweep). This
+/// needs every gang running at once, as the host's gangs are (a thread each, the default
+/// num_gangs); were OpenMP to give fewer threads, a thread runs its gangs in increasing order,
+/// each waiting only on a lower one, which still finishes. A GPU gives no such guarantee.
 void lower_sweep(const lu_grid& g, int queue, const acc::array<double>& u, const acc::array<double>& rho_i,
-                 const acc::array<double>& qs, const acc::array<double>& rsd) {
+                 const acc::array<double>& qs, const acc::array<double>& rsd, sweep_marks& sync) {
   const acc::view<const double> ur = u, rr = rho_i, qr = qs;
   const int ni = g.nx - 2, nj = g.ny - 2, nk = g.nz - 2;
   if (acc::get_device_type() == acc::device_type::host) {
-    for (int s = 2; s <= nk + nj; ++s) {
-      const int klo = std::max(1, s - nj), khi = std::min(nk, s - 1);
-      acc::parallel_loop(khi - klo + 1, acc::async(queue), acc::default_present, ACC_LAMBDA(int k1) {
-        const int k = klo + k1, j = s - k;
-        for (int i = 1; i <= ni; ++i) lower_point(g, ur, rr, qr, rsd, k, j, i);
-      });
-    }
+    const acc::view<int> marks = sync.marks;
+    const int first = sync.tickets;  // plane k's ticket: first + k
+    sync.tickets += nk;
+    acc::parallel(acc::async(queue), acc::default_present, ACC_LAMBDA(const acc::gang_t& gang) {
+      const int gangs = gang.num_gangs() < nj ? gang.num_gangs() : nj, me = gang.gang_num();
+      if (me >= gangs) return;
+      int jlo, jhi;
+      sweep_rows(me, gangs, nj, &jlo, &jhi);
+      for (int k = 1; k <= nk; ++k) {
+        if (me > 0) wait_for_mark(marks[(me - 1) * sweep_marks::stride], first + k);
+        for (int j = jlo; j <= jhi; ++j)
+          for (int i = 1; i <= ni; ++i) lower_point(g, ur, rr, qr, rsd, k, j, i);
+        set_mark(marks[me * sweep_marks::stride], first + k);
+      }
+    });
     return;
   }
   for (int l = 3; l <= ni + nj + nk; ++l) {
@@ -691,19 +741,30 @@ void lower_sweep(const lu_grid& g, int queue, const acc::array<double>& u, const
 }
 
 /// Upper sweep: rsd <- (D + omega U)^-1 D rsd, U coupling a point to its k+1, j+1 and i+1
-/// neighbours; the hyperplanes of lower_sweep in decreasing order (host lines from i = n-2 down).
+/// neighbours; the hyperplanes of lower_sweep in decreasing order. On the host lower_sweep's
+/// pipeline mirrored: planes from k = n-2 down, each gang's rows from its last down, lines
+/// from i = n-2 down, each gang waiting for the gang above (rows j+1).
 void upper_sweep(const lu_grid& g, int queue, const acc::array<double>& u, const acc::array<double>& rho_i,
-                 const acc::array<double>& qs, const acc::array<double>& rsd) {
+                 const acc::array<double>& qs, const acc::array<double>& rsd, sweep_marks& sync) {
   const acc::view<const double> ur = u, rr = rho_i, qr = qs;
   const int ni = g.nx - 2, nj = g.ny - 2, nk = g.nz - 2;
   if (acc::get_device_type() == acc::device_type::host) {
-    for (int s = nk + nj; s >= 2; --s) {
-      const int klo = std::max(1, s - nj), khi = std::min(nk, s - 1);
-      acc::parallel_loop(khi - klo + 1, acc::async(queue), acc::default_present, ACC_LAMBDA(int k1) {
-        const int k = klo + k1, j = s - k;
-        for (int i = ni; i >= 1; --i) upper_point(g, ur, rr, qr, rsd, k, j, i);
-      });
-    }
+    const acc::view<int> marks = sync.marks;
+    const int first = sync.tickets;  // plane k's ticket: first + nk + 1 - k
+    sync.tickets += nk;
+    acc::parallel(acc::async(queue), acc::default_present, ACC_LAMBDA(const acc::gang_t& gang) {
+      const int gangs = gang.num_gangs() < nj ? gang.num_gangs() : nj, me = gang.gang_num();
+      if (me >= gangs) return;
+      int jlo, jhi;
+      sweep_rows(me, gangs, nj, &jlo, &jhi);
+      for (int k = nk; k >= 1; --k) {
+        const int ticket = first + nk + 1 - k;
+        if (me + 1 < gangs) wait_for_mark(marks[(me + 1) * sweep_marks::stride], ticket);
+        for (int j = jhi; j >= jlo; --j)
+          for (int i = ni; i >= 1; --i) upper_point(g, ur, rr, qr, rsd, k, j, i);
+        set_mark(marks[me * sweep_marks::stride], ticket);
+      }
+    });
     return;
   }
   for (int l = ni + nj + nk; l >= 3; --l) {
@@ -819,6 +880,7 @@ double surface_integral(const lu_grid& g, const acc::array<double>& u) {
 
 struct lu_fields {
   acc::array<double> u, rsd, frct, rho_i, qs;
+  sweep_marks sync;  // the host sweeps' pipeline
 };
 
 /// Seconds per phase of the time steps when asked for (NPB's timer.flag): each phase then ends
@@ -858,9 +920,9 @@ double ssor(const lu_grid& g, lu_fields& f, int niter, double rsdnm[5], phase_ti
       const int p = g.point(k1 + 1, j1 + 1, i1 + 1);
       for (int m = 0; m < 5; ++m) rsd[g.at(p, m)] = dt * rsd[g.at(p, m)];
     });
-    lower_sweep(g, queue, u, rho_i, qs, rsd);
+    lower_sweep(g, queue, u, rho_i, qs, rsd, f.sync);
     phases.end(phase_times::lower, queue);
-    upper_sweep(g, queue, u, rho_i, qs, rsd);
+    upper_sweep(g, queue, u, rho_i, qs, rsd, f.sync);
     phases.end(phase_times::upper, queue);
     acc::parallel_loop(interior(g), acc::async(queue), acc::default_present, ACC_LAMBDA(int k1, int j1, int i1) {
       const int p = g.point(k1 + 1, j1 + 1, i1 + 1);
@@ -912,9 +974,11 @@ int main(int argc, char** argv) try {
   const std::size_t points = std::size_t(g.points());
   lu_fields f{acc::array<double>("u", 5 * points), acc::array<double>("rsd", 5 * points),
               acc::array<double>("frct", 5 * points), acc::array<double>("rho_i", points),
-              acc::array<double>("qs", points)};
-  acc::data region{acc::create(f.u), acc::create(f.rsd), acc::create(f.frct), acc::create(f.rho_i),
-                   acc::create(f.qs)};
+              acc::array<double>("qs", points), sweep_marks(n - 2)};
+  acc::data region{acc::create(f.u),     acc::create(f.rsd), acc::create(f.frct),
+                   acc::create(f.rho_i), acc::create(f.qs),  acc::create(f.sync.marks)};
+  const acc::view<int> marks = f.sync.marks;
+  acc::parallel_loop(f.sync.marks.size(), acc::default_present, ACC_LAMBDA(std::size_t s) { marks[s] = 0; });
 
   set_boundary(g, f.u);
   set_interior(g, f.u);
