@@ -40,12 +40,12 @@
 #include <acc/parallel.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <exception>
 #include <string_view>
-#include <thread>
 
 // The per-point routines (the 5x5 blocks, their solve, a direction's fluxes) are forced inline
 // into the host's loops: g++ keeps them out of line (the sweep bodies are large), and then the
@@ -284,6 +284,30 @@ void prepare(const lu_grid& g, int queue, const acc::array<double>& u, const acc
                        rho_i[p] = tmp;
                        qs[p] = 0.50 * (w[1] * w[1] + w[2] * w[2] + w[3] * w[3]) * tmp;
                        for (int m = 0; m < 5; ++m) out[g.at(p, m)] = -fr[g.at(p, m)];
+                     });
+}
+
+/// The host's form of the step's update u += scale rsd (interior) followed by prepare: one pass
+/// over the points instead of two, each point updating its own u and deriving rho_i, qs from
+/// the new value, where the update's pass would read u and rsd and prepare's read u again.
+void update_and_prepare(const lu_grid& g, int queue, double scale, const acc::array<double>& u,
+                        const acc::array<double>& rho_i, const acc::array<double>& qs,
+                        const acc::array<double>& rsd, const acc::array<double>& frct) {
+  const acc::view<const double> fr = frct;
+  acc::parallel_loop(acc::collapse(g.nz, g.ny, g.nx), acc::async(queue), acc::default_present,
+                     ACC_LAMBDA(int k, int j, int i) {
+                       const int p = g.point(k, j, i);
+                       double w[5];
+                       load5(u, g, p, w);
+                       if (k > 0 && k < g.nz - 1 && j > 0 && j < g.ny - 1 && i > 0 && i < g.nx - 1)
+                         for (int m = 0; m < 5; ++m) {
+                           w[m] = w[m] + scale * rsd[g.at(p, m)];
+                           u[g.at(p, m)] = w[m];
+                         }
+                       const double tmp = 1.0 / w[0];
+                       rho_i[p] = tmp;
+                       qs[p] = 0.50 * (w[1] * w[1] + w[2] * w[2] + w[3] * w[3]) * tmp;
+                       for (int m = 0; m < 5; ++m) rsd[g.at(p, m)] = -fr[g.at(p, m)];
                      });
 }
 
@@ -604,13 +628,17 @@ hyperplane hyperplane_of(const lu_grid& g, int l) {
 }
 
 /// One point of the lower sweep (NPB's jacld + blts): subtracts its solved k-1, j-1 and i-1
-/// neighbours' terms and solves its diagonal block.
-template <class U, class S, class R>
+/// neighbours' terms and solves its diagonal block. ScaleByDt: the point's own rsd is first
+/// multiplied by dt (the step's rsd *= dt, which the host's sweep does as it reads each point
+/// instead of in a pass of its own; the product rounds as the pass's would).
+template <bool ScaleByDt = false, class U, class S, class R>
 ACC_ROUTINE LU_INLINE void lower_point(const lu_grid& g, const U& ur, const S& rr, const S& qr, const R& rsd, int k, int j,
                              int i) {
   const int p = g.point(k, j, i), pz = p - g.nx * g.ny, py = p - g.nx, px = p - 1;
   double v[5], vz[5], vy[5], vx[5], bz[5][5], by[5][5], bx[5][5];
   load5(rsd, g, p, v);
+  if constexpr (ScaleByDt)
+    for (int m = 0; m < 5; ++m) v[m] = g.dt * v[m];
   load5(rsd, g, pz, vz);
   block_from<2>(g, ur, rr, qr, pz, -g.dt * g.t2[2], bz);
   for (int m = 0; m < 5; ++m)
@@ -671,21 +699,33 @@ struct sweep_marks {
 };
 
 /// Waits until `mark` reaches ticket: the gang that owns it has finished that plane of its rows
-/// (acquire: its stores to rsd are visible after). Host only; the spin yields now and then
-/// so that a loaded machine's scheduler can run the gang being waited for.
+/// (acquire: its stores to rsd are visible after). Host only: a short spin, then the thread
+/// sleeps until set_mark wakes it, so that a gang whose neighbour's thread the OS has taken off
+/// its core (a loaded machine) does not spin through its own time slice.
 ACC_ROUTINE inline void wait_for_mark(int& mark, int ticket) {
-  const acc::atomic_ref<int> m(mark);
-  for (int spins = 1; m.load(std::memory_order_acquire) < ticket; ++spins) {
-#if !defined(__CUDA_ARCH__)
-    if (spins % 4096 == 0) std::this_thread::yield();
-#  if defined(__x86_64__) || defined(__i386__)
-    else __builtin_ia32_pause();
-#  endif
-#endif
+#if defined(__CUDA_ARCH__)
+  while (acc::atomic_ref<int>(mark).load(std::memory_order_acquire) < ticket) {
   }
+#else
+  const std::atomic_ref<int> m(mark);
+  for (int spins = 0; spins < 1000; ++spins) {
+    if (m.load(std::memory_order_acquire) >= ticket) return;
+#  if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#  endif
+  }
+  for (int seen = m.load(std::memory_order_acquire); seen < ticket; seen = m.load(std::memory_order_acquire))
+    m.wait(seen, std::memory_order_acquire);
+#endif
 }
 ACC_ROUTINE inline void set_mark(int& mark, int ticket) {
+#if defined(__CUDA_ARCH__)
   acc::atomic_ref<int>(mark).store(ticket, std::memory_order_release);
+#else
+  const std::atomic_ref<int> m(mark);
+  m.store(ticket, std::memory_order_release);
+  m.notify_all();
+#endif
 }
 
 /// Rows [*jlo, *jhi] of the host sweeps' gang `me` of `gangs` (nj rows split into contiguous
@@ -723,7 +763,7 @@ void lower_sweep(const lu_grid& g, int queue, const acc::array<double>& u, const
       for (int k = 1; k <= nk; ++k) {
         if (me > 0) wait_for_mark(marks[(me - 1) * sweep_marks::stride], first + k);
         for (int j = jlo; j <= jhi; ++j)
-          for (int i = 1; i <= ni; ++i) lower_point(g, ur, rr, qr, rsd, k, j, i);
+          for (int i = 1; i <= ni; ++i) lower_point<true>(g, ur, rr, qr, rsd, k, j, i);
         set_mark(marks[me * sweep_marks::stride], first + k);
       }
     });
@@ -915,21 +955,31 @@ double ssor(const lu_grid& g, lu_fields& f, int niter, double rsdnm[5], phase_ti
 
   const auto start = std::chrono::steady_clock::now();
   phases.start();
+  // On the host the lower sweep scales rsd by dt as it reads each point, and the update is
+  // fused with the next residual's first pass (update_and_prepare): two passes over the
+  // fields fewer per step; the update's time then counts in the residual's.
+  const bool host = acc::get_device_type() == acc::device_type::host;
   for (int step = 1; step <= niter; ++step) {
-    acc::parallel_loop(interior(g), acc::async(queue), acc::default_present, ACC_LAMBDA(int k1, int j1, int i1) {
-      const int p = g.point(k1 + 1, j1 + 1, i1 + 1);
-      for (int m = 0; m < 5; ++m) rsd[g.at(p, m)] = dt * rsd[g.at(p, m)];
-    });
+    if (!host)
+      acc::parallel_loop(interior(g), acc::async(queue), acc::default_present, ACC_LAMBDA(int k1, int j1, int i1) {
+        const int p = g.point(k1 + 1, j1 + 1, i1 + 1);
+        for (int m = 0; m < 5; ++m) rsd[g.at(p, m)] = dt * rsd[g.at(p, m)];
+      });
     lower_sweep(g, queue, u, rho_i, qs, rsd, f.sync);
     phases.end(phase_times::lower, queue);
     upper_sweep(g, queue, u, rho_i, qs, rsd, f.sync);
     phases.end(phase_times::upper, queue);
-    acc::parallel_loop(interior(g), acc::async(queue), acc::default_present, ACC_LAMBDA(int k1, int j1, int i1) {
-      const int p = g.point(k1 + 1, j1 + 1, i1 + 1);
-      for (int m = 0; m < 5; ++m) u[g.at(p, m)] = u[g.at(p, m)] + scale * rsd[g.at(p, m)];
-    });
-    phases.end(phase_times::update, queue);
-    prepare(g, queue, u, rho_i, qs, rsd, f.frct);
+    if (host) {
+      phases.end(phase_times::update, queue);
+      update_and_prepare(g, queue, scale, u, rho_i, qs, rsd, f.frct);
+    } else {
+      acc::parallel_loop(interior(g), acc::async(queue), acc::default_present, ACC_LAMBDA(int k1, int j1, int i1) {
+        const int p = g.point(k1 + 1, j1 + 1, i1 + 1);
+        for (int m = 0; m < 5; ++m) u[g.at(p, m)] = u[g.at(p, m)] + scale * rsd[g.at(p, m)];
+      });
+      phases.end(phase_times::update, queue);
+      prepare(g, queue, u, rho_i, qs, rsd, f.frct);
+    }
     residual(g, queue, u, rho_i, qs, rsd);
     phases.end(phase_times::residual, queue);
   }
