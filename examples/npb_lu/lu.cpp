@@ -32,11 +32,14 @@
 //   constructs on one async queue and waits only for the final norms.
 //
 // How it maps to a multicore host (acc::get_device_type() == host, the openmp and serial builds
-// and a cuda build without a GPU): the same per-point routines, other constructs. The sweeps
-// run one construct per hyperplane k + j = s of whole i lines (contiguous memory, the i-1
-// neighbour just written by the same thread), and the residual computes each flux once per
-// point into rolling rows of a gang-shared buffer, then differences them (NPB's rhs), where a
-// GPU thread recomputes its neighbours' fluxes; see lower_sweep, residual and residual_lines.
+// and a cuda build without a GPU): the same per-point routines, other constructs. Each sweep
+// is one construct pipelined as NPB-OMP's blts/buts: a gang per thread owns a block of j rows
+// and runs them plane by plane in whole i lines (contiguous memory, the i-1 and k-1 neighbours
+// its own), waiting before each plane only for the gang next to it; the step's rsd *= dt and
+// update ride on the sweep and on the residual's first pass. The residual computes each flux
+// once per point into rolling rows of a gang-shared buffer, then differences them (NPB's rhs),
+// where a GPU thread recomputes its neighbours' fluxes; see lower_sweep, residual and
+// residual_lines.
 #include <acc/parallel.hpp>
 
 #include <algorithm>
@@ -783,7 +786,7 @@ void lower_sweep(const lu_grid& g, int queue, const acc::array<double>& u, const
 /// Upper sweep: rsd <- (D + omega U)^-1 D rsd, U coupling a point to its k+1, j+1 and i+1
 /// neighbours; the hyperplanes of lower_sweep in decreasing order. On the host lower_sweep's
 /// pipeline mirrored: planes from k = n-2 down, each gang's rows from its last down, lines
-/// from i = n-2 down, each gang waiting for the gang above (rows j+1).
+/// from i = n-2 down, each gang waiting for the gang whose block is above its own (rows j+1).
 void upper_sweep(const lu_grid& g, int queue, const acc::array<double>& u, const acc::array<double>& rho_i,
                  const acc::array<double>& qs, const acc::array<double>& rsd, sweep_marks& sync) {
   const acc::view<const double> ur = u, rr = rho_i, qr = qs;
@@ -795,11 +798,13 @@ void upper_sweep(const lu_grid& g, int queue, const acc::array<double>& u, const
     acc::parallel(acc::async(queue), acc::default_present, ACC_LAMBDA(const acc::gang_t& gang) {
       const int gangs = gang.num_gangs() < nj ? gang.num_gangs() : nj, me = gang.gang_num();
       if (me >= gangs) return;
+      // Gang me takes the blocks from the top (the last rows) down, so that it waits on gang
+      // me - 1 as in lower_sweep: a thread running several gangs runs the waited-for one first.
       int jlo, jhi;
-      sweep_rows(me, gangs, nj, &jlo, &jhi);
+      sweep_rows(gangs - 1 - me, gangs, nj, &jlo, &jhi);
       for (int k = nk; k >= 1; --k) {
         const int ticket = first + nk + 1 - k;
-        if (me + 1 < gangs) wait_for_mark(marks[(me + 1) * sweep_marks::stride], ticket);
+        if (me > 0) wait_for_mark(marks[(me - 1) * sweep_marks::stride], ticket);
         for (int j = jhi; j >= jlo; --j)
           for (int i = ni; i >= 1; --i) upper_point(g, ur, rr, qr, rsd, k, j, i);
         set_mark(marks[me * sweep_marks::stride], ticket);
