@@ -33,9 +33,10 @@
 //
 // How it maps to a multicore host (acc::get_device_type() == host, the openmp and serial builds
 // and a cuda build without a GPU): the same per-point routines, other constructs. Each sweep
-// is one construct pipelined as NPB-OMP's blts/buts: a gang per thread owns a block of j rows
-// and runs them plane by plane in whole i lines (contiguous memory, the i-1 and k-1 neighbours
-// its own), waiting before each plane only for the gang next to it; the step's rsd *= dt and
+// is one construct pipelined as NPB-OMP's blts/buts: a gang per thread owns an equal block of
+// each plane's points, about nj / threads rows, and runs it plane by plane along i (contiguous
+// memory, the i-1 and k-1 neighbours its own), waiting before each plane only for the gang
+// next to it; the step's rsd *= dt and
 // update ride on the sweep and on the residual's first pass. The residual computes each flux
 // once per point into rolling rows of a gang-shared buffer, then differences them (NPB's rhs),
 // where a GPU thread recomputes its neighbours' fluxes; see lower_sweep, residual and
@@ -731,20 +732,26 @@ ACC_ROUTINE inline void set_mark(int& mark, int ticket) {
 #endif
 }
 
-/// Rows [*jlo, *jhi] of the host sweeps' gang `me` of `gangs` (nj rows split into contiguous
-/// blocks, the earlier ones one row longer where they do not divide evenly).
-ACC_ROUTINE inline void sweep_rows(int me, int gangs, int nj, int* jlo, int* jhi) {
-  const int base = nj / gangs, extra = nj % gangs;
-  *jlo = 1 + me * base + (me < extra ? me : extra);
-  *jhi = *jlo + base + (me < extra ? 1 : 0) - 1;
+/// Points [*t0, *t1) of a plane's nj x ni interior, numbered j-major, that the host sweeps'
+/// gang `me` of `gangs` owns: contiguous blocks of equal size (give or take one point), so
+/// that every gang has the same work per plane even where the rows do not divide evenly
+/// (100 rows over 16 gangs: 625 points each, where whole rows give some gangs 7 rows and the
+/// pipeline runs at the pace of the longest). With gangs <= nj a block spans at least a row,
+/// so a point's j-1 and i-1 neighbours (j+1, i+1 in the upper sweep) lie in its own block or
+/// in the one before (after).
+ACC_ROUTINE inline void sweep_points(int me, int gangs, int points, int* t0, int* t1) {
+  const int base = points / gangs, extra = points % gangs;
+  *t0 = me * base + (me < extra ? me : extra);
+  *t1 = *t0 + base + (me < extra ? 1 : 0);
 }
 
 /// Lower sweep: rsd <- (D + omega L)^-1 rsd, L holding the blocks that couple a point to its
 /// k-1, j-1 and i-1 neighbours. On the GPU one construct per point hyperplane i + j + k = l, in
 /// increasing order. On the host (multicore) one construct for the whole sweep, pipelined as
-/// NPB-OMP's blts: each gang (one per thread) owns a block of j rows and runs the planes k in
-/// order, whole i lines from i = 1 up; before plane k it waits until the gang below (the rows
-/// j-1 of its first row) has finished its plane k. A point's k-1 and i-1 neighbours are then
+/// NPB-OMP's blts: each gang (one per thread) owns a block of each plane's points (about nj /
+/// gangs rows, sweep_points) and runs the planes k in order, its rows' i lines from low i up;
+/// before plane k it waits until the gang below (the block before its own) has finished its
+/// plane k. A point's k-1 and i-1 neighbours are then
 /// the gang's own, still in its core's caches, and the gangs sync pairwise through marks where
 /// a construct per hyperplane ends in a barrier of all threads (2n of them per sweep). This
 /// needs every gang running at once, as the host's gangs are (a thread each, the default
@@ -761,12 +768,15 @@ void lower_sweep(const lu_grid& g, int queue, const acc::array<double>& u, const
     acc::parallel(acc::async(queue), acc::default_present, ACC_LAMBDA(const acc::gang_t& gang) {
       const int gangs = gang.num_gangs() < nj ? gang.num_gangs() : nj, me = gang.gang_num();
       if (me >= gangs) return;
-      int jlo, jhi;
-      sweep_rows(me, gangs, nj, &jlo, &jhi);
+      int t0, t1;
+      sweep_points(me, gangs, nj * ni, &t0, &t1);
       for (int k = 1; k <= nk; ++k) {
         if (me > 0) wait_for_mark(marks[(me - 1) * sweep_marks::stride], first + k);
-        for (int j = jlo; j <= jhi; ++j)
-          for (int i = 1; i <= ni; ++i) lower_point<true>(g, ur, rr, qr, rsd, k, j, i);
+        for (int t = t0; t < t1;) {  // the block's part of each row, i from low to high
+          const int j = 1 + t / ni, ilo = 1 + t % ni, ihi = ilo + (t1 - t) - 1 < ni ? ilo + (t1 - t) - 1 : ni;
+          for (int i = ilo; i <= ihi; ++i) lower_point<true>(g, ur, rr, qr, rsd, k, j, i);
+          t += ihi - ilo + 1;
+        }
         set_mark(marks[me * sweep_marks::stride], first + k);
       }
     });
@@ -800,13 +810,16 @@ void upper_sweep(const lu_grid& g, int queue, const acc::array<double>& u, const
       if (me >= gangs) return;
       // Gang me takes the blocks from the top (the last rows) down, so that it waits on gang
       // me - 1 as in lower_sweep: a thread running several gangs runs the waited-for one first.
-      int jlo, jhi;
-      sweep_rows(gangs - 1 - me, gangs, nj, &jlo, &jhi);
+      int t0, t1;
+      sweep_points(gangs - 1 - me, gangs, nj * ni, &t0, &t1);
       for (int k = nk; k >= 1; --k) {
         const int ticket = first + nk + 1 - k;
         if (me > 0) wait_for_mark(marks[(me - 1) * sweep_marks::stride], ticket);
-        for (int j = jhi; j >= jlo; --j)
-          for (int i = ni; i >= 1; --i) upper_point(g, ur, rr, qr, rsd, k, j, i);
+        for (int t = t1; t > t0;) {  // the block's part of each row, i from high to low
+          const int j = 1 + (t - 1) / ni, ihi = 1 + (t - 1) % ni, ilo = ihi - (t - t0) + 1 > 1 ? ihi - (t - t0) + 1 : 1;
+          for (int i = ihi; i >= ilo; --i) upper_point(g, ur, rr, qr, rsd, k, j, i);
+          t -= ihi - ilo + 1;
+        }
         set_mark(marks[me * sweep_marks::stride], ticket);
       }
     });
