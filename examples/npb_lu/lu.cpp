@@ -36,11 +36,10 @@
 // is one construct pipelined as NPB-OMP's blts/buts: a gang per thread owns an equal block of
 // each plane's points, about nj / threads rows, and runs it plane by plane along i (contiguous
 // memory, the i-1 and k-1 neighbours its own), waiting before each plane only for the gang
-// next to it; the step's rsd *= dt and
-// update ride on the sweep and on the residual's first pass. The residual computes each flux
-// once per point into rolling rows of a gang-shared buffer, then differences them (NPB's rhs),
-// where a GPU thread recomputes its neighbours' fluxes; see lower_sweep, residual and
-// residual_lines.
+// next to it; the step's rsd *= dt and update ride on the sweep and on the residual's first
+// pass. The residual computes each flux once per point into rolling rows of a gang-shared
+// buffer, then differences them (NPB's rhs), where a GPU thread recomputes its neighbours'
+// fluxes; see lower_sweep, residual and residual_lines.
 #include <acc/parallel.hpp>
 
 #include <algorithm>
@@ -758,12 +757,12 @@ ACC_ROUTINE inline void sweep_points(int me, int gangs, int points, int* t0, int
 /// NPB-OMP's blts: each gang (one per thread) owns a block of each plane's points (about nj /
 /// gangs rows, sweep_points) and runs the planes k in order, its rows' i lines from low i up;
 /// before plane k it waits until the gang below (the block before its own) has finished its
-/// plane k. A point's k-1 and i-1 neighbours are then
-/// the gang's own, still in its core's caches, and the gangs sync pairwise through marks where
-/// a construct per hyperplane ends in a barrier of all threads (2n of them per sweep). This
-/// needs every gang running at once, as the host's gangs are (a thread each, the default
-/// num_gangs); were OpenMP to give fewer threads, a thread runs its gangs in increasing order,
-/// each waiting only on a lower one, which still finishes. A GPU gives no such guarantee.
+/// plane k. A point's k-1 and i-1 neighbours are then the gang's own, still in its core's
+/// caches, and the gangs sync pairwise through marks where a construct per hyperplane ends in
+/// a barrier of all threads (2n of them per sweep). This needs every gang running at once, as
+/// the host's gangs are (a thread each, the default num_gangs); were OpenMP to give fewer
+/// threads, a thread runs its gangs in increasing order, each waiting only on a lower one,
+/// which still finishes. A GPU gives no such guarantee.
 void lower_sweep(const lu_grid& g, int queue, const acc::array<double>& u, const acc::array<double>& rho_i,
                  const acc::array<double>& qs, const acc::array<double>& rsd, sweep_marks& sync) {
   const acc::view<const double> ur = u, rr = rho_i, qr = qs;
