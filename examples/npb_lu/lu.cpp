@@ -411,31 +411,24 @@ ACC_ROUTINE LU_INLINE void residual_lines(const lu_grid& g, const double* __rest
 }
 
 /// The host's residual along direction Dir (NPB-OMP's loop nests): x lines one per gang over
-/// (k, j); y lines a (k) plane per gang, z lines a (j) plane per gang, each advancing a half
-/// interior i row at a time. Half rows make twice the gangs of NPB's plane per thread, so that
-/// the threads' shares differ less (class B, 16 threads: 12 or 13 of 200 half planes, where
-/// whole planes are 6 or 7 of 100, every thread then waiting for the 7s). The rolling rows are
-/// gang-shared memory; plain pointers, as NPB indexes its arrays.
+/// (k, j); y lines a (k) plane per gang, z lines a (j) plane per gang, each advancing a whole
+/// interior i row at a time. The rolling rows are gang-shared memory; plain pointers, as NPB
+/// indexes its arrays.
 template <int Dir>
 void add_residual_lines(const lu_grid& g, int queue, const acc::view<const double>& u,
                         const acc::view<const double>& rho_i, const acc::view<const double>& qs,
                         const acc::view<double>& out) {
   const int n = Dir == 0 ? g.nx : Dir == 1 ? g.ny : g.nz;
   const int stride = Dir == 0 ? 1 : Dir == 1 ? g.nx : g.nx * g.ny;
-  constexpr int pieces = Dir == 0 ? 1 : 2;  // parts of an i row
-  const int ni = g.nx - 2;
-  const int wmax = Dir == 0 ? 1 : (ni + 1) / 2;
-  const int gangs = Dir == 0 ? (g.nz - 2) * (g.ny - 2) : pieces * (Dir == 1 ? g.nz - 2 : g.ny - 2);
-  acc::parallel(acc::num_gangs(gangs), acc::shared_bytes(25 * sizeof(double) * std::size_t(wmax)), acc::async(queue),
+  const int w = Dir == 0 ? 1 : g.nx - 2;
+  const int gangs = Dir == 0 ? (g.nz - 2) * (g.ny - 2) : Dir == 1 ? g.nz - 2 : g.ny - 2;
+  acc::parallel(acc::num_gangs(gangs), acc::shared_bytes(25 * sizeof(double) * std::size_t(w)), acc::async(queue),
                 acc::default_present, ACC_LAMBDA(const acc::gang_t& gang) {
-    const auto buf = gang.shared<double>(25 * std::size_t(wmax));
+    const auto buf = gang.shared<double>(25 * std::size_t(w));
     acc::loop(gang, acc::gang, gangs, [&](int l) {
-      const int plane = l / pieces, piece = l % pieces;
-      const int c0 = piece * ni / pieces, c1 = (piece + 1) * ni / pieces;  // the piece's columns, from i = 1
       const int p0 = Dir == 0   ? g.point(l / (g.ny - 2) + 1, l % (g.ny - 2) + 1, 0)
-                     : Dir == 1 ? g.point(plane + 1, 0, 1 + c0)
-                                : g.point(0, plane + 1, 1 + c0);
-      const int w = Dir == 0 ? 1 : c1 - c0;
+                     : Dir == 1 ? g.point(l + 1, 0, 1)
+                                : g.point(0, l + 1, 1);
       residual_lines<Dir>(g, u.data(), rho_i.data(), qs.data(), out.data(), p0, n, stride, w, buf.data());
     });
   });
