@@ -32,14 +32,18 @@
 //   constructs on one async queue and waits only for the final norms.
 //
 // How it maps to a multicore host (acc::get_device_type() == host, the openmp and serial builds
-// and a cuda build without a GPU): the same per-point routines, other constructs. The sweeps
-// run one construct per hyperplane k + j = s of whole i lines (contiguous memory, the i-1
-// neighbour just written by the same thread), and the residual computes each flux once per
-// point into rolling rows of a gang-shared buffer, then differences them (NPB's rhs), where a
-// GPU thread recomputes its neighbours' fluxes; see lower_sweep, residual and residual_lines.
+// and a cuda build without a GPU): the same per-point routines, other constructs. Each sweep
+// is one construct pipelined as NPB-OMP's blts/buts: a gang per thread owns an equal block of
+// each plane's points, about nj / threads rows, and runs it plane by plane along i (contiguous
+// memory, the i-1 and k-1 neighbours its own), waiting before each plane only for the gang
+// next to it; the step's rsd *= dt and update ride on the sweep and on the residual's first
+// pass. The residual computes each flux once per point into rolling rows of a gang-shared
+// buffer, then differences them (NPB's rhs), where a GPU thread recomputes its neighbours'
+// fluxes; see lower_sweep, residual and residual_lines.
 #include <acc/parallel.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -283,6 +287,30 @@ void prepare(const lu_grid& g, int queue, const acc::array<double>& u, const acc
                        rho_i[p] = tmp;
                        qs[p] = 0.50 * (w[1] * w[1] + w[2] * w[2] + w[3] * w[3]) * tmp;
                        for (int m = 0; m < 5; ++m) out[g.at(p, m)] = -fr[g.at(p, m)];
+                     });
+}
+
+/// The host's form of the step's update u += scale rsd (interior) followed by prepare: one pass
+/// over the points instead of two, each point updating its own u and deriving rho_i, qs from
+/// the new value, where the update's pass would read u and rsd and prepare's read u again.
+void update_and_prepare(const lu_grid& g, int queue, double scale, const acc::array<double>& u,
+                        const acc::array<double>& rho_i, const acc::array<double>& qs,
+                        const acc::array<double>& rsd, const acc::array<double>& frct) {
+  const acc::view<const double> fr = frct;
+  acc::parallel_loop(acc::collapse(g.nz, g.ny, g.nx), acc::async(queue), acc::default_present,
+                     ACC_LAMBDA(int k, int j, int i) {
+                       const int p = g.point(k, j, i);
+                       double w[5];
+                       load5(u, g, p, w);
+                       if (k > 0 && k < g.nz - 1 && j > 0 && j < g.ny - 1 && i > 0 && i < g.nx - 1)
+                         for (int m = 0; m < 5; ++m) {
+                           w[m] = w[m] + scale * rsd[g.at(p, m)];
+                           u[g.at(p, m)] = w[m];
+                         }
+                       const double tmp = 1.0 / w[0];
+                       rho_i[p] = tmp;
+                       qs[p] = 0.50 * (w[1] * w[1] + w[2] * w[2] + w[3] * w[3]) * tmp;
+                       for (int m = 0; m < 5; ++m) rsd[g.at(p, m)] = -fr[g.at(p, m)];
                      });
 }
 
@@ -603,13 +631,17 @@ hyperplane hyperplane_of(const lu_grid& g, int l) {
 }
 
 /// One point of the lower sweep (NPB's jacld + blts): subtracts its solved k-1, j-1 and i-1
-/// neighbours' terms and solves its diagonal block.
-template <class U, class S, class R>
+/// neighbours' terms and solves its diagonal block. ScaleByDt: the point's own rsd is first
+/// multiplied by dt (the step's rsd *= dt, which the host's sweep does as it reads each point
+/// instead of in a pass of its own; the product rounds as the pass's would).
+template <bool ScaleByDt = false, class U, class S, class R>
 ACC_ROUTINE LU_INLINE void lower_point(const lu_grid& g, const U& ur, const S& rr, const S& qr, const R& rsd, int k, int j,
                              int i) {
   const int p = g.point(k, j, i), pz = p - g.nx * g.ny, py = p - g.nx, px = p - 1;
   double v[5], vz[5], vy[5], vx[5], bz[5][5], by[5][5], bx[5][5];
   load5(rsd, g, p, v);
+  if constexpr (ScaleByDt)
+    for (int m = 0; m < 5; ++m) v[m] = g.dt * v[m];
   load5(rsd, g, pz, vz);
   block_from<2>(g, ur, rr, qr, pz, -g.dt * g.t2[2], bz);
   for (int m = 0; m < 5; ++m)
@@ -658,25 +690,95 @@ ACC_ROUTINE LU_INLINE void upper_point(const lu_grid& g, const U& ur, const S& r
   for (int m = 0; m < 5; ++m) rsd[g.at(p, m)] = v[m] - tv[m];
 }
 
+/// The host sweeps' progress marks: slot g (one cache line apart, so that a gang's mark and its
+/// neighbour's polls do not share a line) holds the last plane gang g has finished, as a ticket
+/// that grows from sweep to sweep, so no sweep has to clear the marks of the one before.
+struct sweep_marks {
+  static constexpr int stride = 16;  // ints per 64-byte line
+  acc::array<int> marks;
+  int tickets = 0;  // tickets used so far: a sweep takes nk (one per plane)
+
+  explicit sweep_marks(int slots) : marks("sweep marks", std::size_t(slots) * stride) {}
+};
+
+/// Waits until `mark` reaches ticket: the gang that owns it has finished that plane of its rows
+/// (acquire: its stores to rsd are visible after). Host only: a short spin, then the thread
+/// sleeps until set_mark wakes it, so that a gang whose neighbour's thread the OS has taken off
+/// its core (a loaded machine) does not spin through its own time slice.
+ACC_ROUTINE inline void wait_for_mark(int& mark, int ticket) {
+#if defined(__CUDA_ARCH__)
+  while (acc::atomic_ref<int>(mark).load(std::memory_order_acquire) < ticket) {
+  }
+#else
+  const std::atomic_ref<int> m(mark);
+  for (int spins = 0; spins < 1000; ++spins) {
+    if (m.load(std::memory_order_acquire) >= ticket) return;
+#  if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#  endif
+  }
+  for (int seen = m.load(std::memory_order_acquire); seen < ticket; seen = m.load(std::memory_order_acquire))
+    m.wait(seen, std::memory_order_acquire);
+#endif
+}
+ACC_ROUTINE inline void set_mark(int& mark, int ticket) {
+#if defined(__CUDA_ARCH__)
+  acc::atomic_ref<int>(mark).store(ticket, std::memory_order_release);
+#else
+  const std::atomic_ref<int> m(mark);
+  m.store(ticket, std::memory_order_release);
+  m.notify_all();
+#endif
+}
+
+/// Points [*t0, *t1) of a plane's nj x ni interior, numbered j-major, that the host sweeps'
+/// gang `me` of `gangs` owns: contiguous blocks of equal size (give or take one point), so
+/// that every gang has the same work per plane even where the rows do not divide evenly
+/// (100 rows over 16 gangs: 625 points each, where whole rows give some gangs 7 rows and the
+/// pipeline runs at the pace of the longest). With gangs <= nj a block spans at least a row,
+/// so a point's j-1 and i-1 neighbours (j+1, i+1 in the upper sweep) lie in its own block or
+/// in the one before (after).
+ACC_ROUTINE inline void sweep_points(int me, int gangs, int points, int* t0, int* t1) {
+  const int base = points / gangs, extra = points % gangs;
+  *t0 = me * base + (me < extra ? me : extra);
+  *t1 = *t0 + base + (me < extra ? 1 : 0);
+}
+
 /// Lower sweep: rsd <- (D + omega L)^-1 rsd, L holding the blocks that couple a point to its
 /// k-1, j-1 and i-1 neighbours. On the GPU one construct per point hyperplane i + j + k = l, in
-/// increasing order. On the host (multicore) one construct per line hyperplane k + j = s, each
-/// thread running whole i lines from i = 1 up: 2n instead of 3n constructs per sweep, each
-/// line walking contiguous memory whose i-1 neighbour it has just written, where a point
-/// hyperplane's points lie nx - 1 points apart and a GPU's memory system hides that but a
-/// core's caches do not. A line is too much serial work for a GPU thread (n lines at most).
+/// increasing order. On the host (multicore) one construct for the whole sweep, pipelined as
+/// NPB-OMP's blts: each gang (one per thread) owns a block of each plane's points (about nj /
+/// gangs rows, sweep_points) and runs the planes k in order, its rows' i lines from low i up;
+/// before plane k it waits until the gang below (the block before its own) has finished its
+/// plane k. A point's k-1 and i-1 neighbours are then the gang's own, still in its core's
+/// caches, and the gangs sync pairwise through marks where a construct per hyperplane ends in
+/// a barrier of all threads (2n of them per sweep). This needs every gang running at once, as
+/// the host's gangs are (a thread each, the default num_gangs); were OpenMP to give fewer
+/// threads, a thread runs its gangs in increasing order, each waiting only on a lower one,
+/// which still finishes. A GPU gives no such guarantee.
 void lower_sweep(const lu_grid& g, int queue, const acc::array<double>& u, const acc::array<double>& rho_i,
-                 const acc::array<double>& qs, const acc::array<double>& rsd) {
+                 const acc::array<double>& qs, const acc::array<double>& rsd, sweep_marks& sync) {
   const acc::view<const double> ur = u, rr = rho_i, qr = qs;
   const int ni = g.nx - 2, nj = g.ny - 2, nk = g.nz - 2;
   if (acc::get_device_type() == acc::device_type::host) {
-    for (int s = 2; s <= nk + nj; ++s) {
-      const int klo = std::max(1, s - nj), khi = std::min(nk, s - 1);
-      acc::parallel_loop(khi - klo + 1, acc::async(queue), acc::default_present, ACC_LAMBDA(int k1) {
-        const int k = klo + k1, j = s - k;
-        for (int i = 1; i <= ni; ++i) lower_point(g, ur, rr, qr, rsd, k, j, i);
-      });
-    }
+    const acc::view<int> marks = sync.marks;
+    const int first = sync.tickets;  // plane k's ticket: first + k
+    sync.tickets += nk;
+    acc::parallel(acc::async(queue), acc::default_present, ACC_LAMBDA(const acc::gang_t& gang) {
+      const int gangs = gang.num_gangs() < nj ? gang.num_gangs() : nj, me = gang.gang_num();
+      if (me >= gangs) return;
+      int t0, t1;
+      sweep_points(me, gangs, nj * ni, &t0, &t1);
+      for (int k = 1; k <= nk; ++k) {
+        if (me > 0) wait_for_mark(marks[(me - 1) * sweep_marks::stride], first + k);
+        for (int t = t0; t < t1;) {  // the block's part of each row, i from low to high
+          const int j = 1 + t / ni, ilo = 1 + t % ni, ihi = ilo + (t1 - t) - 1 < ni ? ilo + (t1 - t) - 1 : ni;
+          for (int i = ilo; i <= ihi; ++i) lower_point<true>(g, ur, rr, qr, rsd, k, j, i);
+          t += ihi - ilo + 1;
+        }
+        set_mark(marks[me * sweep_marks::stride], first + k);
+      }
+    });
     return;
   }
   for (int l = 3; l <= ni + nj + nk; ++l) {
@@ -691,19 +793,35 @@ void lower_sweep(const lu_grid& g, int queue, const acc::array<double>& u, const
 }
 
 /// Upper sweep: rsd <- (D + omega U)^-1 D rsd, U coupling a point to its k+1, j+1 and i+1
-/// neighbours; the hyperplanes of lower_sweep in decreasing order (host lines from i = n-2 down).
+/// neighbours; the hyperplanes of lower_sweep in decreasing order. On the host lower_sweep's
+/// pipeline mirrored: planes from k = n-2 down, each gang's rows from its last down, lines
+/// from i = n-2 down, each gang waiting for the gang whose block is above its own (rows j+1).
 void upper_sweep(const lu_grid& g, int queue, const acc::array<double>& u, const acc::array<double>& rho_i,
-                 const acc::array<double>& qs, const acc::array<double>& rsd) {
+                 const acc::array<double>& qs, const acc::array<double>& rsd, sweep_marks& sync) {
   const acc::view<const double> ur = u, rr = rho_i, qr = qs;
   const int ni = g.nx - 2, nj = g.ny - 2, nk = g.nz - 2;
   if (acc::get_device_type() == acc::device_type::host) {
-    for (int s = nk + nj; s >= 2; --s) {
-      const int klo = std::max(1, s - nj), khi = std::min(nk, s - 1);
-      acc::parallel_loop(khi - klo + 1, acc::async(queue), acc::default_present, ACC_LAMBDA(int k1) {
-        const int k = klo + k1, j = s - k;
-        for (int i = ni; i >= 1; --i) upper_point(g, ur, rr, qr, rsd, k, j, i);
-      });
-    }
+    const acc::view<int> marks = sync.marks;
+    const int first = sync.tickets;  // plane k's ticket: first + nk + 1 - k
+    sync.tickets += nk;
+    acc::parallel(acc::async(queue), acc::default_present, ACC_LAMBDA(const acc::gang_t& gang) {
+      const int gangs = gang.num_gangs() < nj ? gang.num_gangs() : nj, me = gang.gang_num();
+      if (me >= gangs) return;
+      // Gang me takes the blocks from the top (the last rows) down, so that it waits on gang
+      // me - 1 as in lower_sweep: a thread running several gangs runs the waited-for one first.
+      int t0, t1;
+      sweep_points(gangs - 1 - me, gangs, nj * ni, &t0, &t1);
+      for (int k = nk; k >= 1; --k) {
+        const int ticket = first + nk + 1 - k;
+        if (me > 0) wait_for_mark(marks[(me - 1) * sweep_marks::stride], ticket);
+        for (int t = t1; t > t0;) {  // the block's part of each row, i from high to low
+          const int j = 1 + (t - 1) / ni, ihi = 1 + (t - 1) % ni, ilo = ihi - (t - t0) + 1 > 1 ? ihi - (t - t0) + 1 : 1;
+          for (int i = ihi; i >= ilo; --i) upper_point(g, ur, rr, qr, rsd, k, j, i);
+          t -= ihi - ilo + 1;
+        }
+        set_mark(marks[me * sweep_marks::stride], ticket);
+      }
+    });
     return;
   }
   for (int l = ni + nj + nk; l >= 3; --l) {
@@ -819,6 +937,7 @@ double surface_integral(const lu_grid& g, const acc::array<double>& u) {
 
 struct lu_fields {
   acc::array<double> u, rsd, frct, rho_i, qs;
+  sweep_marks sync;  // the host sweeps' pipeline
 };
 
 /// Seconds per phase of the time steps when asked for (NPB's timer.flag): each phase then ends
@@ -853,21 +972,31 @@ double ssor(const lu_grid& g, lu_fields& f, int niter, double rsdnm[5], phase_ti
 
   const auto start = std::chrono::steady_clock::now();
   phases.start();
+  // On the host the lower sweep scales rsd by dt as it reads each point, and the update is
+  // fused with the next residual's first pass (update_and_prepare): two passes over the
+  // fields fewer per step; the update's time then counts in the residual's.
+  const bool host = acc::get_device_type() == acc::device_type::host;
   for (int step = 1; step <= niter; ++step) {
-    acc::parallel_loop(interior(g), acc::async(queue), acc::default_present, ACC_LAMBDA(int k1, int j1, int i1) {
-      const int p = g.point(k1 + 1, j1 + 1, i1 + 1);
-      for (int m = 0; m < 5; ++m) rsd[g.at(p, m)] = dt * rsd[g.at(p, m)];
-    });
-    lower_sweep(g, queue, u, rho_i, qs, rsd);
+    if (!host)
+      acc::parallel_loop(interior(g), acc::async(queue), acc::default_present, ACC_LAMBDA(int k1, int j1, int i1) {
+        const int p = g.point(k1 + 1, j1 + 1, i1 + 1);
+        for (int m = 0; m < 5; ++m) rsd[g.at(p, m)] = dt * rsd[g.at(p, m)];
+      });
+    lower_sweep(g, queue, u, rho_i, qs, rsd, f.sync);
     phases.end(phase_times::lower, queue);
-    upper_sweep(g, queue, u, rho_i, qs, rsd);
+    upper_sweep(g, queue, u, rho_i, qs, rsd, f.sync);
     phases.end(phase_times::upper, queue);
-    acc::parallel_loop(interior(g), acc::async(queue), acc::default_present, ACC_LAMBDA(int k1, int j1, int i1) {
-      const int p = g.point(k1 + 1, j1 + 1, i1 + 1);
-      for (int m = 0; m < 5; ++m) u[g.at(p, m)] = u[g.at(p, m)] + scale * rsd[g.at(p, m)];
-    });
-    phases.end(phase_times::update, queue);
-    prepare(g, queue, u, rho_i, qs, rsd, f.frct);
+    if (host) {
+      phases.end(phase_times::update, queue);
+      update_and_prepare(g, queue, scale, u, rho_i, qs, rsd, f.frct);
+    } else {
+      acc::parallel_loop(interior(g), acc::async(queue), acc::default_present, ACC_LAMBDA(int k1, int j1, int i1) {
+        const int p = g.point(k1 + 1, j1 + 1, i1 + 1);
+        for (int m = 0; m < 5; ++m) u[g.at(p, m)] = u[g.at(p, m)] + scale * rsd[g.at(p, m)];
+      });
+      phases.end(phase_times::update, queue);
+      prepare(g, queue, u, rho_i, qs, rsd, f.frct);
+    }
     residual(g, queue, u, rho_i, qs, rsd);
     phases.end(phase_times::residual, queue);
   }
@@ -912,9 +1041,11 @@ int main(int argc, char** argv) try {
   const std::size_t points = std::size_t(g.points());
   lu_fields f{acc::array<double>("u", 5 * points), acc::array<double>("rsd", 5 * points),
               acc::array<double>("frct", 5 * points), acc::array<double>("rho_i", points),
-              acc::array<double>("qs", points)};
-  acc::data region{acc::create(f.u), acc::create(f.rsd), acc::create(f.frct), acc::create(f.rho_i),
-                   acc::create(f.qs)};
+              acc::array<double>("qs", points), sweep_marks(n - 2)};
+  acc::data region{acc::create(f.u),     acc::create(f.rsd), acc::create(f.frct),
+                   acc::create(f.rho_i), acc::create(f.qs),  acc::create(f.sync.marks)};
+  const acc::view<int> marks = f.sync.marks;
+  acc::parallel_loop(f.sync.marks.size(), acc::default_present, ACC_LAMBDA(std::size_t s) { marks[s] = 0; });
 
   set_boundary(g, f.u);
   set_interior(g, f.u);
