@@ -191,13 +191,12 @@ void launch(void (*kernel)(Params...), launch_config cfg, std::size_t shared, cu
                         site);
 }
 
-/// What every CUDA entry does first: the runtime table registered (a construct may run before
-/// static initialisation reached runtime.hpp's), the device current, and the queue's stream.
+/// What every CUDA entry does first: the device current, and the queue's stream. (The runtime
+/// table is registered by then: the dispatch places a construct on a GPU only once it is.)
 inline cudaStream_t begin_launch(const launch_context& ctx) {
   if (capturing.active && (ctx.device != capturing.device || ctx.spec.queue != capturing.queue))
     fail_in_capture(ctx.site, ctx.spec.queue == queue_sync ? std::string("a synchronous construct")
                                                            : "a construct on queue " + std::to_string(ctx.spec.queue));
-  register_ops();
   use_device(ctx.device, ctx.site);
   return queue_stream(ctx.device, ctx.spec.queue, ctx.site);
 }
