@@ -219,3 +219,44 @@ TEST_CASE("a 32-bit index range of 2^32 - 1 iterations ends without wrapping", "
   check_full_int_range();
   check_full_int_range(acc::num_gangs(7), acc::vector_length(96));
 }
+
+namespace {
+
+// Compute constructs in plain functions: nvcc rejects extended lambdas inside lambdas.
+// `d` is a device address (acc::deviceptr): the body captures no array, so after its first
+// call the dispatch runs it as written, without the copy that maps arrays.
+void affine_raw(long long* d, long long n, long long f) {
+  acc::parallel_loop(n, ACC_LAMBDA(long long i) { d[i] = d[i] * f + i % 5; });
+}
+
+void affine_array(acc::array<long long> a, long long f) {
+  acc::parallel_loop(static_cast<long long>(a.size()), ACC_LAMBDA(long long i) { a[i] = a[i] * f + i % 5; });
+}
+
+void affine_reference(std::vector<long long>& v, long long f) {
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = v[i] * f + static_cast<long long>(i % 5);
+}
+
+}  // namespace
+
+TEST_CASE("bodies without arrays run as written on every call; bodies with arrays are still mapped",
+          "[04][loop][dispatch]") {
+  const long long n = GENERATE(1, 2, 97, 4099);
+  acc::array<long long> a("a", n);
+  acc_test::fill_random(a, 31u + static_cast<unsigned>(n));
+  std::vector<long long> expect = acc_test::to_vector(a);
+  acc::enter_data(acc::copyin(a));
+  long long* d = acc::deviceptr(a);
+  for (long long f = 2; f < 6; ++f) {
+    affine_raw(d, n, f);
+    affine_reference(expect, f);
+  }
+  acc::exit_data(acc::copyout(a));
+  REQUIRE(acc_test::to_vector(a) == expect);
+  // Not present now: each call copies the array in and out (implicit data), call after call.
+  for (long long f = -3; f < 0; ++f) {
+    affine_array(a, f);
+    affine_reference(expect, f);
+    REQUIRE(acc_test::to_vector(a) == expect);
+  }
+}

@@ -19,6 +19,9 @@ namespace acc::detail {
 struct construct_entry {
   std::size_t body_size;
   bool captures;  // false: the body is an empty class, with no data to map
+  /// Per body type, set once a copy of the body recorded no array or view: a closure's
+  /// captures are the same on every call, so its later constructs need no copy to map.
+  unsigned char* captures_no_arrays;
   bool selectable;  // ACC_DEVICE_TYPE=auto may run it on the host (detail/task.hpp, task_selectable)
   void (*copy_body)(void* to, const void* from);
   void (*destroy_body)(void* body) noexcept;

@@ -13,6 +13,7 @@
 #include <acc/detail/runtime_state.hpp>
 
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -343,10 +344,17 @@ ACC_DETAIL_RUNTIME_FN void run_construct(const construct_entry& e, const void* t
       if (e.selectable && dispatch_impl::run_leased(e, task, spec, p.device, body, copy, result, site)) return;
       if (dispatch_impl::run_selected(e, task, size, spec, p.device, body, copy, result, site)) return;
     }
+    std::atomic_ref<unsigned char> no_arrays(*e.captures_no_arrays);
+    if (!e.captures || no_arrays.load(std::memory_order_relaxed)) {
+      // Nothing to map: the body runs as written, with no copy (bench/launch).
+      if (!empty) e.run_nvidia(task, body, launch_context{spec, p.device, site}, result);
+      return;
+    }
     // The construct's own copy of the body, with the arrays it captured on the device
     // (implicit data, default_present: detail/capture.hpp), copied out by finish().
     capture_scope scope;
     const dispatch_impl::body_copy mapped(e, scope, body, copy);
+    if (scope.count == 0) no_arrays.store(1, std::memory_order_relaxed);
     implicit_data data(scope, mapped.get(), e.body_size, p.device, spec, !empty, site);
     if (!empty) e.run_nvidia(task, mapped.get(), launch_context{spec, p.device, site}, result);
     data.finish();

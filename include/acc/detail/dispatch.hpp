@@ -60,6 +60,11 @@ void run_task_on_nvidia(const void* task, const void* body, const launch_context
 }
 #endif
 
+/// construct_entry::captures_no_arrays of each body type (read and set by the dispatch
+/// through std::atomic_ref).
+template <class Body>
+inline unsigned char captures_no_arrays = 0;
+
 template <class Body>
 const char* body_type_name() noexcept {
   return typeid(Body).name();
@@ -67,7 +72,8 @@ const char* body_type_name() noexcept {
 
 template <class Task, class Body>
 inline constexpr construct_entry entry_of{
-    sizeof(Body), !std::is_empty_v<Body>, task_selectable<Task>(), &copy_body<Body>, &destroy_body<Body>, &run_task_on_host<Task, Body>,
+    sizeof(Body), !std::is_empty_v<Body>, &captures_no_arrays<Body>, task_selectable<Task>(), &copy_body<Body>,
+    &destroy_body<Body>, &run_task_on_host<Task, Body>,
 #if defined(ACC_DETAIL_CUDA)
     &run_task_on_nvidia<Task, Body>,
 #else
