@@ -17,27 +17,31 @@
 
 namespace acc::detail {
 
-/// `helpers` threads that, with the caller, copy one range at a time in equal parts. Copies
-/// from several host threads take turns (one job at a time), so a job never waits for helpers
-/// busy with another. Between the chunks of one transfer a helper spins for `spin` (a staged
-/// transfer hands the team a chunk every few tens of microseconds, less than a sleeping thread
-/// takes to wake); after a transfer's last chunk only for `spin_after_last`, long enough for
-/// the next array of the same construct, then it sleeps on a condition variable: a helper that
-/// spins on after the transfer holds a core that the program's OpenMP team, starting its next
-/// region, may be waiting for (libgomp's threads wait at a barrier spinning, without yielding,
-/// so an OpenMP thread kept off its core can cost the region a scheduler slice, milliseconds).
+/// `helpers` threads that, with the caller, copy one range at a time. The range is cut into
+/// pieces that whoever is free takes next, the caller included, so a copy never waits for a
+/// helper that is still waking up or that the scheduler keeps off its core: the others take
+/// its share (a fixed share per thread made a chunk as slow as its slowest helper, and a
+/// helper that waits for a core can wait milliseconds; bench/results/h100-transfer.txt).
+/// Copies from several host threads take turns (one job at a time), so a job never waits for
+/// helpers busy with another. Between the chunks of one transfer a helper spins for `spin` (a
+/// staged transfer hands the team a chunk every few tens of microseconds, less than a sleeping
+/// thread takes to wake); after a transfer's last chunk only for `spin_after_last`, long enough
+/// for the next array of the same construct, then it sleeps on a condition variable: a helper
+/// that spins on after the transfer holds a core that the program's OpenMP team, starting its
+/// next region, may be waiting for (libgomp's threads wait at a barrier spinning, without
+/// yielding, so an OpenMP thread kept off its core can cost the region a scheduler slice).
 /// Destroying the team stops and joins the helpers; the process-wide team (copy_team_of_process)
 /// is never destroyed, so that no thread is joined during static destruction.
 class copy_team {
 public:
-  /// A part smaller than this costs more to hand over than to copy.
+  /// A piece smaller than this costs more to hand over than to copy.
   static constexpr std::size_t min_part = std::size_t(128) << 10;
   static constexpr std::chrono::microseconds spin{200};
   static constexpr std::chrono::microseconds spin_after_last{20};
 
   explicit copy_team(unsigned helpers) {
     threads_.reserve(helpers);
-    for (unsigned i = 0; i < helpers; ++i) threads_.emplace_back([this, i] { serve(i + 1); });
+    for (unsigned i = 0; i < helpers; ++i) threads_.emplace_back([this] { serve(); });
   }
   ~copy_team() {
     {
@@ -56,47 +60,62 @@ public:
   /// `more`: another chunk of the same transfer follows at once, so the helpers wait for it
   /// spinning.
   void copy(void* dst, const void* src, std::size_t bytes, bool more = false) {
-    const std::size_t most = bytes / min_part;
-    const std::size_t parts = std::min<std::size_t>(threads_.size() + 1, most == 0 ? 1 : most);
-    if (parts <= 1) {
+    if (threads_.empty() || bytes < 2 * min_part) {
       std::memcpy(dst, src, bytes);
       return;
     }
+    // At least min_part a piece, and at most max_pieces of them; cut at 64 bytes so that
+    // pieces do not share cache lines.
+    const std::size_t piece = std::max(min_part, (bytes / max_pieces + 63) / 64 * 64);
+    const std::uint64_t pieces = (bytes + piece - 1) / piece;
     std::lock_guard turn(job_mutex_);
+    std::uint64_t job;
     {
       std::lock_guard lock(m_);  // so that a helper about to sleep cannot miss the job
       dst_ = static_cast<char*>(dst);
       src_ = static_cast<const char*>(src);
       bytes_ = bytes;
-      parts_ = parts;
-      left_.store(parts - 1);  // the helpers' parts; the caller copies part 0
-      // The job's number, whether more follows and its part count in one word: a helper that
-      // sits a job out reads only this, never the fields above, which the next job may be
-      // rewriting.
-      job_.store(((job_.load() >> job_shift) + 1) << job_shift | (more ? more_bit : 0) | parts,
-                 std::memory_order_release);
+      piece_ = piece;
+      copied_.store(0, std::memory_order_relaxed);
+      job = (job_.load(std::memory_order_relaxed) >> job_shift) + 1;
+      // Pieces are taken by incrementing the low half of `next_`; the high half names the job,
+      // so a helper that comes late, after this job ended, takes nothing from the next one.
+      next_.store((job & 0xffffffffu) << 32, std::memory_order_release);
+      job_.store(job << job_shift | (more ? more_bit : 0) | pieces, std::memory_order_release);
     }
     go_.notify_all();
-    copy_part(0);
+    take_pieces(job_.load(std::memory_order_relaxed));
     const auto until = std::chrono::steady_clock::now() + spin;
-    while (left_.load(std::memory_order_acquire) != 0 && std::chrono::steady_clock::now() < until)
+    while (copied_.load(std::memory_order_acquire) != pieces && std::chrono::steady_clock::now() < until)
       std::this_thread::yield();
-    if (left_.load(std::memory_order_acquire) != 0) {
+    if (copied_.load(std::memory_order_acquire) != pieces) {
       std::unique_lock lock(m_);
-      done_.wait(lock, [&] { return left_.load(std::memory_order_acquire) == 0; });
+      done_.wait(lock, [&] { return copied_.load(std::memory_order_acquire) == pieces; });
     }
   }
 
 private:
-  // Part `k` of the current job: equal shares, cut at 64 bytes so parts do not split lines.
-  void copy_part(std::size_t k) const noexcept {
-    const std::size_t share = (bytes_ / parts_ + 63) / 64 * 64;
-    const std::size_t b = std::min(bytes_, k * share), e = std::min(bytes_, b + share);
-    if (k + 1 == parts_) std::memcpy(dst_ + b, src_ + b, bytes_ - b);
-    else if (e > b) std::memcpy(dst_ + b, src_ + b, e - b);
+  static constexpr std::uint64_t max_pieces = 64;
+
+  /// Copies pieces of job `word` (job_'s value) until none is left. A piece taken holds the
+  /// job open (the caller waits for every piece to be copied), so its fields stay as they are.
+  void take_pieces(std::uint64_t word) noexcept {
+    const std::uint64_t tag = ((word >> job_shift) & 0xffffffffu) << 32, pieces = word & pieces_mask;
+    std::uint64_t t = next_.load(std::memory_order_acquire);
+    for (;;) {
+      if ((t & ~std::uint64_t(0xffffffffu)) != tag || (t & 0xffffffffu) >= pieces) return;
+      if (!next_.compare_exchange_weak(t, t + 1, std::memory_order_acq_rel, std::memory_order_acquire)) continue;
+      const std::size_t b = std::size_t(t & 0xffffffffu) * piece_, e = std::min(bytes_, b + piece_);
+      std::memcpy(dst_ + b, src_ + b, e - b);
+      if (copied_.fetch_add(1, std::memory_order_acq_rel) + 1 == pieces) {
+        std::lock_guard lock(m_);  // the caller checks copied_ under m_ before it sleeps
+        done_.notify_one();
+      }
+      t = next_.load(std::memory_order_acquire);
+    }
   }
 
-  void serve(std::size_t index) {
+  void serve() {
     std::uint64_t seen = 0;
     for (;;) {
       const auto until = std::chrono::steady_clock::now() + (seen & more_bit ? spin : spin_after_last);
@@ -108,28 +127,24 @@ private:
       }
       if (stop_.load()) return;
       seen = job_.load(std::memory_order_acquire);
-      if (index >= (seen & parts_mask)) continue;  // a small job: this helper sits it out
-      // A helper with a part holds the job open (left_ > 0), so its fields stay as they are.
-      copy_part(index);
-      if (left_.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-        std::lock_guard lock(m_);  // the caller checks left_ under m_ before it sleeps
-        done_.notify_one();
-      }
+      take_pieces(seen);
     }
   }
 
   std::mutex job_mutex_;  // one job at a time
   std::mutex m_;          // orders sleeping against a new job or its end
   std::condition_variable go_, done_;
-  // job number << job_shift | more_bit if more follows | parts
+  // job number << job_shift | more_bit if more follows | pieces
   static constexpr int job_shift = 9;
-  static constexpr std::uint64_t more_bit = 1u << 8, parts_mask = 0xff;
+  static constexpr std::uint64_t more_bit = 1u << 8, pieces_mask = 0xff;
+  static_assert(max_pieces <= pieces_mask);
   std::atomic<std::uint64_t> job_{0};
-  std::atomic<std::size_t> left_{0};   // helpers' parts not yet copied
+  std::atomic<std::uint64_t> next_{0};    // the job's low 32 bits << 32 | the next piece to take
+  std::atomic<std::uint64_t> copied_{0};  // pieces of the job copied
   std::atomic<bool> stop_{false};
   char* dst_ = nullptr;
   const char* src_ = nullptr;
-  std::size_t bytes_ = 0, parts_ = 1;
+  std::size_t bytes_ = 0, piece_ = min_part;
   std::vector<std::thread> threads_;
 };
 
