@@ -239,7 +239,7 @@ void affine_reference(std::vector<long long>& v, long long f) {
 
 }  // namespace
 
-TEST_CASE("bodies without arrays run as written on every call; bodies with arrays are still mapped",
+TEST_CASE("bodies without arrays run as written on every call, bodies with arrays are still mapped",
           "[04][loop][dispatch]") {
   const long long n = GENERATE(1, 2, 97, 4099);
   acc::array<long long> a("a", n);
