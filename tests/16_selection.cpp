@@ -204,6 +204,29 @@ TEST_CASE("adaptive does not switch on slow spells that hold most of each window
   CHECK(policy.at(18).switches == 0);
 }
 
+TEST_CASE("adaptive does not time the losing side again in a slow spell of the chosen one", "[16][selection]") {
+  // The H100 machine at 2f7e9d0: a 2^20 stencil with its data on the host ran on the host at
+  // 420 us (the GPU, copies included, 1.4 ms); four runs in a row took 8 ms, their window came
+  // when the class was due to time the GPU once more, and the GPU's 1.4 ms beat the window's
+  // 8 ms: the one switch sent the class to the GPU for good, 3.4x slower.
+  adaptive_policy policy;
+  const std::uint64_t n = 1 << 20;
+  const int trials = adaptive_options{}.trials, window = adaptive_options{}.window;
+  const auto gpu = [](std::uint64_t) { return 1.4e-3; };
+  drive(policy, n, 2 * trials, [](auto) { return 420e-6; }, gpu);
+  REQUIRE(policy.choose(n) == target::host);
+  // Nearly long enough on the host that timing the GPU again is due (10 x 3 x 1.4 ms), then a
+  // spell that fills one window, then the host as before.
+  drive(policy, n, 80, [](auto) { return 420e-6; }, gpu);
+  REQUIRE(!policy.at(20).rechecked);
+  int run = 0;
+  const auto spell = [&](std::uint64_t) { return run++ < window ? 8e-3 : 420e-6; };
+  drive(policy, n, 8 * window, spell, gpu);
+  CHECK(policy.choose(n) == target::host);
+  CHECK(policy.at(20).switches == 0);
+  CHECK(policy.at(20).rechecked);  // after the spell, against the host's own time
+}
+
 TEST_CASE("adaptive times a losing side whose warm-up the models contradict soon", "[16][selection]") {
   // The same machine, a 2^16 triad with its data on the host: both warm-ups of the host (20 us)
   // fell in slow spells (4-5 ms) and the class went to the GPU; timing the host again was then

@@ -235,13 +235,20 @@ ACC_DETAIL_RUNTIME_FN void adaptive_policy::record(target where, std::uint64_t n
   c.window[c.window_runs++ % window] = seconds;
   if (c.window_runs % window != 0) return;
   const double current = selection_impl::low_of(c.window.data(), window);
+  if (c.lowest[s] <= 0 || current < c.lowest[s]) c.lowest[s] = current;
   const double other = other_estimate(c, 1 - s);
   // What timing the other side again would cost: its time, or its prediction where the time
   // is trust_model times that (a warm-up in a slow spell; the probe will tell).
   const double predicted_other = predict(s ? target::host : target::nvidia, c.n, c.motion);
   const double probe_cost =
       predicted_other > 0 && other > o_.trust_model * predicted_other ? predicted_other : other;
-  if (!c.rechecked && other > 0 && double(c.calls) * current >= o_.recheck * trials * probe_cost) {
+  // A window trust_model times this side's own time (its lowest window, or its warm-up, which
+  // may itself have fallen in a spell) is a slow spell, or a lasting slowdown that the windows
+  // below see through: a recheck now would set the other side's time against the spell's, and
+  // a spell of a few runs would spend the one switch.
+  const double own = c.best[s] > 0 ? std::min(c.best[s], c.lowest[s]) : c.lowest[s];
+  const bool spell = current > o_.trust_model * own;
+  if (!c.rechecked && !spell && other > 0 && double(c.calls) * current >= o_.recheck * trials * probe_cost) {
     // Long enough on this side that timing the other once more costs little: the probe below,
     // whose result decides as a switch's would.
     c.rechecked = true;

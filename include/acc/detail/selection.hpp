@@ -112,6 +112,7 @@ struct adaptive_class {
   std::array<double, 2> error{-1, -1};  // |predicted - best| / best (-1: nothing to compare)
   std::array<std::array<double, 8>, 2> warm_total{}, warm_kernel{};  // the warm-up runs
   std::array<double, 16> window{};      // the chosen side's latest runs since it was chosen
+  std::array<double, 2> lowest{};       // each side's lowest window while chosen (0: none yet)
   int window_runs = 0;
   int favour_other = 0;   // full windows in a row whose second fastest run the other side beat by the margin
   std::uint64_t calls = 0;  // runs chosen since the class settled (sampling counts them)
