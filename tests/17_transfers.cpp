@@ -79,6 +79,33 @@ TEST_CASE("the copy team copies any size exactly, also from several threads at o
   for (int t = 0; t < threads; ++t) REQUIRE(bad[t] == 0);
 }
 
+#if defined(_OPENMP)
+TEST_CASE("the OpenMP copy of staged transfers copies any size exactly, and declines inside a region",
+          "[17][transfer]") {
+  // Registered by this translation unit (backend/host/executor.hpp); staged transfers use it.
+  REQUIRE(acc::detail::openmp_copy() != nullptr);
+  const std::size_t piece = std::size_t(128) << 10;
+  std::vector<unsigned char> src((3 * piece) + 4096), dst(src.size());
+  std::mt19937 gen(5u);
+  for (auto& c : src) c = static_cast<unsigned char>(gen());
+  for (const std::size_t n : {std::size_t(0), std::size_t(1), piece - 1, piece, piece + 1, 3 * piece + 77}) {
+    std::fill(dst.begin(), dst.end(), 0x5a);
+    const bool copied = acc::detail::host::openmp_copy(dst.data() + 1, src.data() + 2, n);
+    if (!copied) continue;  // fewer than 4 OpenMP threads: the copy team's job, tested above
+    REQUIRE(dst[0] == 0x5a);
+    REQUIRE(std::memcmp(dst.data() + 1, src.data() + 2, n) == 0);
+    REQUIRE(dst[n + 1] == 0x5a);
+  }
+  bool inside = true;
+#  pragma omp parallel num_threads(2)
+  {
+#  pragma omp single
+    inside = acc::detail::host::openmp_copy(dst.data(), src.data(), piece);
+  }
+  REQUIRE_FALSE(inside);
+}
+#endif
+
 TEST_CASE("pageable ranges keep their values through enter, repeated updates and exit", "[17][transfer]") {
   const std::size_t n = GENERATE(from_range(std::begin(sizes), std::end(sizes)));
   const int q = GENERATE(values({acc::async_sync, 2}));

@@ -76,6 +76,7 @@ using present_map = std::map<std::uintptr_t, present_entry>;
 
 struct runtime_state {
   std::atomic<const device_ops*> cuda{nullptr};
+  std::atomic<openmp_copy_fn> openmp_copy{nullptr};
   std::atomic<int> nvidia_count{-1};  // probed once, on first need
   target env_type = target::unset;    // ACC_DEVICE_TYPE
   bool env_auto = false;              // ACC_DEVICE_TYPE=auto: acc::adaptive everywhere (GPU if any)
@@ -158,6 +159,13 @@ ACC_DETAIL_RUNTIME_FN int nvidia_device_count() {
 }
 
 ACC_DETAIL_RUNTIME_FN const device_ops& cuda_ops() noexcept { return *state().cuda.load(std::memory_order_acquire); }
+
+ACC_DETAIL_RUNTIME_FN void register_openmp_copy(openmp_copy_fn f) noexcept {
+  openmp_copy_fn expected = nullptr;
+  state().openmp_copy.compare_exchange_strong(expected, f, std::memory_order_acq_rel);
+}
+
+ACC_DETAIL_RUNTIME_FN openmp_copy_fn openmp_copy() noexcept { return state().openmp_copy.load(std::memory_order_acquire); }
 
 ACC_DETAIL_RUNTIME_FN target current_target() {
   if (target t = this_thread().type; t != target::unset) return t;

@@ -341,7 +341,14 @@ inline std::size_t staging_chunk(std::size_t bytes) noexcept {
   return std::clamp(eighth, staging_policy::min_chunk, staging_policy::buffer_bytes);
 }
 
-/// Pageable host -> device through the staging pool: the copy team fills buffer k % n while
+/// The host half of a staged chunk: on the program's OpenMP threads where a translation unit
+/// compiled with OpenMP registered them, else on the copy team. `more`: another chunk follows.
+inline void staging_copy(void* dst, const void* src, std::size_t bytes, bool more) {
+  if (const openmp_copy_fn f = openmp_copy(); f && bytes >= 2 * copy_team::min_part && f(dst, src, bytes)) return;
+  copy_team_of_process().copy(dst, src, bytes, more);
+}
+
+/// Pageable host -> device through the staging pool: staging_copy fills buffer k % n while
 /// the DMA of the chunk before it runs on `stream`. Returns once the last chunk is in a
 /// staging buffer, so the host range may be reused at once; the DMAs complete in order on
 /// `stream`, before anything queued on it later. A chunk waits for its buffer's previous DMA,
@@ -350,26 +357,24 @@ inline std::size_t staging_chunk(std::size_t bytes) noexcept {
 inline void staged_to_device(staging_pool& p, char* dst, const char* src, std::size_t bytes, cudaStream_t stream,
                              const call_site& site) {
   std::lock_guard lock(p.mutex);
-  copy_team& team = copy_team_of_process();
   const std::size_t chunk = staging_chunk(bytes);
   for (std::size_t off = 0, k = 0; off < bytes; off += chunk, ++k) {
     const int i = static_cast<int>(k % staging_policy::buffers);
     const std::size_t len = std::min(chunk, bytes - off);
     ACC_DETAIL_CUDA_CHECK(cudaEventSynchronize(p.free[i]), site);  // its last DMA has read it
-    team.copy(p.buffer[i], src + off, len, off + len < bytes);
+    staging_copy(p.buffer[i], src + off, len, off + len < bytes);
     ACC_DETAIL_CUDA_CHECK(cudaMemcpyAsync(dst + off, p.buffer[i], len, cudaMemcpyHostToDevice, stream), site);
     ACC_DETAIL_CUDA_CHECK(cudaEventRecord(p.free[i], stream), site);
   }
 }
 
 /// Device -> pageable host through the staging pool: up to n chunks' DMAs are queued on
-/// `stream` ahead, and the copy team empties each buffer as its DMA completes, then queues
+/// `stream` ahead, and staging_copy empties each buffer as its DMA completes, then queues
 /// the DMA of the chunk n further into it. Returns once all of the range is in host memory
 /// (after the work queued before on `stream`), as CUDA's own copies to pageable memory do.
 inline void staged_to_host(staging_pool& p, char* dst, const char* src, std::size_t bytes, cudaStream_t stream,
                            const call_site& site) {
   std::lock_guard lock(p.mutex);
-  copy_team& team = copy_team_of_process();
   const std::size_t chunk = staging_chunk(bytes);
   const std::size_t chunks = (bytes + chunk - 1) / chunk;
   const auto queue_chunk = [&](std::size_t k) {
@@ -386,7 +391,7 @@ inline void staged_to_host(staging_pool& p, char* dst, const char* src, std::siz
     const int i = static_cast<int>(k % staging_policy::buffers);
     const std::size_t off = k * chunk, len = std::min(chunk, bytes - off);
     ACC_DETAIL_CUDA_CHECK(cudaEventSynchronize(p.free[i]), site);  // chunk k has landed
-    team.copy(dst + off, p.buffer[i], len, k + 1 < chunks);
+    staging_copy(dst + off, p.buffer[i], len, k + 1 < chunks);
     if (k + staging_policy::buffers < chunks) queue_chunk(k + staging_policy::buffers);
   }
 }

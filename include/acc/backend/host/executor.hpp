@@ -5,11 +5,13 @@
 
 #include <acc/detail/body_error.hpp>
 #include <acc/detail/config.hpp>
+#include <acc/detail/runtime_state.hpp>
 #include <acc/error.hpp>
 #include <acc/extent.hpp>
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <exception>
 
 #if defined(ACC_DETAIL_OPENMP)
@@ -199,6 +201,30 @@ private:
   bool failed_ = false;  // set once, by the first part that throws (GCC/Clang atomic builtins)
   std::exception_ptr error_;
 };
+
+#if defined(ACC_DETAIL_OPENMP)
+/// The host half of a staged transfer on the program's own OpenMP threads: the cores its host
+/// loops use, and right after one of them awake at its barrier, where a separate copy team
+/// would have to wait for a core (libgomp's threads spin there for milliseconds). Pieces are
+/// handed out as threads come, so one that is slow to start does not hold the copy. Not inside
+/// an OpenMP region (a nested one would have one thread), nor with fewer than 4 threads
+/// (OMP_NUM_THREADS=1 beside MPI ranks, say), where the copy team's idle cores do better.
+inline bool openmp_copy(void* dst, const void* src, std::size_t bytes) noexcept {
+  if (omp_in_parallel() || omp_get_max_threads() < 4) return false;
+  constexpr std::size_t piece = std::size_t(128) << 10;
+  const std::int64_t pieces = static_cast<std::int64_t>((bytes + piece - 1) / piece);
+  char* const d = static_cast<char*>(dst);
+  const char* const s = static_cast<const char*>(src);
+#  pragma omp parallel for schedule(dynamic, 1)
+  for (std::int64_t k = 0; k < pieces; ++k) {
+    const std::size_t b = std::size_t(k) * piece;
+    std::memcpy(d + b, s + b, smaller(piece, bytes - b));
+  }
+  return true;
+}
+
+inline const bool openmp_copy_registered = (register_openmp_copy(&openmp_copy), true);
+#endif
 
 }  // inline namespace ACC_DETAIL_HOST_ABI
 }  // namespace acc::detail::host
