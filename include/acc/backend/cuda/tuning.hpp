@@ -87,7 +87,8 @@ struct memory_policy {
 
 /// Transfers between pageable host memory and the device (memory.hpp: to_device, to_host)
 /// pass through `buffers` pinned buffers of `buffer_bytes` per device, the host copy of one
-/// chunk (spread over the copy team, detail/copy_team.hpp) overlapping the DMA of another.
+/// chunk (spread over the OpenMP threads or the copy team: staging_copy in runtime-inl.hpp)
+/// overlapping the DMA of another.
 /// Page-locking a range instead costs about 45 ms for 1 GiB on the H100 against 20 ms for the
 /// pinned copy itself (bench/results/h100-transfer.txt), which a range transferred once never
 /// recovers. Four buffers keep a DMA queued while the host fills or empties another; below
