@@ -21,7 +21,7 @@ namespace acc::detail {
 /// pieces that whoever is free takes next, the caller included, so a copy never waits for a
 /// helper that is still waking up or that the scheduler keeps off its core: the others take
 /// its share (a fixed share per thread made a chunk as slow as its slowest helper, and a
-/// helper that waits for a core can wait milliseconds; bench/results/h100-transfer.txt).
+/// helper that waits for a core can wait milliseconds; bench/results/h100-adaptive.txt).
 /// Copies from several host threads take turns (one job at a time), so a job never waits for
 /// helpers busy with another. Between the chunks of one transfer a helper spins for `spin` (a
 /// staged transfer hands the team a chunk every few tens of microseconds, less than a sleeping

@@ -208,9 +208,12 @@ private:
 /// would have to wait for a core (libgomp's threads spin there for milliseconds). Pieces are
 /// handed out as threads come, so one that is slow to start does not hold the copy. Not inside
 /// an OpenMP region (a nested one would have one thread), nor with fewer than 4 threads
-/// (OMP_NUM_THREADS=1 beside MPI ranks, say), where the copy team's idle cores do better.
+/// (OMP_NUM_THREADS=1 beside MPI ranks, say), where the copy team's idle cores do better, nor
+/// while another host thread's transfer has the OpenMP threads (two teams would share the cores).
 inline bool openmp_copy(void* dst, const void* src, std::size_t bytes) noexcept {
-  if (omp_in_parallel() || omp_get_max_threads() < 4) return false;
+  static bool busy = false;  // GCC/Clang atomic builtins, as the executor's flag
+  if (omp_in_parallel() || omp_get_max_threads() < 4 || __atomic_exchange_n(&busy, true, __ATOMIC_ACQUIRE))
+    return false;
   constexpr std::size_t piece = std::size_t(128) << 10;
   const std::int64_t pieces = static_cast<std::int64_t>((bytes + piece - 1) / piece);
   char* const d = static_cast<char*>(dst);
@@ -220,6 +223,7 @@ inline bool openmp_copy(void* dst, const void* src, std::size_t bytes) noexcept 
     const std::size_t b = std::size_t(k) * piece;
     std::memcpy(d + b, s + b, smaller(piece, bytes - b));
   }
+  __atomic_store_n(&busy, false, __ATOMIC_RELEASE);
   return true;
 }
 
