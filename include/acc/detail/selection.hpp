@@ -81,7 +81,8 @@ constexpr residency residency_of(const data_motion& m) noexcept {
 /// extrapolated over many classes, the GPU looks ten times slower than it is), else both
 /// sides are timed. Once a settled class has spent `recheck` times what timing the losing side
 /// again costs (its time, measured else predicted, times `trials`), the losing side is timed
-/// once more, as before a switch: a warm-up that fell in a slow spell (the process's first
+/// once more, as before a switch (at the end of a window that is not a slow spell, under
+/// trust_model times the chosen side's own time): a warm-up that fell in a slow spell (the process's first
 /// OpenMP runs) or a prediction too high would otherwise hold the class on the slower side for
 /// good, since the hysteresis compares with that time. Trials count up to 8 and the window up
 /// to 16.
