@@ -364,6 +364,33 @@ TEST_CASE("parallel_scan gives each iteration its exclusive prefix", "[10][scan]
   }
 }
 
+// The GPU scans a tile of 64-bit sums in 32 bits while all its contributions are small
+// (|v| * 4096 < 2^31, so below 524288) and takes a wide path in any tile with a larger one.
+// Large contributions every `every` iterations: in every tile, in some, or in one.
+template <class T>
+void check_wide_contributions(long n, long every, const std::vector<T>& large) {
+  acc::array<T> x(n), prefix(n);
+  acc_test::fill_random(x, 11u + static_cast<unsigned>(n), T(0), T(1000));
+  std::mt19937_64 gen(static_cast<unsigned long long>(n * 31 + every));
+  for (long i = every / 2; i < n; i += every) x[i] = large[gen() % large.size()];
+  const T total = prefixes_explicit<T>(x, n, prefix);
+  require_equal(prefix.data(), ref_exclusive<T>(x.data(), n, T(0), acc::plus));
+  REQUIRE(total == ref_inclusive<T>(x.data(), n, acc::plus).back());
+}
+
+TEST_CASE("parallel_scan of 64-bit sums with contributions beyond the narrow range",
+          "[10][scan][parallel_scan]") {
+  const long n = GENERATE(1, 4095, 4097, 12289, 100003, (1 << 20) + 7);
+  const long every = GENERATE(1L, 7L, 5003L, 1L << 22);
+  CAPTURE(n, every);
+  SECTION("long long, both signs, at and beyond the limit") {
+    check_wide_contributions<long long>(n, every, {524287, -524287, 524288, -524288, 1LL << 40, -(1LL << 40), -1});
+  }
+  SECTION("unsigned long long, wrapping past 2^64") {
+    check_wide_contributions<unsigned long long>(n, every, {524287ULL, 524288ULL, 1ULL << 40, 1ULL << 63});
+  }
+}
+
 TEST_CASE("parallel_scan over a range, with clauses and arrays", "[10][scan][parallel_scan]") {
   acc::array<long long> prefix(2001);
   REQUIRE(range_sum(-1000, 1001, prefix) == 0);

@@ -194,6 +194,152 @@ __global__ void __launch_bounds__(Block, scan_policy::min_blocks<T>)
   }
 }
 
+/// 64-bit integer sums (compaction counters, mostly) scan each tile in 32 bits when every
+/// contribution of the tile is small enough that no partial sum within the tile leaves the
+/// 32-bit range; only the tile's total and prefix, in the look-back, stay 64-bit. A tile with a
+/// larger contribution takes a wide path. Halving the exchange and scan and keeping 16 items a
+/// thread in registers brings a long long compaction to the int one's speed
+/// (bench/results/h100-scan.txt).
+template <class T, class Op>
+inline constexpr bool narrow_scan_v = std::is_integral_v<T> && sizeof(T) == 8 && std::is_same_v<Op, acc::plus_t>;
+
+/// Items per thread of a parallel_scan tile: narrow tiles keep 32-bit contributions.
+template <class T, class Op>
+inline constexpr int scan_items = narrow_scan_v<T, Op> ? scan_policy::items<std::int32_t> : scan_policy::items<T>;
+
+template <class T>
+using narrow_of = std::conditional_t<std::is_signed_v<T>, std::int32_t, std::uint32_t>;
+
+/// Whether v may take part in a 32-bit scan of Tile contributions: |v| * Tile < 2^31.
+template <int Tile, class T>
+__device__ bool narrow_fits(T v) {
+  constexpr T limit = T(0x7fffffff / Tile);
+  if constexpr (std::is_signed_v<T>)
+    return static_cast<std::uint64_t>(v) + static_cast<std::uint64_t>(limit) <= static_cast<std::uint64_t>(2 * limit);
+  else return v <= limit;
+}
+
+/// This thread's contributions to tile `tile` (body with final = false), narrowed; returns
+/// whether all fit (narrow_fits).
+template <bool Checked, int Block, int Items, class T, class N, class Count, class Index, class Body>
+__device__ bool narrow_contributions(const Body& body, Index lo, Count n, Count tile, N (&c)[Items]) {
+  bool fits = true;
+#pragma unroll
+  for (int k = 0; k < Items; ++k) {
+    const Count t = tile_iteration<Block, Items>(tile, k);
+    T v = T(0);
+    if (!Checked || t < n) body(index_at(lo, t), v, false);
+    fits &= narrow_fits<Block * Items>(v);
+    c[k] = N(v);
+  }
+  return fits;
+}
+
+/// body(i, base + c[k], true) for this thread's iterations of tile `tile`.
+template <bool Checked, int Block, int Items, class T, class N, class Count, class Index, class Body>
+__device__ void narrow_finals(const Body& body, Index lo, Count n, Count tile, const N (&c)[Items], T base) {
+#pragma unroll
+  for (int k = 0; k < Items; ++k) {
+    const Count t = tile_iteration<Block, Items>(tile, k);
+    if (!Checked || t < n) {
+      T p = base + T(c[k]);
+      body(index_at(lo, t), p, true);
+    }
+  }
+}
+
+/// The look-back callback of a narrow tile: the 32-bit block scan hands it the tile's total,
+/// the look-back runs in T, and the scan goes on from 0 (the tile's T prefix is added per item).
+template <class T, class N, class Prefix>
+struct narrow_callback {
+  Prefix& prefix;
+  __device__ N operator()(N aggregate) {
+    prefix(T(aggregate));
+    return N(0);
+  }
+};
+
+/// One tile of a 64-bit integer sum (narrow_scan_v), decoupled look-back as scan_tiles'. The
+/// block votes: if every contribution fits (narrow_fits), the tile is exchanged and scanned in
+/// 32 bits; otherwise each thread takes Items consecutive iterations, the block scans the
+/// threads' 64-bit sums, and each iteration's contribution is computed again (body with final =
+/// false, which may happen more than once) on the way to its final call: slower, registers
+/// free of 64-bit arrays.
+template <int Block, int Items, class T, class Count, class Index, class Body, class TileState>
+__global__ void __launch_bounds__(Block, scan_policy::min_blocks<std::int32_t>)
+    scan_tiles_narrow(Body body, Index lo, Count n, TileState state, T* total) {
+  using N = narrow_of<T>;
+  using exchange_t = block_exchange<N, Block, Items>;
+  using scan_t = block_scan<N, Block>;
+  using wide_scan_t = block_scan<T, Block>;
+  using prefix_t = tile_prefix<T, acc::plus_t, TileState, scan_policy::delay>;
+  __shared__ union {
+    typename exchange_t::storage exchange;
+    typename scan_t::storage scan;
+    typename wide_scan_t::storage wide_scan;
+  } temp;
+  __shared__ typename prefix_t::storage prefix_temp;
+
+  const Count tile = blockIdx.x;
+  const bool full = tile + 1 < Count(gridDim.x);
+  const bool last = tile + 1 == Count(gridDim.x);
+  N c[Items];
+  const bool fits = full ? narrow_contributions<false, Block, Items, T>(body, lo, n, tile, c)
+                         : narrow_contributions<true, Block, Items, T>(body, lo, n, tile, c);
+  if (__syncthreads_and(fits)) {
+    exchange_t(temp.exchange).striped_to_blocked(c);
+    __syncthreads();
+    T base = T(0);
+    if (tile == 0) {
+      N aggregate;
+      scan_t(temp.scan).exclusive_scan(c, N(0), acc::plus_t{}, aggregate);
+      if (threadIdx.x == 0) {
+        state.set_inclusive(0, T(aggregate));
+        if (last) *total = T(aggregate);
+      }
+    } else {
+      prefix_t prefix(state, prefix_temp, acc::plus_t{}, int(tile));
+      narrow_callback<T, N, prefix_t> callback{prefix};
+      scan_t(temp.scan).exclusive_scan_with(c, acc::plus_t{}, callback);
+      base = prefix.exclusive_prefix();  // written by warp 0 before the scan's barrier
+      if (threadIdx.x == 0 && last) *total = prefix.inclusive_prefix();
+    }
+    __syncthreads();
+    exchange_t(temp.exchange).blocked_to_striped(c);
+    if (full) narrow_finals<false, Block, Items>(body, lo, n, tile, c, base);
+    else narrow_finals<true, Block, Items>(body, lo, n, tile, c, base);
+  } else {
+    const Count first = tile * Count(Block * Items) + Count(int(threadIdx.x) * Items);
+    T sum = T(0);
+    for (int k = 0; k < Items && first + Count(k) < n; ++k) {
+      T v = T(0);
+      body(index_at(lo, first + Count(k)), v, false);
+      sum += v;
+    }
+    T p;
+    if (tile == 0) {
+      T aggregate;
+      p = wide_scan_t(temp.wide_scan).exclusive_scan(sum, T(0), acc::plus_t{}, aggregate);
+      if (threadIdx.x == 0) {
+        state.set_inclusive(0, aggregate);
+        if (last) *total = aggregate;
+      }
+    } else {
+      prefix_t prefix(state, prefix_temp, acc::plus_t{}, int(tile));
+      p = wide_scan_t(temp.wide_scan).exclusive_scan_with(sum, acc::plus_t{}, prefix);
+      if (threadIdx.x == 0 && last) *total = prefix.inclusive_prefix();
+    }
+    for (int k = 0; k < Items; ++k) {
+      const Count t = first + Count(k);
+      if (t >= n) break;
+      T here = p, contribution = T(0);
+      body(index_at(lo, t), here, true);
+      body(index_at(lo, t), contribution, false);
+      p += contribution;
+    }
+  }
+}
+
 /// One block: sums[0 .. m) becomes its exclusive scan from id, in order (threads take
 /// contiguous runs), so that every tile's prefix is grouped the same way on every run.
 template <int Block, class T, class Op>
@@ -219,7 +365,7 @@ struct no_tile_state {};
 template <class T, class Count, class Index, class Op, class Body>
 T parallel_scan_with(Index lo, std::uint64_t total, int device, cudaStream_t stream, const Op& op, const Body& body,
                      const call_site& site) {
-  constexpr int block = scan_policy::block, items = scan_policy::items<T>, tile = block * items;
+  constexpr int block = scan_policy::block, items = scan_items<T, Op>, tile = block * items;
   const std::uint64_t tiles64 = (total + tile - 1) / tile;
   if (tiles64 > std::uint64_t(std::numeric_limits<int>::max()))
     fail<bad_clause>(site, "parallel_scan of " + std::to_string(total) + " iterations: at most " +
@@ -231,7 +377,15 @@ T parallel_scan_with(Index lo, std::uint64_t total, int device, cudaStream_t str
   result_slot& out = result_slot_of(sizeof(T), site);
   T* d_total = static_cast<T*>(out.device());
   T result;
-  if constexpr (exact_scan_v<T>) {
+  if constexpr (narrow_scan_v<T, Op>) {
+    using state_t = tile_state<T>;
+    stream_buffer scratch(state_t::bytes(tiles), device, stream, site);
+    const state_t state(scratch.get(), tiles);
+    launch(&init_tile_state<state_t>, {unsigned((tiles + 255) / 256), 256u}, 0, stream, site, state, tiles);
+    launch(&scan_tiles_narrow<block, items, T, Count, Index, Body, state_t>, {unsigned(tiles), unsigned(block)}, 0,
+           stream, site, body, lo, Count(total), state, d_total);
+    scratch.release(site);
+  } else if constexpr (exact_scan_v<T>) {
     using state_t = tile_state<T>;
     stream_buffer scratch(state_t::bytes(tiles), device, stream, site);
     const state_t state(scratch.get(), tiles);
@@ -264,7 +418,7 @@ T run(backend, const parallel_scan_task<index_space<Index, 1>, Op, T>& task, con
       const launch_context& ctx) {
   const cudaStream_t stream = begin_launch(ctx);
   // 32-bit counters while every iteration number of every tile fits.
-  if (task.total <= (std::uint64_t(1) << 31) - std::uint64_t(scan_policy::block * scan_policy::items<T>))
+  if (task.total <= (std::uint64_t(1) << 31) - std::uint64_t(scan_policy::block * scan_items<T, Op>))
     return parallel_scan_with<T, std::uint32_t>(task.space.lo[0], task.total, ctx.device, stream, task.op, body,
                                                 ctx.site);
   return parallel_scan_with<T, std::uint64_t>(task.space.lo[0], task.total, ctx.device, stream, task.op, body,
