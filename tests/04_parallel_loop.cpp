@@ -5,6 +5,7 @@
 #include <climits>
 #include <cstdint>
 #include <limits>
+#include <thread>
 #include <utility>
 
 #include "support/arrays.hpp"
@@ -259,4 +260,30 @@ TEST_CASE("bodies without arrays run as written on every call, bodies with array
     affine_reference(expect, f);
     REQUIRE(acc_test::to_vector(a) == expect);
   }
+}
+
+namespace {
+template <class I>
+void add_index(acc::array<long long> y, I lo, I hi) {
+  acc::parallel_loop(acc::range(lo, hi), ACC_LAMBDA(I i) { y[i - lo] += static_cast<long long>(i); });
+}
+}  // namespace
+
+// A GPU launch goes through the driver with the kernel's handle; a host thread that has made no
+// CUDA call yet has no current context for it, and the launch must still happen, once.
+TEST_CASE("constructs run from host threads that never made a CUDA call", "[04][loop][threads]") {
+  const long long n = GENERATE(1, 1000, 65537);
+  acc::array<long long> y("y", n), z("z", n);
+  std::vector<long long> expect_y(static_cast<std::size_t>(n)), expect_z(expect_y);
+  for (long long i = 0; i < n; ++i) y[i] = z[i] = i, expect_y[i] = 3 * i, expect_z[i] = 3 * i + 7;
+  std::thread t1([&] {
+    add_index<int>(y, 7, 7 + static_cast<int>(n));  // 32-bit index: the 1-D launch path
+    add_index<long long>(y, -7, n - 7);              // 64-bit index: the general one
+  });
+  t1.join();
+  std::thread t2([&] { add_index<long long>(z, 0, n); });
+  t2.join();
+  add_index<long long>(z, 7, n + 7);
+  REQUIRE(acc_test::to_vector(y) == expect_y);
+  REQUIRE(acc_test::to_vector(z) == expect_z);
 }

@@ -77,11 +77,11 @@ void run(backend, const region_task<std::tuple<R...>>& task, const Body& body, c
   }
   const launch_config shape{unsigned(grid), unsigned(lanes), unsigned(workers)};
   if constexpr (sizeof...(R) == 0) {
-    launch(kernel, shape, shared, stream, site, body, vector, shared, std::tuple<>{}, std::tuple<>{});
+    launch(kernel, k, shape, shared, stream, site, body, vector, shared, std::tuple<>{}, std::tuple<>{});
     finish_launch(stream, spec.queue, site);
   } else {
     vars scratch(grid, device, stream, site);
-    launch(kernel, shape, shared, stream, site, body, vector, shared, identities_of(reds), scratch.partials());
+    launch(kernel, k, shape, shared, stream, site, body, vector, shared, identities_of(reds), scratch.partials());
     scratch.finish(reds, site);
   }
 }

@@ -18,6 +18,7 @@
 #include <acc/detail/runtime_state.hpp>
 #include <acc/error.hpp>
 
+#include <cuda.h>  // cuLaunchKernel's types (launch_kernel)
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -88,6 +89,47 @@ ACC_DETAIL_CUDA_RUNTIME_FN cudaStream_t queue_stream(int device, int queue, cons
   void* stream = queue_handle(device, queue, &create_stream, site);
   last = {device, queue, static_cast<cudaStream_t>(stream)};
   return last.stream;
+}
+
+using driver_launch_fn = CUresult(CUDAAPI*)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                                            unsigned, CUstream, void**, void**);
+
+/// cuLaunchKernel, found once through the runtime (so that nothing links libcuda itself);
+/// nullptr where the driver does not give it.
+inline driver_launch_fn driver_launch() noexcept {
+  static const driver_launch_fn launch = [] {
+    void* fn = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+#if CUDART_VERSION >= 12050
+    const cudaError_t e = cudaGetDriverEntryPointByVersion("cuLaunchKernel", &fn, 12000, cudaEnableDefault, &found);
+#else
+    const cudaError_t e = cudaGetDriverEntryPoint("cuLaunchKernel", &fn, cudaEnableDefault, &found);
+#endif
+    if (e != cudaSuccess || found != cudaDriverEntryPointSuccess) {
+      (void)cudaGetLastError();  // not the user's error: acc launches through the runtime instead
+      return driver_launch_fn(nullptr);
+    }
+    return reinterpret_cast<driver_launch_fn>(fn);
+  }();
+  return launch;
+}
+
+ACC_DETAIL_CUDA_RUNTIME_FN cudaFunction_t kernel_function(const void* kernel) noexcept {
+  cudaFunction_t function = nullptr;
+  if (!driver_launch()) return nullptr;
+  if (cudaGetFuncBySymbol(&function, kernel) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return nullptr;
+  }
+  return function;
+}
+
+ACC_DETAIL_CUDA_RUNTIME_FN cudaError_t launch_kernel(const void* kernel, cudaFunction_t function, dim3 grid, dim3 block,
+                                                     void** args, std::size_t shared, cudaStream_t stream) noexcept {
+  if (function && driver_launch()(reinterpret_cast<CUfunction>(function), grid.x, grid.y, grid.z, block.x, block.y,
+                                  block.z, static_cast<unsigned>(shared), stream, args, nullptr) == CUDA_SUCCESS)
+    return cudaSuccess;
+  return cudaLaunchKernel(kernel, grid, block, args, shared, stream);
 }
 
 ACC_DETAIL_CUDA_RUNTIME_FN cudaStream_t existing_queue(int device, int queue) {

@@ -39,6 +39,18 @@ ACC_DETAIL_CUDA_RUNTIME_FN void* create_stream(const call_site& site);
 /// another unless told to (wait_async).
 ACC_DETAIL_CUDA_RUNTIME_FN cudaStream_t queue_stream(int device, int queue, const call_site& site);
 
+/// `kernel`'s handle on the current device, for launch_kernel; nullptr where the driver's launch
+/// is not available (then launch_kernel takes the runtime's).
+ACC_DETAIL_CUDA_RUNTIME_FN cudaFunction_t kernel_function(const void* kernel) noexcept;
+
+/// Launches `kernel` as cudaLaunchKernel does. Given its handle on the current device
+/// (kernel_function), through the driver's cuLaunchKernel, which skips the runtime's lookup of
+/// the kernel by its host stub: about 0.3 us a launch on an H100 (bench/results/h100-launch.txt).
+/// Where the driver refuses (a host thread with no current context yet, say), the runtime
+/// launches it, and its error is the one reported.
+ACC_DETAIL_CUDA_RUNTIME_FN cudaError_t launch_kernel(const void* kernel, cudaFunction_t function, dim3 grid, dim3 block,
+                                                     void** args, std::size_t shared, cudaStream_t stream) noexcept;
+
 /// The stream of a queue that already exists, or nullptr: waiting on a queue that was never
 /// used has nothing to wait for and must not create it.
 ACC_DETAIL_CUDA_RUNTIME_FN cudaStream_t existing_queue(int device, int queue);
