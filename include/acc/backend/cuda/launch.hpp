@@ -22,8 +22,16 @@ struct kernel_limits {
   int suggested_block;  // the occupancy calculator's choice, capped by the policy
   int max_block;        // above this the launch fails (registers per thread)
   std::size_t static_shared;  // __shared__ arrays of the kernel (loop_reduce's, the scans')
+  const void* kernel;         // the kernel these are of (a cache is per policy and signature)
   cudaFunction_t function;    // its handle on the device, for launch_kernel (nullptr: the runtime's launch)
 };
+
+/// The handle to launch `kernel` with, from its limits: limits_of_kernel's cache is per policy
+/// and parameter list, so two kernels of one signature could share it; only its own kernel
+/// gets the handle.
+inline cudaFunction_t launch_handle(const kernel_limits& k, const void* kernel) noexcept {
+  return k.kernel == kernel ? k.function : nullptr;
+}
 
 /// The occupancy queries of one kernel on one device (current). Not a template: every
 /// kernel's host code is then only a static cache and a call (bench/compile).
@@ -32,7 +40,7 @@ ACC_DETAIL_NOINLINE inline kernel_limits query_limits(const void* kernel, int ma
   ACC_DETAIL_CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel), site);
   int min_grid = 0, block = 0;
   ACC_DETAIL_CUDA_CHECK(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, kernel, 0, max_block), site);
-  return kernel_limits{block, attr.maxThreadsPerBlock, attr.sharedSizeBytes, kernel_function(kernel)};
+  return kernel_limits{block, attr.maxThreadsPerBlock, attr.sharedSizeBytes, kernel, kernel_function(kernel)};
 }
 
 /// Per kernel: its limits on each device, computed on first use.
@@ -192,13 +200,13 @@ void launch(void (*kernel)(Params...), launch_config cfg, std::size_t shared, cu
                         site);
 }
 
-/// The same, for a kernel whose limits the caller holds: through the driver's launch when the
-/// kernel's handle is known (launch_kernel).
+/// The same through the driver's launch, given the kernel's handle (launch_handle; nullptr:
+/// the runtime's launch).
 template <class... Params>
-void launch(void (*kernel)(Params...), const kernel_limits& limits, launch_config cfg, std::size_t shared,
+void launch(void (*kernel)(Params...), cudaFunction_t handle, launch_config cfg, std::size_t shared,
             cudaStream_t stream, const call_site& site, const std::type_identity_t<Params>&... args) {
   void* argv[] = {const_cast<void*>(static_cast<const void*>(&args))...};
-  ACC_DETAIL_CUDA_CHECK(launch_kernel(reinterpret_cast<const void*>(kernel), limits.function, dim3(cfg.grid),
+  ACC_DETAIL_CUDA_CHECK(launch_kernel(reinterpret_cast<const void*>(kernel), handle, dim3(cfg.grid),
                                       dim3(cfg.block, cfg.rows), argv, shared, stream),
                         site);
 }

@@ -76,21 +76,23 @@ void launch_loop(const index_space<Index, Rank>& s, std::uint64_t total, const l
     // The grid's threads are counted in Count too.
     const std::uint64_t most = std::uint64_t(Count(-1)) / cfg.block;
     if (cfg.grid > most) cfg.grid = unsigned(most);
-    launch(kernel, limits, cfg, 0, stream, site, s.lo[0], Count(total), body);
+    launch(kernel, launch_handle(limits, reinterpret_cast<const void*>(kernel)), cfg, 0, stream, site, s.lo[0],
+           Count(total), body);
   } else if constexpr (Rank == 2) {
     auto kernel = &loop_2d<Count, Index, Body>;
     const kernel_limits& limits = limits_of_kernel<loop_policy>(kernel, device, site);
     const auto cfg = plan_loop(spec, limits, total, device, site);
     const Count n1 = Count(s.count[1]), stride = Count(cfg.grid) * cfg.block;
-    launch(kernel, limits, cfg, 0, stream, site, s.lo[0], s.lo[1], Count(s.count[0]), n1, stride / n1, stride % n1, body);
+    launch(kernel, launch_handle(limits, reinterpret_cast<const void*>(kernel)), cfg, 0, stream, site, s.lo[0], s.lo[1],
+           Count(s.count[0]), n1, stride / n1, stride % n1, body);
   } else {
     auto kernel = &loop_3d<Count, Index, Body>;
     const kernel_limits& limits = limits_of_kernel<loop_policy>(kernel, device, site);
     const auto cfg = plan_loop(spec, limits, total, device, site);
     const Count n1 = Count(s.count[1]), n2 = Count(s.count[2]), n12 = n1 * n2;
     const Count stride = Count(cfg.grid) * cfg.block, rest = stride % n12;
-    launch(kernel, limits, cfg, 0, stream, site, s.lo[0], s.lo[1], s.lo[2], Count(s.count[0]), n1, n2, stride / n12,
-           rest / n2, rest % n2, body);
+    launch(kernel, launch_handle(limits, reinterpret_cast<const void*>(kernel)), cfg, 0, stream, site, s.lo[0], s.lo[1],
+           s.lo[2], Count(s.count[0]), n1, n2, stride / n12, rest / n2, rest % n2, body);
   }
 }
 
@@ -105,8 +107,9 @@ ACC_DETAIL_NOINLINE inline void launch_loop_1d32(const void* kernel, kernel_limi
   // The grid's threads are counted in 32 bits too.
   const std::uint64_t most = std::uint64_t(std::uint32_t(-1)) / cfg.block;
   if (cfg.grid > most) cfg.grid = unsigned(most);
-  ACC_DETAIL_CUDA_CHECK(launch_kernel(kernel, k.function, dim3(cfg.grid), dim3(cfg.block, cfg.rows), args, 0, stream),
-                        ctx.site);
+  ACC_DETAIL_CUDA_CHECK(
+      launch_kernel(kernel, launch_handle(k, kernel), dim3(cfg.grid), dim3(cfg.block, cfg.rows), args, 0, stream),
+      ctx.site);
   finish_launch(stream, ctx.spec.queue, ctx.site);
 }
 

@@ -76,12 +76,15 @@ void run(backend, const region_task<std::tuple<R...>>& task, const Body& body, c
     grid = resident_gangs(resident, reinterpret_cast<const void*>(kernel), lanes * workers, shared, device, site);
   }
   const launch_config shape{unsigned(grid), unsigned(lanes), unsigned(workers)};
+  // Above 48 KiB a gang's shared memory is an opt-in (allow_shared) of the runtime's launch.
+  const cudaFunction_t handle =
+      gang_bytes > 48 * 1024 ? nullptr : launch_handle(k, reinterpret_cast<const void*>(kernel));
   if constexpr (sizeof...(R) == 0) {
-    launch(kernel, k, shape, shared, stream, site, body, vector, shared, std::tuple<>{}, std::tuple<>{});
+    launch(kernel, handle, shape, shared, stream, site, body, vector, shared, std::tuple<>{}, std::tuple<>{});
     finish_launch(stream, spec.queue, site);
   } else {
     vars scratch(grid, device, stream, site);
-    launch(kernel, k, shape, shared, stream, site, body, vector, shared, identities_of(reds), scratch.partials());
+    launch(kernel, handle, shape, shared, stream, site, body, vector, shared, identities_of(reds), scratch.partials());
     scratch.finish(reds, site);
   }
 }

@@ -398,20 +398,22 @@ void run(backend, const tile_task<tile_geometry<Index, Rank>, tile_layout<N>>& t
                                  " for acc::cache_bytes, " + std::to_string(k.static_shared) + " static), device " +
                                  std::to_string(device) + " allows " + std::to_string(optin));
   }
-  // Kernel arguments by address, as cudaLaunchKernel copies them; the closure is not copied
-  // again on the host (its arrays already hold device addresses).
+  // Above 48 KiB a gang's shared memory is an opt-in (allow_shared) of the runtime's launch.
+  const cudaFunction_t handle = shared + k.static_shared > 48 * 1024 ? nullptr : launch_handle(k, kernel);
+  // Kernel arguments by address, as the launch copies them; the closure is not copied again
+  // on the host (its arrays already hold device addresses).
   if (on_grid) {
     const dim3 grid(unsigned(g.tiles[Rank - 1]), Rank >= 2 ? unsigned(g.tiles[Rank >= 2 ? Rank - 2 : 0]) : 1u,
                     Rank >= 3 ? unsigned(g.tiles[0]) : 1u);
     void* argv[] = {const_cast<tile_geometry<Index, Rank>*>(&g), &plan, const_cast<tile_layout<N>*>(&layout),
                     &cache_bytes, const_cast<Closure*>(&c)};
-    ACC_DETAIL_CUDA_CHECK(cudaLaunchKernel(kernel, grid, dim3(x, y, z), argv, shared, stream), site);
+    ACC_DETAIL_CUDA_CHECK(launch_kernel(kernel, handle, grid, dim3(x, y, z), argv, shared, stream), site);
   } else {
     const std::uint64_t cap = spec.num_gangs ? std::uint64_t(spec.num_gangs) : std::uint64_t(0x7fffffff);
     const unsigned grid = static_cast<unsigned>(g.total < cap ? g.total : cap);
     void* argv[] = {const_cast<tile_geometry<Index, Rank>*>(&g), const_cast<tile_layout<N>*>(&layout), &cache_bytes,
                     const_cast<Closure*>(&c)};
-    ACC_DETAIL_CUDA_CHECK(cudaLaunchKernel(kernel, dim3(grid), dim3(x, y, z), argv, shared, stream), site);
+    ACC_DETAIL_CUDA_CHECK(launch_kernel(kernel, handle, dim3(grid), dim3(x, y, z), argv, shared, stream), site);
   }
   finish_launch(stream, spec.queue, site);
 }
