@@ -23,9 +23,12 @@ NUM = r"[-+]?\d+(?:\.\d+)?"
 
 
 def data_lines(path):
+    """The table lines of a results file's newest section: older runs follow "## Earlier"."""
     with open(path, encoding="utf-8") as f:
         for line in f:
             line = line.rstrip("\n")
+            if line.startswith("## Earlier"):
+                return
             if line.strip() and not line.lstrip().startswith("#"):
                 yield line
 
@@ -88,31 +91,57 @@ def parse_scan(path):
 
 
 def parse_transfer(path):
-    """MiB | h2d pin, page, acc, ratio | d2h pin, page, acc, ratio | enter ms"""
+    """MiB | h2d pin, update, ratio, staged, ratio | d2h the same | enter ms, pin ms, ratio
+    (GB/s; the ratios are the lowest of the runs, the enter ratio the highest; older files:
+    MiB | h2d pin, page, acc, ratio | d2h pin, page, acc, ratio | enter ms)"""
     rows = []
-    pat = re.compile(rf"^\s*(\d+)\s*\|\s*({NUM})\s+({NUM})\s+({NUM})\s+({NUM})\s*\|"
+    seen = set()
+    new = re.compile(rf"^\s*(\d+)\s*\|\s*({NUM})\s+({NUM})\s+({NUM})\s+({NUM})\s+({NUM})\s*\|"
+                     rf"\s*({NUM})\s+({NUM})\s+({NUM})\s+({NUM})\s+({NUM})\s*\|"
+                     rf"\s*({NUM})\s+({NUM})\s+({NUM})\s*$")
+    old = re.compile(rf"^\s*(\d+)\s*\|\s*({NUM})\s+({NUM})\s+({NUM})\s+({NUM})\s*\|"
                      rf"\s*({NUM})\s+({NUM})\s+({NUM})\s+({NUM})\s*\|")
+
+    def add(label, acc, ref, ratio, gbs=True, refname="pinned cudaMemcpy"):
+        if label not in seen:  # a section may list an earlier run's table after its own
+            seen.add(label)
+            rows.append(dict(bench="transfer", label=label, acc=acc, ref=ref, ratio=ratio, refname=refname,
+                             gbs=gbs))
+
     for line in data_lines(path):
-        m = pat.match(line)
+        m = new.match(line)
+        if m:
+            mib = m.group(1)
+            h_pin, h_up, h_ratio, _, _, d_pin, d_up, d_ratio, _, _, enter, pin, enter_ratio = map(float, m.groups()[1:])
+            add(f"h2d update {mib} MiB", h_up, h_pin, h_ratio)
+            add(f"d2h update {mib} MiB", d_up, d_pin, d_ratio)
+            add(f"first enter {mib} MiB", enter, pin, 1.0 / enter_ratio, gbs=False,
+                refname="pinned cudaMemcpy (ms)")
+            continue
+        m = old.match(line)
         if m:
             mib = m.group(1)
             h_pin, _, h_acc, h_ratio, d_pin, _, d_acc, d_ratio = map(float, m.groups()[1:])
-            rows.append(dict(bench="transfer", label=f"h2d {mib} MiB", acc=h_acc, ref=h_pin,
-                             ratio=h_ratio, refname="pinned cudaMemcpy", gbs=True))
-            rows.append(dict(bench="transfer", label=f"d2h {mib} MiB", acc=d_acc, ref=d_pin,
-                             ratio=d_ratio, refname="pinned cudaMemcpy", gbs=True))
+            add(f"h2d {mib} MiB", h_acc, h_pin, h_ratio)
+            add(f"d2h {mib} MiB", d_acc, d_pin, d_ratio)
     return rows
 
 
 def parse_launch(path):
-    """mode launches acc raw acc/raw (microseconds: lower is better)"""
+    """mode launches acc raw acc/raw [| acc raw acc/raw ...] (one triple per run; microseconds)"""
     rows = []
-    pat = re.compile(rf"^(sync|async)\s+(\d+)\s+({NUM})\s+({NUM})\s+({NUM})\s*$")
+    head = re.compile(r"^(sync|async)\s+\d+\s+(.*)$")
+    run = re.compile(rf"({NUM})\s+({NUM})\s+({NUM})")
     for line in data_lines(path):
-        m = pat.match(line)
-        if m:
-            mode, _, acc, ref, _ = m.groups()
-            rows.append(dict(bench="launch", label=f"{mode} launch", acc=float(acc), ref=float(ref),
+        m = head.match(line)
+        if not m:
+            continue
+        runs = [run.fullmatch(part.strip()) for part in m.group(2).split("|")]
+        runs = [r for r in runs if r]
+        for k, r in enumerate(runs):
+            acc, ref, _ = r.groups()
+            label = f"{m.group(1)} launch" + (f" (run {k + 1})" if len(runs) > 1 else "")
+            rows.append(dict(bench="launch", label=label, acc=float(acc), ref=float(ref),
                              ratio=float(ref) / float(acc), refname="raw <<<>>>", gbs=False))
     return rows
 
