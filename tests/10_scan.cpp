@@ -386,6 +386,10 @@ TEST_CASE("parallel_scan of 64-bit sums with contributions beyond the narrow ran
   SECTION("long long, both signs, at and beyond the limit") {
     check_wide_contributions<long long>(n, every, {524287, -524287, 524288, -524288, 1LL << 40, -(1LL << 40), -1});
   }
+  SECTION("long long, every contribution at the limit or one past it") {
+    // 4096 x 524288 = 2^31: a tile of those would overflow a 32-bit scan.
+    for (long long v : {524287LL, -524287LL, 524288LL, -524288LL}) check_wide_contributions<long long>(n, every, {v});
+  }
   SECTION("unsigned long long, wrapping past 2^64") {
     check_wide_contributions<unsigned long long>(n, every, {524287ULL, 524288ULL, 1ULL << 40, 1ULL << 63});
   }
