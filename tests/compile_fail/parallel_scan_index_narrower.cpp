@@ -1,4 +1,4 @@
-// expect: acc::parallel_scan: the body takes its index as int but the extent's index type is long long
+// expect: acc::parallel_scan: the body's index parameter cannot hold every index.*acc: the body takes its index as int but the extent's index type is long long
 #include <acc/parallel.hpp>
 
 void f(acc::array<long> out, long long n) {

@@ -1,4 +1,4 @@
-// expect: acc::parallel_reduce: the body takes its index as int but the extent's index type is unsigned long
+// expect: acc::parallel_reduce: the body's index parameter cannot hold every index.*acc: the body takes its index as int but the extent's index type is unsigned long
 #include <acc/parallel.hpp>
 
 double f(acc::array<double> x) {

@@ -1,4 +1,4 @@
-// expect: acc::loop: the body takes its index as int but the extent's index type is long
+// expect: acc::loop: the body's index parameter cannot hold every index.*acc: the body takes its index as int but the extent's index type is long
 #include <acc/parallel.hpp>
 
 void f(acc::array<float> y, long n) {

@@ -1,4 +1,4 @@
-// expect: acc::tile_loop: the body takes its index as int but the extent's index type is long
+// expect: acc::tile_loop: the body's index parameter cannot hold every index.*acc: the body takes its index as int but the extent's index type is long
 #include <acc/parallel.hpp>
 
 void f(acc::array<float> y, long n) {

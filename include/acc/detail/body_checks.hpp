@@ -121,39 +121,39 @@ inline constexpr bool kernel_body_v = true;
 
 // ---- the checks, one function per construct ---------------------------------------------------
 
-// static_assert messages are literals, so the type names come from one static_assert per pair
-// of standard types; only the one naming the body's and the extent's types fails.
-#define ACC_DETAIL_NARROW(NAME, P, I)                                                                 \
+// static_assert messages are literals, so a message that names the two types needs one
+// static_assert per pair of standard types. They are written once, here, and reached only from
+// a check that failed: each construct's own message says what is wrong and the pair's message
+// below names the types. Expanded in every construct's check, the pairs were most of the text
+// that every translation unit parses (bench/results/compile.txt).
+#define ACC_DETAIL_NARROW(P, I)                                                                       \
   static_assert(!(std::is_same_v<Param, P> && std::is_same_v<Index, I>),                              \
-                "acc::" NAME ": the body takes its index as " #P " but the extent's index type is " #I \
+                "acc: the body takes its index as " #P " but the extent's index type is " #I            \
                 "; a narrower index would wrap: take " #I " (or auto)");
-#define ACC_DETAIL_NARROW_FROM(NAME, P)                                                                  \
-  ACC_DETAIL_NARROW(NAME, P, char) ACC_DETAIL_NARROW(NAME, P, signed char)                              \
-  ACC_DETAIL_NARROW(NAME, P, unsigned char) ACC_DETAIL_NARROW(NAME, P, short)                           \
-  ACC_DETAIL_NARROW(NAME, P, unsigned short) ACC_DETAIL_NARROW(NAME, P, int)                            \
-  ACC_DETAIL_NARROW(NAME, P, unsigned int) ACC_DETAIL_NARROW(NAME, P, long)                             \
-  ACC_DETAIL_NARROW(NAME, P, unsigned long) ACC_DETAIL_NARROW(NAME, P, long long)                       \
-  ACC_DETAIL_NARROW(NAME, P, unsigned long long)
-#define ACC_DETAIL_NARROW_ALL(NAME)                                                                   \
-  ACC_DETAIL_NARROW_FROM(NAME, bool) ACC_DETAIL_NARROW_FROM(NAME, char)                              \
-  ACC_DETAIL_NARROW_FROM(NAME, signed char) ACC_DETAIL_NARROW_FROM(NAME, unsigned char)              \
-  ACC_DETAIL_NARROW_FROM(NAME, short) ACC_DETAIL_NARROW_FROM(NAME, unsigned short)                   \
-  ACC_DETAIL_NARROW_FROM(NAME, int) ACC_DETAIL_NARROW_FROM(NAME, unsigned int)                       \
-  ACC_DETAIL_NARROW_FROM(NAME, long) ACC_DETAIL_NARROW_FROM(NAME, unsigned long)                     \
-  ACC_DETAIL_NARROW_FROM(NAME, long long) ACC_DETAIL_NARROW_FROM(NAME, unsigned long long)           \
-  ACC_DETAIL_NARROW_FROM(NAME, float) ACC_DETAIL_NARROW_FROM(NAME, double)
+#define ACC_DETAIL_NARROW_FROM(P)                                                                     \
+  ACC_DETAIL_NARROW(P, char) ACC_DETAIL_NARROW(P, signed char) ACC_DETAIL_NARROW(P, unsigned char)   \
+  ACC_DETAIL_NARROW(P, short) ACC_DETAIL_NARROW(P, unsigned short) ACC_DETAIL_NARROW(P, int)         \
+  ACC_DETAIL_NARROW(P, unsigned int) ACC_DETAIL_NARROW(P, long) ACC_DETAIL_NARROW(P, unsigned long)  \
+  ACC_DETAIL_NARROW(P, long long) ACC_DETAIL_NARROW(P, unsigned long long)
 
-template <class T>
-inline constexpr bool named_index_type_v =
-    std::is_same_v<T, bool> || std::is_same_v<T, char> || std::is_same_v<T, signed char> ||
-    std::is_same_v<T, unsigned char> || std::is_same_v<T, short> || std::is_same_v<T, unsigned short> ||
-    std::is_same_v<T, int> || std::is_same_v<T, unsigned int> || std::is_same_v<T, long> ||
-    std::is_same_v<T, unsigned long> || std::is_same_v<T, long long> || std::is_same_v<T, unsigned long long> ||
-    std::is_same_v<T, float> || std::is_same_v<T, double>;
+/// Names the body's index type and the extent's in a static_assert (for the standard
+/// arithmetic types; any other pair is described by the construct's own message alone).
+template <class Param, class Index>
+constexpr bool name_narrow_index() {
+  ACC_DETAIL_NARROW_FROM(bool) ACC_DETAIL_NARROW_FROM(char) ACC_DETAIL_NARROW_FROM(signed char)
+  ACC_DETAIL_NARROW_FROM(unsigned char) ACC_DETAIL_NARROW_FROM(short) ACC_DETAIL_NARROW_FROM(unsigned short)
+  ACC_DETAIL_NARROW_FROM(int) ACC_DETAIL_NARROW_FROM(unsigned int) ACC_DETAIL_NARROW_FROM(long)
+  ACC_DETAIL_NARROW_FROM(unsigned long) ACC_DETAIL_NARROW_FROM(long long) ACC_DETAIL_NARROW_FROM(unsigned long long)
+  ACC_DETAIL_NARROW_FROM(float) ACC_DETAIL_NARROW_FROM(double)
+  return false;
+}
 
-/// check_body_<construct><Body, Extent, Kernel>(): true, or false after one static_assert
-/// saying what is wrong with the body. Kernel: the body becomes a kernel (a construct's body,
-/// not acc::loop's inside one). Extent void: the body takes no indices (acc::parallel).
+#undef ACC_DETAIL_NARROW_FROM
+#undef ACC_DETAIL_NARROW
+
+/// check_body_<construct><Body, Extent, Kernel>(): true, or false after a static_assert saying
+/// what is wrong with the body. Kernel: the body becomes a kernel (a construct's body, not
+/// acc::loop's inside one). Extent void: the body takes no indices (acc::parallel).
 #define ACC_DETAIL_BODY_CHECK(CONSTRUCT)                                                                    \
   template <class Body, class Extent, bool Kernel = true>                                                  \
   constexpr bool check_body_##CONSTRUCT() {                                                               \
@@ -165,13 +165,11 @@ inline constexpr bool named_index_type_v =
       return false;                                                                                        \
     } else if constexpr (!std::is_void_v<Extent> &&                                                          \
                          !std::is_void_v<typename narrow_index_param<Body, Extent>::type>) {               \
-      using Param = typename narrow_index_param<Body, Extent>::type;                                       \
-      using Index = typename extent_traits<Extent>::index_type;                                            \
-      ACC_DETAIL_NARROW_ALL(#CONSTRUCT)                                                                    \
-      static_assert(named_index_type_v<Param> && named_index_type_v<Index>,                                \
-                    "acc::" #CONSTRUCT ": the body's index parameter cannot hold every index of the extent's " \
-                    "index type; a narrower index would wrap: take the extent's index type (or auto)");            \
-      return false;                                                                                        \
+      static_assert(dependent_false<Body>,                                                                 \
+                    "acc::" #CONSTRUCT ": the body's index parameter cannot hold every index of the extent's "   \
+                    "index type, so an index would wrap; take the extent's index type (or auto)");               \
+      return name_narrow_index<typename narrow_index_param<Body, Extent>::type,                            \
+                               typename extent_traits<Extent>::index_type>();                              \
     } else {                                                                                               \
       return true;                                                                                         \
     }                                                                                                      \
@@ -188,8 +186,5 @@ ACC_DETAIL_BODY_CHECK(loop_reduce)
 ACC_DETAIL_BODY_CHECK(loop_scan)
 
 #undef ACC_DETAIL_BODY_CHECK
-#undef ACC_DETAIL_NARROW_ALL
-#undef ACC_DETAIL_NARROW_FROM
-#undef ACC_DETAIL_NARROW
 
 }  // namespace acc::detail
