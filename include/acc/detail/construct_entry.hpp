@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <typeinfo>
 
 namespace acc::detail {
 
@@ -30,9 +31,9 @@ struct construct_entry {
   /// Null in a translation unit that nvcc did not compile: it has no kernels, so it runs on
   /// the host even when the program's current device is a GPU, as OpenACC's host fallback.
   void (*run_nvidia)(const void* task, const void* body, const launch_context& ctx, void* result);
-  /// The body type's mangled name: tells apart, in the tune cache, the bodies of a helper that
-  /// wraps a construct at one line.
-  const char* (*body_name)() noexcept;
+  /// The body type (its mangled name tells apart, in the tune cache, the bodies of a helper
+  /// that wraps a construct at one line): a constant, so no function per body.
+  const std::type_info* body_type;
 };
 
 /// check_spec, place, map the body's captures (into `copy`, storage for one Body), run where

@@ -271,7 +271,7 @@ inline bool run_selected(const construct_entry& e, const void* task, std::uint64
     }
     if (tune && where == target::nvidia) {
       auto& t = s->tuning[cls];
-      if ((!t || !t->done()) && site.where.line() != 0) key = tune_key(selection_impl::device_name(r, device), site, body_key(e.body_name()), cls);
+      if ((!t || !t->done()) && site.where.line() != 0) key = tune_key(selection_impl::device_name(r, device), site, body_key(e.body_type->name()), cls);
       if (!t) {
         selection_impl::load_cache(r);
         auto hit = key.empty() ? r.cache.end() : r.cache.find(key);

@@ -65,11 +65,6 @@ void run_task_on_nvidia(const void* task, const void* body, const launch_context
 template <class Body>
 inline unsigned char captures_no_arrays = 0;
 
-template <class Body>
-const char* body_type_name() noexcept {
-  return typeid(Body).name();
-}
-
 template <class Task, class Body>
 inline constexpr construct_entry entry_of{
     sizeof(Body), !std::is_empty_v<Body>, &captures_no_arrays<Body>, task_selectable<Task>(), &copy_body<Body>,
@@ -79,7 +74,7 @@ inline constexpr construct_entry entry_of{
 #else
     nullptr,
 #endif
-    &body_type_name<Body>,
+    &typeid(Body),
 };
 
 /// Runs `task` with `body` where the clauses place it and returns the task's result (its
