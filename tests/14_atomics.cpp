@@ -6,6 +6,7 @@
 #include "support/buffer.hpp"
 
 #include <algorithm>
+#include <atomic>  // std::memory_order_*: acc/atomic.hpp takes them without including <atomic>
 #include <cstdint>
 #include <limits>
 #include <string>

@@ -4,14 +4,14 @@
 
 #include <acc/detail/atomic_ops.hpp>
 #include <acc/detail/config.hpp>
+#include <acc/detail/memory_order.hpp>
 #include <acc/detail/reduce_op.hpp>
 
-#include <atomic>
 #include <cstddef>
 #include <type_traits>
 
 // Every atomic here works on an lvalue of an integer type (not bool), float or double, on the
-// host (std::atomic_ref) and in kernels (CUDA's atomic functions), and needs the object aligned
+// host (the compiler's __atomic built-ins) and in kernels (CUDA's atomic functions), and needs the object aligned
 // to its size, as std::atomic_ref<T>::required_alignment does: a plain variable, array element
 // or struct member of that type always is; a T placed at an arbitrary byte offset is not.
 
@@ -44,7 +44,7 @@ struct apply_op {
 /// x = op(x, v) atomically, relaxed; returns the old value.
 template <class T, class Op>
 ACC_DETAIL_HD T atomic_fetch(T* p, Op op, T v) {
-  constexpr auto o = std::memory_order_relaxed;
+  constexpr auto o = memory_order::relaxed;
   if constexpr (std::is_same_v<Op, plus_t>) return atomic_ops::fetch_add(p, v, o);
   else if constexpr (std::is_same_v<Op, minus_t>) return atomic_ops::fetch_sub(p, v, o);
   else if constexpr (std::is_same_v<Op, bit_and_t>) return atomic_ops::fetch_and(p, v, o);
@@ -91,7 +91,7 @@ template <class T>
 ACC_DETAIL_HD T atomic_read(const T& x) {
   static_assert(detail::atomic_value_v<T>,
                 "acc::atomic_read: x must be an lvalue of an integer type (not bool), float or double");
-  return detail::atomic_ops::load(&x, std::memory_order_relaxed);
+  return detail::atomic_ops::load(&x, detail::memory_order::relaxed);
 }
 
 /// `#pragma acc atomic write` (x = v): one indivisible store.
@@ -100,7 +100,7 @@ template <class T>
 ACC_DETAIL_HD void atomic_write(T& x, std::type_identity_t<T> v) {
   static_assert(detail::atomic_value_v<T>,
                 "acc::atomic_write: x must be an lvalue of an integer type (not bool), float or double");
-  detail::atomic_ops::store(&x, v, std::memory_order_relaxed);
+  detail::atomic_ops::store(&x, v, detail::memory_order::relaxed);
 }
 
 /// `#pragma acc atomic update` (x = x op v, x op= v): op is acc::plus, minus, multiplies,
@@ -127,8 +127,9 @@ ACC_DETAIL_HD T atomic_capture(T& x, Op op, std::type_identity_t<T> v) {
 /// std::atomic_ref<T>'s interface on the host and in kernels: atomic operations on an object
 /// that is otherwise accessed normally, for as long as some atomic_ref to it exists.
 /// - T: an integer type (not bool), float or double; the object aligned to required_alignment.
-/// - Memory orders as std's; on a GPU they hold at device scope (other threads of the same
-///   GPU), and any order other than relaxed fences the operation on both sides.
+/// - Memory orders as std's (std::memory_order_*, from <atomic>, which this header does not
+///   include); on a GPU they hold at device scope (other threads of the same GPU), and any
+///   order other than relaxed fences the operation on both sides.
 /// - fetch_min / fetch_max (C++26's) are provided; wait / notify are not.
 /// e.g. acc::atomic_ref<int> c(count[k]); if (c.fetch_add(1) == 0) first[k] = i;
 template <class T>
@@ -147,65 +148,79 @@ public:
 
   ACC_DETAIL_HD bool is_lock_free() const noexcept { return true; }
 
-  ACC_DETAIL_HD void store(T v, std::memory_order o = std::memory_order_seq_cst) const noexcept {
-    detail::atomic_ops::store(p_, v, o);
+  template <class Order = detail::seq_cst_t>
+  ACC_DETAIL_HD void store(T v, Order o = {}) const noexcept {
+    detail::atomic_ops::store(p_, v, detail::order_of(o));
   }
   ACC_DETAIL_HD T operator=(T v) const noexcept {
     store(v);
     return v;
   }
-  ACC_DETAIL_HD T load(std::memory_order o = std::memory_order_seq_cst) const noexcept {
-    return detail::atomic_ops::load(p_, o);
+  template <class Order = detail::seq_cst_t>
+  ACC_DETAIL_HD T load(Order o = {}) const noexcept {
+    return detail::atomic_ops::load(p_, detail::order_of(o));
   }
   ACC_DETAIL_HD operator T() const noexcept { return load(); }
-  ACC_DETAIL_HD T exchange(T v, std::memory_order o = std::memory_order_seq_cst) const noexcept {
-    return detail::atomic_ops::exchange(p_, v, o);
+  template <class Order = detail::seq_cst_t>
+  ACC_DETAIL_HD T exchange(T v, Order o = {}) const noexcept {
+    return detail::atomic_ops::exchange(p_, v, detail::order_of(o));
   }
 
   // Never fails spuriously: the weak form is the strong one.
-  ACC_DETAIL_HD bool compare_exchange_weak(T& expected, T desired, std::memory_order success,
-                                           std::memory_order failure) const noexcept {
-    return detail::atomic_ops::compare_exchange(p_, expected, desired, success, failure);
+  template <class Success, class Failure>
+  ACC_DETAIL_HD bool compare_exchange_weak(T& expected, T desired, Success success, Failure failure) const noexcept {
+    return detail::atomic_ops::compare_exchange(p_, expected, desired, detail::order_of(success),
+                                                detail::order_of(failure));
   }
-  ACC_DETAIL_HD bool compare_exchange_weak(T& expected, T desired,
-                                           std::memory_order o = std::memory_order_seq_cst) const noexcept {
-    return detail::atomic_ops::compare_exchange(p_, expected, desired, o, failure_order(o));
+  template <class Order = detail::seq_cst_t>
+  ACC_DETAIL_HD bool compare_exchange_weak(T& expected, T desired, Order o = {}) const noexcept {
+    const detail::memory_order order = detail::order_of(o);
+    return detail::atomic_ops::compare_exchange(p_, expected, desired, order, failure_order(order));
   }
-  ACC_DETAIL_HD bool compare_exchange_strong(T& expected, T desired, std::memory_order success,
-                                             std::memory_order failure) const noexcept {
-    return detail::atomic_ops::compare_exchange(p_, expected, desired, success, failure);
+  template <class Success, class Failure>
+  ACC_DETAIL_HD bool compare_exchange_strong(T& expected, T desired, Success success, Failure failure) const noexcept {
+    return detail::atomic_ops::compare_exchange(p_, expected, desired, detail::order_of(success),
+                                                detail::order_of(failure));
   }
-  ACC_DETAIL_HD bool compare_exchange_strong(T& expected, T desired,
-                                             std::memory_order o = std::memory_order_seq_cst) const noexcept {
-    return detail::atomic_ops::compare_exchange(p_, expected, desired, o, failure_order(o));
+  template <class Order = detail::seq_cst_t>
+  ACC_DETAIL_HD bool compare_exchange_strong(T& expected, T desired, Order o = {}) const noexcept {
+    const detail::memory_order order = detail::order_of(o);
+    return detail::atomic_ops::compare_exchange(p_, expected, desired, order, failure_order(order));
   }
 
-  ACC_DETAIL_HD T fetch_add(T v, std::memory_order o = std::memory_order_seq_cst) const noexcept {
-    return detail::atomic_ops::fetch_add(p_, v, o);
+  template <class Order = detail::seq_cst_t>
+  ACC_DETAIL_HD T fetch_add(T v, Order o = {}) const noexcept {
+    return detail::atomic_ops::fetch_add(p_, v, detail::order_of(o));
   }
-  ACC_DETAIL_HD T fetch_sub(T v, std::memory_order o = std::memory_order_seq_cst) const noexcept {
-    return detail::atomic_ops::fetch_sub(p_, v, o);
+  template <class Order = detail::seq_cst_t>
+  ACC_DETAIL_HD T fetch_sub(T v, Order o = {}) const noexcept {
+    return detail::atomic_ops::fetch_sub(p_, v, detail::order_of(o));
   }
-  ACC_DETAIL_HD T fetch_min(T v, std::memory_order o = std::memory_order_seq_cst) const noexcept {
-    return detail::atomic_ops::fetch_min(p_, v, o);
+  template <class Order = detail::seq_cst_t>
+  ACC_DETAIL_HD T fetch_min(T v, Order o = {}) const noexcept {
+    return detail::atomic_ops::fetch_min(p_, v, detail::order_of(o));
   }
-  ACC_DETAIL_HD T fetch_max(T v, std::memory_order o = std::memory_order_seq_cst) const noexcept {
-    return detail::atomic_ops::fetch_max(p_, v, o);
+  template <class Order = detail::seq_cst_t>
+  ACC_DETAIL_HD T fetch_max(T v, Order o = {}) const noexcept {
+    return detail::atomic_ops::fetch_max(p_, v, detail::order_of(o));
   }
-  ACC_DETAIL_HD T fetch_and(T v, std::memory_order o = std::memory_order_seq_cst) const noexcept
+  template <class Order = detail::seq_cst_t>
+  ACC_DETAIL_HD T fetch_and(T v, Order o = {}) const noexcept
     requires std::is_integral_v<T>
   {
-    return detail::atomic_ops::fetch_and(p_, v, o);
+    return detail::atomic_ops::fetch_and(p_, v, detail::order_of(o));
   }
-  ACC_DETAIL_HD T fetch_or(T v, std::memory_order o = std::memory_order_seq_cst) const noexcept
+  template <class Order = detail::seq_cst_t>
+  ACC_DETAIL_HD T fetch_or(T v, Order o = {}) const noexcept
     requires std::is_integral_v<T>
   {
-    return detail::atomic_ops::fetch_or(p_, v, o);
+    return detail::atomic_ops::fetch_or(p_, v, detail::order_of(o));
   }
-  ACC_DETAIL_HD T fetch_xor(T v, std::memory_order o = std::memory_order_seq_cst) const noexcept
+  template <class Order = detail::seq_cst_t>
+  ACC_DETAIL_HD T fetch_xor(T v, Order o = {}) const noexcept
     requires std::is_integral_v<T>
   {
-    return detail::atomic_ops::fetch_xor(p_, v, o);
+    return detail::atomic_ops::fetch_xor(p_, v, detail::order_of(o));
   }
 
   // As std::atomic_ref: compound assignments return the new value, postfix forms the old.
@@ -248,9 +263,10 @@ public:
   }
 
 private:
-  ACC_DETAIL_HD static constexpr std::memory_order failure_order(std::memory_order o) noexcept {
-    if (o == std::memory_order_acq_rel) return std::memory_order_acquire;
-    if (o == std::memory_order_release) return std::memory_order_relaxed;
+  // As std::atomic_ref's one-order compare-exchange: a failed exchange only loads.
+  ACC_DETAIL_HD static constexpr detail::memory_order failure_order(detail::memory_order o) noexcept {
+    if (o == detail::memory_order::acq_rel) return detail::memory_order::acquire;
+    if (o == detail::memory_order::release) return detail::memory_order::relaxed;
     return o;
   }
   T* p_;

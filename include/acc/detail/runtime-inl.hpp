@@ -7,6 +7,7 @@
 #include <acc/detail/array_owner.hpp>
 #include <acc/detail/capture.hpp>
 #include <acc/detail/config.hpp>
+#include <acc/detail/memory_order.hpp>
 #include <acc/detail/nvtx.hpp>
 #include <acc/detail/present_table.hpp>
 #include <acc/detail/runtime_state.hpp>
@@ -30,6 +31,16 @@
 #include <thread>
 #include <utility>
 #include <vector>
+
+// acc::atomic_ref passes std::memory_order values on by number (detail/memory_order.hpp).
+static_assert(int(std::memory_order_relaxed) == int(acc::detail::memory_order::relaxed) &&
+                  int(std::memory_order_consume) == int(acc::detail::memory_order::consume) &&
+                  int(std::memory_order_acquire) == int(acc::detail::memory_order::acquire) &&
+                  int(std::memory_order_release) == int(acc::detail::memory_order::release) &&
+                  int(std::memory_order_acq_rel) == int(acc::detail::memory_order::acq_rel) &&
+                  int(std::memory_order_seq_cst) == int(acc::detail::memory_order::seq_cst) &&
+                  __ATOMIC_RELAXED == 0 && __ATOMIC_SEQ_CST == 5,
+              "acc: this standard library numbers std::memory_order differently from acc::detail::memory_order");
 
 #if !defined(ACC_NO_NVTX) && __has_include(<nvtx3/nvToolsExt.h>)
 #  define ACC_DETAIL_RUNTIME_NVTX_HEADERS 1

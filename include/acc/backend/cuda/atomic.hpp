@@ -5,7 +5,8 @@
 //! translation unit that includes acc/parallel.hpp; the built-ins need no header.
 #pragma once
 
-#include <atomic>
+#include <acc/detail/memory_order.hpp>
+
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -26,12 +27,12 @@ __device__ To bits_cast(const From& v) noexcept {
 
 // Device-scope orders: a relaxed operation has no fence; anything stronger is fenced on both
 // sides, which is at least what acquire, release and seq_cst ask for.
-__device__ inline void fence_before(std::memory_order o) noexcept {
-  if (o != std::memory_order_relaxed && o != std::memory_order_consume && o != std::memory_order_acquire)
+__device__ inline void fence_before(memory_order o) noexcept {
+  if (o != memory_order::relaxed && o != memory_order::consume && o != memory_order::acquire)
     __threadfence();
 }
-__device__ inline void fence_after(std::memory_order o) noexcept {
-  if (o != std::memory_order_relaxed && o != std::memory_order_release) __threadfence();
+__device__ inline void fence_after(memory_order o) noexcept {
+  if (o != memory_order::relaxed && o != memory_order::release) __threadfence();
 }
 
 struct atomic_ops {
@@ -49,20 +50,20 @@ struct atomic_ops {
   }
 
   template <class T>
-  __device__ static T load(const T* p, std::memory_order o) noexcept {
+  __device__ static T load(const T* p, memory_order o) noexcept {
     // An aligned access of up to 8 bytes is single-copy atomic; volatile keeps it a real load.
     const T v = *const_cast<const volatile T*>(p);
     fence_after(o);
     return v;
   }
   template <class T>
-  __device__ static void store(T* p, T v, std::memory_order o) noexcept {
+  __device__ static void store(T* p, T v, memory_order o) noexcept {
     fence_before(o);
     *const_cast<volatile T*>(p) = v;
-    if (o == std::memory_order_seq_cst) __threadfence();
+    if (o == memory_order::seq_cst) __threadfence();
   }
   template <class T>
-  __device__ static T exchange(T* p, T v, std::memory_order o) noexcept {
+  __device__ static T exchange(T* p, T v, memory_order o) noexcept {
     if constexpr (sizeof(T) >= 4) {
       using U = atomic_bits_t<T>;
       fence_before(o);
@@ -75,8 +76,8 @@ struct atomic_ops {
   }
   /// Strong compare-exchange; compares value bits, as std::atomic_ref does.
   template <class T>
-  __device__ static bool compare_exchange(T* p, T& expected, T desired, std::memory_order success,
-                                          std::memory_order) noexcept {
+  __device__ static bool compare_exchange(T* p, T& expected, T desired, memory_order success,
+                                          memory_order) noexcept {
     fence_before(success);
     bool ok;
     if constexpr (sizeof(T) >= 4) {
@@ -92,7 +93,7 @@ struct atomic_ops {
     return ok;
   }
   template <class T>
-  __device__ static T fetch_add(T* p, T v, std::memory_order o) noexcept {
+  __device__ static T fetch_add(T* p, T v, memory_order o) noexcept {
     if constexpr (sizeof(T) >= 4) {
       fence_before(o);
       const T old = add(p, v);
@@ -103,41 +104,41 @@ struct atomic_ops {
     }
   }
   template <class T>
-  __device__ static T fetch_sub(T* p, T v, std::memory_order o) noexcept {
+  __device__ static T fetch_sub(T* p, T v, memory_order o) noexcept {
     if constexpr (std::is_floating_point_v<T>) return fetch_add(p, T(-v), o);
     // Modulo 2^n, adding the negation subtracts, for signed and unsigned alike.
     else if constexpr (sizeof(T) >= 4) return fetch_add(p, static_cast<T>(std::make_unsigned_t<T>(0) - std::make_unsigned_t<T>(v)), o);
     else return fetch_apply(p, [v](T old) { return T(old - v); }, o);
   }
   template <class T>
-  __device__ static T fetch_and(T* p, T v, std::memory_order o) noexcept {
+  __device__ static T fetch_and(T* p, T v, memory_order o) noexcept {
     if constexpr (sizeof(T) >= 4) return bitwise<0>(p, v, o);
     else return fetch_apply(p, [v](T old) { return T(old & v); }, o);
   }
   template <class T>
-  __device__ static T fetch_or(T* p, T v, std::memory_order o) noexcept {
+  __device__ static T fetch_or(T* p, T v, memory_order o) noexcept {
     if constexpr (sizeof(T) >= 4) return bitwise<1>(p, v, o);
     else return fetch_apply(p, [v](T old) { return T(old | v); }, o);
   }
   template <class T>
-  __device__ static T fetch_xor(T* p, T v, std::memory_order o) noexcept {
+  __device__ static T fetch_xor(T* p, T v, memory_order o) noexcept {
     if constexpr (sizeof(T) >= 4) return bitwise<2>(p, v, o);
     else return fetch_apply(p, [v](T old) { return T(old ^ v); }, o);
   }
   template <class T>
-  __device__ static T fetch_min(T* p, T v, std::memory_order o) noexcept {
+  __device__ static T fetch_min(T* p, T v, memory_order o) noexcept {
     if constexpr (std::is_integral_v<T> && sizeof(T) >= 4) return min_max<true>(p, v, o);
     else return fetch_apply(p, [v](T old) { return v < old ? v : old; }, o);
   }
   template <class T>
-  __device__ static T fetch_max(T* p, T v, std::memory_order o) noexcept {
+  __device__ static T fetch_max(T* p, T v, memory_order o) noexcept {
     if constexpr (std::is_integral_v<T> && sizeof(T) >= 4) return min_max<false>(p, v, o);
     else return fetch_apply(p, [v](T old) { return old < v ? v : old; }, o);
   }
 
   /// *p = f(*p) as one indivisible step; returns the old value.
   template <class T, class F>
-  __device__ static T fetch_apply(T* p, const F& f, std::memory_order o) noexcept {
+  __device__ static T fetch_apply(T* p, const F& f, memory_order o) noexcept {
     fence_before(o);
     T old = *const_cast<const volatile T*>(p);
     if constexpr (sizeof(T) >= 4) {
@@ -182,7 +183,7 @@ private:
   }
 
   template <int Kind, class T>
-  __device__ static T bitwise(T* p, T v, std::memory_order o) noexcept {
+  __device__ static T bitwise(T* p, T v, memory_order o) noexcept {
     using U = atomic_bits_t<T>;
     U* q = reinterpret_cast<U*>(p);
     const U b = static_cast<U>(v);
@@ -196,7 +197,7 @@ private:
   }
 
   template <bool Min, class T>
-  __device__ static T min_max(T* p, T v, std::memory_order o) noexcept {
+  __device__ static T min_max(T* p, T v, memory_order o) noexcept {
     using U = std::conditional_t<std::is_signed_v<T>, std::conditional_t<sizeof(T) == 4, int, long long>,
                                  atomic_bits_t<T>>;
     U* q = reinterpret_cast<U*>(p);

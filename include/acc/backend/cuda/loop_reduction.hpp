@@ -75,7 +75,7 @@ void run(backend, const loop_reduction_task<index_space<Index, Rank>, std::tuple
   const ops_type ops = vars::ops_of(task.reductions);
   auto kernel = &loop_reductions<Count, Index, Rank, Body, ops_type, values_type, pointers_type>;
   const launch_config cfg = plan_persistent<reduce_policy>(kernel, task.total, ctx);
-  if (single_pass_reductions.load(std::memory_order_relaxed)) {
+  if (single_pass_reductions) {
     single_pass_vars<R...> scratch(int(cfg.grid), ctx.device, stream, ctx.site);
     scratch.launched([&] {
       launch(kernel, cfg, 0, stream, ctx.site, task.space, Count(task.total), body, ops,

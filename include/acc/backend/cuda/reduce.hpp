@@ -103,7 +103,7 @@ T reduce_with(const index_space<Index, Rank>& s, std::uint64_t total, const laun
   const Count n1 = Rank > 1 ? Count(s.count[1]) : 1, n2 = Rank > 2 ? Count(s.count[2]) : 1;
   result_slot& out = result_slot_of(sizeof(T), ctx.site);
   T* result_d = static_cast<T*>(out.device());
-  if (single_pass_reductions.load(std::memory_order_relaxed)) {
+  if (single_pass_reductions) {
     single_pass_scratch& scratch = single_pass_scratch_of(ctx.device, ctx.site);
     scratch.acquire(sizeof(T) * cfg.grid, stream, ctx.site);
     try {

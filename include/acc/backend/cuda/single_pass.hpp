@@ -11,15 +11,14 @@
 
 #include <cuda_runtime.h>
 
-#include <atomic>
 #include <cstddef>
 
 namespace acc::detail::cuda {
 
 /// Whether reductions take the single pass (true) or the two-kernel form (block partials in
 /// pool scratch, then one block combining them). Only bench/stream changes it, to time both
-/// forms in one run; the library's code reads it once per reduction.
-inline std::atomic<bool> single_pass_reductions{true};
+/// forms in one run, between constructs; the library's code reads it once per reduction.
+inline bool single_pass_reductions = true;
 
 /// Device memory that single-pass reductions of one host thread on one device reuse: a ticket
 /// counter (zero between reductions: the last block resets it) followed by the partials.
