@@ -11,6 +11,11 @@
 #   bench/compile/run.sh [runs]     (from any directory; NVCC=... to pick the compiler)
 # CLOCK=cpu times the user + system CPU time of nvcc and its children (GNU time) instead of wall
 # time: steadier on a machine that other builds share.
+# CLOCK=instructions counts the instructions nvcc and its children execute (valgrind's cachegrind
+# without cache simulation; about 2 minutes a compile), in billions, with each tool's share:
+# the same on every run, so it shows a change of a few percent that the shared machine's timing
+# spread (up to 30%) hides. Instructions are not time (the front ends' parsing is memory-bound),
+# so the ratio it prints is a proxy; state the timed ratio as well.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 runs=${1:-3}
@@ -44,10 +49,26 @@ loops=20
 flags=(-std=c++20 --extended-lambda --expt-relaxed-constexpr -O3 -arch=sm_90 -I"$root/include" -c)
 extra_acc=(-DACC_SEPARATE_RUNTIME -DACC_RUNTIME_CUDA)
 clock=${CLOCK:-wall}
+[ "$clock" = instructions ] && runs=1  # the same count every run
 [ "$clock" = cpu ] && [ ! -x /usr/bin/time ] && { echo "CLOCK=cpu needs GNU time (/usr/bin/time)" >&2; exit 1; }
+[ "$clock" = instructions ] && ! command -v valgrind >/dev/null && { echo "CLOCK=instructions needs valgrind" >&2; exit 1; }
+# Instructions of one compile, in billions; each tool's share in $work/$1.tools.
+instructions() {
+  rm -f "$work"/cg.*
+  valgrind --tool=cachegrind --cache-sim=no --trace-children=yes --cachegrind-out-file="$work/cg.%p" \
+    "$nvcc" "${flags[@]}" "$@" -o "$work/x.o" >/dev/null 2>&1 || return 1
+  for f in "$work"/cg.*; do
+    echo "$(basename "$(awk '/^cmd:/ {print $2; exit}' "$f")") $(awk '/^summary:/ {print $2}' "$f")"
+  done | awk '{n[$1] += $2; t += $2} END {for (k in n) if (n[k] > 1e8) printf "%s=%.2f ", k, n[k] / 1e9; printf "\n%.3f\n", t / 1e9}'
+}
 seconds() {
   local t0 t1 extra=()
   [ "$1" = acc ] && extra=("${extra_acc[@]}")
+  if [ "$clock" = instructions ]; then
+    instructions "${extra[@]}" "$work/$1.cu" > "$work/$1.tools" || { echo "nvcc failed on $1.cu" >&2; return 1; }
+    tail -1 "$work/$1.tools"
+    return
+  fi
   if [ "$clock" = cpu ]; then
     /usr/bin/time -f '%U %S' -o "$work/time" "$nvcc" "${flags[@]}" "${extra[@]}" "$work/$1.cu" -o "$work/$1.o" >&2 ||
       { echo "nvcc failed on $1.cu" >&2; return 1; }
@@ -70,6 +91,13 @@ for _ in $(seq 1 "$runs"); do
   acc+=("$t")
 done
 r=$(median "${raw[@]}") a=$(median "${acc[@]}")
+if [ "$clock" = instructions ]; then
+  echo "nvcc $("$nvcc" --version | sed -n 's/.*release \([0-9.]*\).*/\1/p'), $loops loops, instructions (billions)"
+  printf 'raw CUDA  %7.3f   (%s)\n' "$r" "$(head -1 "$work/raw.tools")"
+  printf 'acc       %7.3f   (%s)\n' "$a" "$(head -1 "$work/acc.tools")"
+  printf 'ratio     %7.3f x\n' "$(calc "$a / $r")"
+  exit 0
+fi
 echo "nvcc $("$nvcc" --version | sed -n 's/.*release \([0-9.]*\).*/\1/p'), $(nproc) cores, $loops loops, median of $runs, $clock time"
 printf 'raw CUDA  %6.2f s   (%s)\n' "$r" "${raw[*]}"
 printf 'acc       %6.2f s   (%s)\n' "$a" "${acc[*]}"
