@@ -263,6 +263,33 @@ TEST_CASE("bodies without arrays run as written on every call, bodies with array
 }
 
 namespace {
+// A body that captures more arrays than a construct records in place (capture_scope keeps 32,
+// then a list): each is mapped, written and copied back like the first.
+struct many_arrays {
+  static constexpr int count = 40;
+  acc::array<long long> a[count];
+  ACC_ROUTINE void operator()(long long i) const {
+    for (int k = 0; k < count; ++k) a[k][i] = a[k][i] * (k + 2) + i;
+  }
+};
+}  // namespace
+
+TEST_CASE("a body capturing 40 arrays maps and copies back every one", "[04][loop][dispatch]") {
+  const long long n = GENERATE(1, 37, 1031);
+  many_arrays body;
+  std::vector<std::vector<long long>> expect;
+  for (int k = 0; k < many_arrays::count; ++k) {
+    body.a[k] = acc::array<long long>("many", n);
+    acc_test::fill_random(body.a[k], 7u * static_cast<unsigned>(k) + static_cast<unsigned>(n), -1000LL, 1000LL);
+    std::vector<long long> e = acc_test::to_vector(body.a[k]);
+    for (long long i = 0; i < n; ++i) e[i] = e[i] * (k + 2) + i;
+    expect.push_back(e);
+  }
+  acc::parallel_loop(n, body);
+  for (int k = 0; k < many_arrays::count; ++k) REQUIRE(acc_test::to_vector(body.a[k]) == expect[k]);
+}
+
+namespace {
 template <class I>
 void add_index(acc::array<long long> y, I lo, I hi) {
   acc::parallel_loop(acc::range(lo, hi), ACC_LAMBDA(I i) { y[i - lo] += static_cast<long long>(i); });

@@ -169,8 +169,10 @@ public:
   }
 
   /// The capture hook (style.md §4): inside a compute construct's copy of its body, tells the
-  /// construct which data it uses. Elsewhere, and on the device, a plain copy.
-  ACC_DETAIL_HD view(const view& o) : host_(o.host_), dev_(o.dev_), label_(o.label_) {
+  /// construct which data it uses. Elsewhere, and on the device, a plain copy. noexcept:
+  /// nvcc's wrapper of an extended lambda copies the captures several times where the lambda
+  /// is written, and copies that cannot throw need no clean-up code there.
+  ACC_DETAIL_HD view(const view& o) noexcept : host_(o.host_), dev_(o.dev_), label_(o.label_) {
     for (std::size_t d = 0; d < Rank; ++d) ext_[d] = o.ext_[d];
 #if defined(ACC_BOUNDS_CHECK)
     copy_label(o.device_label_);
@@ -181,7 +183,7 @@ public:
   /// A read-only view of the same elements.
   template <class U>
     requires(std::is_same_v<const U, T> && !std::is_same_v<U, T>)
-  ACC_DETAIL_HD view(const view<U, Rank>& o)
+  ACC_DETAIL_HD view(const view<U, Rank>& o) noexcept
       : host_(o.host_), dev_(o.dev_), label_(o.label_) {
     for (std::size_t d = 0; d < Rank; ++d) ext_[d] = o.ext_[d];
 #if defined(ACC_BOUNDS_CHECK)
@@ -272,7 +274,7 @@ private:
   // The capture hook's work: inside a compute construct's copy of its body, record this copy.
   // Out of line: nvcc's wrapper of an extended lambda copies its captures several times where
   // the lambda is written, and each copy then costs the user's build one call, not this body.
-  ACC_DETAIL_NOINLINE void record_capture() {
+  ACC_DETAIL_NOINLINE void record_capture() noexcept {
     if (detail::this_thread().capture) detail::record_capture({this, &set_device, span()});
   }
 
@@ -366,7 +368,7 @@ public:
   }
 
   /// Another handle to the same elements (the capture hook runs in the view member's copy).
-  ACC_DETAIL_HD array(const array& o) : v_(o.v_), owner_(o.owner_) {
+  ACC_DETAIL_HD array(const array& o) noexcept : v_(o.v_), owner_(o.owner_) {
     if constexpr (detail::array_ops::is_host)
       detail::retain_array_owner(owner_);
   }

@@ -33,6 +33,7 @@ struct capture_scope {
   capture_list* more = nullptr;
   capture_scope* outer;
   bool open = true;
+  bool lost = false;  // a capture past the inline ones found no memory: the construct reports it
 
   ACC_DETAIL_RUNTIME_FN capture_scope() noexcept;
   ACC_DETAIL_RUNTIME_FN ~capture_scope();
@@ -42,8 +43,9 @@ struct capture_scope {
   ACC_DETAIL_RUNTIME_FN void close() noexcept;
 };
 
-/// Records an array or view copied inside the thread's open capture scope, if any.
-ACC_DETAIL_RUNTIME_FN void record_capture(const captured& c);
+/// Records an array or view copied inside the thread's open capture scope, if any. Never
+/// throws, so that array and view copies cannot (capture_scope::lost says what was not kept).
+ACC_DETAIL_RUNTIME_FN void record_capture(const captured& c) noexcept;
 
 /// The implicit data of one construct on `device` (OpenACC 3.3 §2.6.2): a captured array that
 /// is present uses its present copy; one that is not is copied in (copy; copyin when its

@@ -48,10 +48,14 @@ inline placement place(const launch_spec& s, const call_site& site) {
 /// destroyed on every way out.
 class body_copy {
 public:
-  body_copy(const construct_entry& e, capture_scope& scope, const void* body, void* storage)
+  body_copy(const construct_entry& e, capture_scope& scope, const void* body, void* storage, const call_site& site)
       : e_(e), p_(e.captures ? storage : const_cast<void*>(body)) {
     if (e.captures) e.copy_body(storage, body);
     scope.close();
+    if (scope.lost) {
+      if (e.captures) e.destroy_body(p_);
+      fail(site, "out of host memory while recording the arrays and views the body captures");
+    }
   }
   body_copy(const body_copy&) = delete;
   body_copy& operator=(const body_copy&) = delete;
@@ -172,7 +176,7 @@ ACC_DETAIL_NOINLINE inline void run_leased_mapped(const construct_entry& e, cons
                                                   int device, target where, const void* body, void* copy,
                                                   void* result, const call_site& site) {
   capture_scope scope;
-  const body_copy mapped(e, scope, body, copy);
+  const body_copy mapped(e, scope, body, copy, site);
   if (where == target::nvidia) {
     implicit_data data(scope, mapped.get(), e.body_size, device, spec, true, site);
     e.run_nvidia(task, mapped.get(), launch_context{spec, device, site}, result);
@@ -222,7 +226,7 @@ inline bool run_selected(const construct_entry& e, const void* task, std::uint64
   const auto make_copy = [&] {
     if (mapped) return;
     scope.emplace();
-    mapped.emplace(e, *scope, body, copy);
+    mapped.emplace(e, *scope, body, copy, site);
   };
   data_motion motion{};
   selection_memo* memo = adapt && e.body_size <= selection_memo::max_body ? &memo_of(e, site) : nullptr;
@@ -353,7 +357,7 @@ ACC_DETAIL_RUNTIME_FN void run_construct(const construct_entry& e, const void* t
     // The construct's own copy of the body, with the arrays it captured on the device
     // (implicit data, default_present: detail/capture.hpp), copied out by finish().
     capture_scope scope;
-    const dispatch_impl::body_copy mapped(e, scope, body, copy);
+    const dispatch_impl::body_copy mapped(e, scope, body, copy, site);
     if (scope.count == 0) no_arrays.store(1, std::memory_order_relaxed);
     implicit_data data(scope, mapped.get(), e.body_size, p.device, spec, !empty, site);
     if (!empty) e.run_nvidia(task, mapped.get(), launch_context{spec, p.device, site}, result);
@@ -364,7 +368,7 @@ ACC_DETAIL_RUNTIME_FN void run_construct(const construct_entry& e, const void* t
   // device's table), so programs fail the same way everywhere.
   if (spec.default_present && spec.if_ && e.captures) {
     capture_scope scope;
-    const dispatch_impl::body_copy checked(e, scope, body, copy);
+    const dispatch_impl::body_copy checked(e, scope, body, copy, site);
     implicit_data data(scope, checked.get(), e.body_size, current_device(), spec, false, site);
   }
   if (!empty) e.run_host(task, body, launch_context{spec, 0, site}, result);

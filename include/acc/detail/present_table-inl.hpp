@@ -421,15 +421,19 @@ ACC_DETAIL_RUNTIME_FN void capture_scope::close() noexcept {
   open = false;
 }
 
-ACC_DETAIL_RUNTIME_FN void record_capture(const captured& c) {
+ACC_DETAIL_RUNTIME_FN void record_capture(const captured& c) noexcept {
   capture_scope* s = this_thread().capture;
   if (!s) return;
   if (s->count < capture_scope::inline_count) {
     s->first[s->count++] = c;
     return;
   }
-  if (!s->more) s->more = new capture_list;
-  s->more->items.push_back(c);
+  try {
+    if (!s->more) s->more = new capture_list;
+    s->more->items.push_back(c);
+  } catch (...) {
+    s->lost = true;
+  }
 }
 
 /// The arrays a construct's own body copy captured, each once (sorted by address in the copy).
