@@ -166,17 +166,6 @@ public:
     return detail::atomic_ops::exchange(p_, v, detail::order_of(o));
   }
 
-  // Never fails spuriously: the weak form is the strong one.
-  template <class Success, class Failure>
-  ACC_DETAIL_HD bool compare_exchange_weak(T& expected, T desired, Success success, Failure failure) const noexcept {
-    return detail::atomic_ops::compare_exchange(p_, expected, desired, detail::order_of(success),
-                                                detail::order_of(failure));
-  }
-  template <class Order = detail::seq_cst_t>
-  ACC_DETAIL_HD bool compare_exchange_weak(T& expected, T desired, Order o = {}) const noexcept {
-    const detail::memory_order order = detail::order_of(o);
-    return detail::atomic_ops::compare_exchange(p_, expected, desired, order, failure_order(order));
-  }
   template <class Success, class Failure>
   ACC_DETAIL_HD bool compare_exchange_strong(T& expected, T desired, Success success, Failure failure) const noexcept {
     return detail::atomic_ops::compare_exchange(p_, expected, desired, detail::order_of(success),
@@ -186,6 +175,15 @@ public:
   ACC_DETAIL_HD bool compare_exchange_strong(T& expected, T desired, Order o = {}) const noexcept {
     const detail::memory_order order = detail::order_of(o);
     return detail::atomic_ops::compare_exchange(p_, expected, desired, order, failure_order(order));
+  }
+  // Never fails spuriously: the weak form is the strong one.
+  template <class Success, class Failure>
+  ACC_DETAIL_HD bool compare_exchange_weak(T& expected, T desired, Success success, Failure failure) const noexcept {
+    return compare_exchange_strong(expected, desired, success, failure);
+  }
+  template <class Order = detail::seq_cst_t>
+  ACC_DETAIL_HD bool compare_exchange_weak(T& expected, T desired, Order o = {}) const noexcept {
+    return compare_exchange_strong(expected, desired, o);
   }
 
   template <class Order = detail::seq_cst_t>
