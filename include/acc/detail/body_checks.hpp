@@ -124,8 +124,8 @@ inline constexpr bool kernel_body_v = true;
 // static_assert messages are literals, so a message that names the two types needs one
 // static_assert per pair of standard types. They are written once, here, and reached only from
 // a check that failed: each construct's own message says what is wrong and the pair's message
-// below names the types. Expanded in every construct's check, the pairs were most of the text
-// that every translation unit parses (bench/results/compile.txt).
+// below names the types. Expanded in each construct's check instead, the pairs would be most of
+// the text that every translation unit parses (bench/results/compile.txt).
 #define ACC_DETAIL_NARROW(P, I)                                                                       \
   static_assert(!(std::is_same_v<Param, P> && std::is_same_v<Index, I>),                              \
                 "acc: the body takes its index as " #P " but the extent's index type is " #I            \
