@@ -1,4 +1,5 @@
 //! @file Launch planning shared by the CUDA constructs: device and kernel limits, grid sizes.
+//! Its functions that are not templates are defined in launch-inl.hpp, compiled once.
 #pragma once
 
 #include <acc/backend/cuda/check.hpp>
@@ -35,21 +36,13 @@ inline cudaFunction_t launch_handle(const kernel_limits& k, const void* kernel) 
 
 /// The occupancy queries of one kernel on one device (current). Not a template: every
 /// kernel's host code is then only a static cache and a call (bench/compile).
-ACC_DETAIL_NOINLINE inline kernel_limits query_limits(const void* kernel, int max_block, const call_site& site) {
-  cudaFuncAttributes attr{};
-  ACC_DETAIL_CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel), site);
-  int min_grid = 0, block = 0;
-  ACC_DETAIL_CUDA_CHECK(cudaOccupancyMaxPotentialBlockSize(&min_grid, &block, kernel, 0, max_block), site);
-  return kernel_limits{block, attr.maxThreadsPerBlock, attr.sharedSizeBytes, kernel, kernel_function(kernel)};
-}
+ACC_DETAIL_CUDA_RUNTIME_FN kernel_limits query_limits(const void* kernel, int max_block, const call_site& site);
 
 /// Per kernel: its limits on each device, computed on first use.
 using kernel_limits_cache = per_device<kernel_limits>;
 
-ACC_DETAIL_NOINLINE inline const kernel_limits& cached_limits(kernel_limits_cache& cache, const void* kernel,
-                                                              int max_block, int device, const call_site& site) {
-  return cache.get(device, [&] { return query_limits(kernel, max_block, site); });
-}
+ACC_DETAIL_CUDA_RUNTIME_FN const kernel_limits& cached_limits(kernel_limits_cache& cache, const void* kernel,
+                                                              int max_block, int device, const call_site& site);
 
 /// Limits of one kernel on one device (current). One cache per kernel type: each construct's
 /// kernel is its own template instantiation, so this static is per kernel.
@@ -64,20 +57,11 @@ struct resident_counts {
   int block, per_sm, sm_count;
 };
 
-ACC_DETAIL_NOINLINE inline resident_counts query_resident(const void* kernel, int block, int device,
-                                                          const call_site& site) {
-  resident_counts r{block, 0, 0};
-  ACC_DETAIL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&r.per_sm, kernel, block, 0), site);
-  ACC_DETAIL_CUDA_CHECK(cudaDeviceGetAttribute(&r.sm_count, cudaDevAttrMultiProcessorCount, device), site);
-  return r;
-}
+ACC_DETAIL_CUDA_RUNTIME_FN resident_counts query_resident(const void* kernel, int block, int device,
+                                                          const call_site& site);
 
-ACC_DETAIL_NOINLINE inline int cached_resident(per_device<resident_counts>& cache, const void* kernel, int block,
-                                               int device, const call_site& site) {
-  resident_counts c = cache.get(device, [&] { return query_resident(kernel, block, device, site); });
-  if (c.block != block) c = query_resident(kernel, block, device, site);
-  return (c.per_sm > 1 ? c.per_sm : 1) * c.sm_count;
-}
+ACC_DETAIL_CUDA_RUNTIME_FN int cached_resident(per_device<resident_counts>& cache, const void* kernel, int block,
+                                               int device, const call_site& site);
 
 /// Blocks of `block` threads that fit on the whole device at once: a persistent grid. Cached
 /// per kernel and device for the first block size asked; other sizes (clauses that set the
@@ -93,18 +77,8 @@ int resident_blocks(void (*kernel)(Params...), int block, int device, const call
 /// launch (cudaFuncSetAttribute is a driver call), and never lowered, so concurrent launches
 /// of different sizes cannot undo each other's setting. The attribute is a limit only: each
 /// launch still reserves what it asks.
-ACC_DETAIL_NOINLINE inline int allow_shared(per_device<int>& cache, const void* kernel, std::size_t static_shared,
-                                            int device, const call_site& site) {
-  return cache.get(device, [&] {
-    int optin = 0;
-    ACC_DETAIL_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device), site);
-    if (static_cast<std::size_t>(optin) > static_shared)
-      ACC_DETAIL_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                 optin - static_cast<int>(static_shared)),
-                            site);
-    return optin;
-  });
-}
+ACC_DETAIL_CUDA_RUNTIME_FN int allow_shared(per_device<int>& cache, const void* kernel, std::size_t static_shared,
+                                            int device, const call_site& site);
 
 /// Gangs of `block` threads with `shared` bytes each that are resident on `device` at once.
 /// Cached per kernel and device for the first shape asked; another shape asks again.
@@ -114,22 +88,11 @@ struct resident_shape {
   int gangs = 0;
 };
 
-ACC_DETAIL_NOINLINE inline int query_resident_gangs(const void* kernel, int block, std::size_t shared, int device,
-                                                    const call_site& site) {
-  int per_sm = 0, sms = 0;
-  ACC_DETAIL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, shared), site);
-  ACC_DETAIL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), site);
-  return (per_sm > 1 ? per_sm : 1) * sms;
-}
+ACC_DETAIL_CUDA_RUNTIME_FN int query_resident_gangs(const void* kernel, int block, std::size_t shared, int device,
+                                                    const call_site& site);
 
-ACC_DETAIL_NOINLINE inline int resident_gangs(per_device<resident_shape>& cache, const void* kernel, int block,
-                                              std::size_t shared, int device, const call_site& site) {
-  const resident_shape& first = cache.get(device, [&] {
-    return resident_shape{block, shared, query_resident_gangs(kernel, block, shared, device, site)};
-  });
-  if (first.block == block && first.shared == shared) return first.gangs;
-  return query_resident_gangs(kernel, block, shared, device, site);
-}
+ACC_DETAIL_CUDA_RUNTIME_FN int resident_gangs(per_device<resident_shape>& cache, const void* kernel, int block,
+                                              std::size_t shared, int device, const call_site& site);
 
 struct launch_config {
   unsigned grid;
@@ -139,29 +102,13 @@ struct launch_config {
 
 /// Threads per gang from vector_length x num_workers, else the kernel's suggestion; rejects
 /// what this kernel cannot launch with a message naming both numbers.
-ACC_DETAIL_NOINLINE inline unsigned plan_block(const launch_spec& s, const kernel_limits& k, int device, const call_site& site) {
-  if (!s.vector_length && !s.num_workers) return static_cast<unsigned>(k.suggested_block);
-  const long long v = s.vector_length ? s.vector_length : 1, w = s.num_workers ? s.num_workers : 1;
-  if (v * w > k.max_block)
-    fail<bad_clause>(site, "vector_length(" + std::to_string(v) + ") x num_workers(" + std::to_string(w) + ") = " +
-                               std::to_string(v * w) + " threads per gang; device " + std::to_string(device) +
-                               " runs at most " + std::to_string(k.max_block) + " for this kernel");
-  return static_cast<unsigned>(v * w);
-}
+ACC_DETAIL_CUDA_RUNTIME_FN unsigned plan_block(const launch_spec& s, const kernel_limits& k, int device,
+                                               const call_site& site);
 
 /// Gangs for `iterations` of a flat loop: one iteration per thread, fewer when num_gangs says
 /// so or the grid would pass the hardware limit (threads then stride; tuning.hpp says why).
-ACC_DETAIL_NOINLINE inline launch_config plan_loop(const launch_spec& s, const kernel_limits& k, std::uint64_t iterations, int device,
-                               const call_site& site) {
-  unsigned block = plan_block(s, k, device, site);
-  // A loop shorter than the suggested block gets whole warps for its iterations only: the
-  // threads that would find no iteration still cost the launch and the block's retirement.
-  if (!s.vector_length && !s.num_workers && iterations < block)
-    block = static_cast<unsigned>(iterations < 32 ? 32 : (iterations + 31) / 32 * 32);
-  const std::uint64_t needed = (iterations + block - 1) / block;
-  const std::uint64_t cap = s.num_gangs ? std::uint64_t(s.num_gangs) : std::uint64_t(0x7fffffff);
-  return {static_cast<unsigned>(needed < cap ? needed : cap), block};
-}
+ACC_DETAIL_CUDA_RUNTIME_FN launch_config plan_loop(const launch_spec& s, const kernel_limits& k,
+                                                   std::uint64_t iterations, int device, const call_site& site);
 
 /// A persistent grid for a kernel that reduces per block: blocks of num_workers x vector_length
 /// threads rounded up to whole warps (the block reduction works on whole warps), else
@@ -213,13 +160,7 @@ void launch(void (*kernel)(Params...), cudaFunction_t handle, launch_config cfg,
 
 /// What every CUDA entry does first: the device current, and the queue's stream. (The runtime
 /// table is registered by then: the dispatch places a construct on a GPU only once it is.)
-inline cudaStream_t begin_launch(const launch_context& ctx) {
-  if (capturing.active && (ctx.device != capturing.device || ctx.spec.queue != capturing.queue))
-    fail_in_capture(ctx.site, ctx.spec.queue == queue_sync ? std::string("a synchronous construct")
-                                                           : "a construct on queue " + std::to_string(ctx.spec.queue));
-  use_device(ctx.device, ctx.site);
-  return queue_stream(ctx.device, ctx.spec.queue, ctx.site);
-}
+ACC_DETAIL_CUDA_RUNTIME_FN cudaStream_t begin_launch(const launch_context& ctx);
 
 /// Calls f(Count{}) with the flat iteration counter type for `total` iterations: 32 bits
 /// whenever every value it takes, up to twice the trip count plus a block, stays below 2^32
@@ -237,4 +178,14 @@ inline void finish_launch(cudaStream_t stream, int queue, const call_site& site)
   if (queue == queue_sync) ACC_DETAIL_CUDA_CHECK(cudaStreamSynchronize(stream), site);
 }
 
+/// A loop_1d kernel of a 32-bit counter on ctx.device, from start to finish: not a template,
+/// so it is compiled once; per body only the kernel, its limits cache and the argument list
+/// remain. `args`: the kernel's (lo, n, body).
+ACC_DETAIL_CUDA_RUNTIME_FN void launch_loop_1d32(const void* kernel, kernel_limits_cache& limits, std::uint64_t total,
+                                                 void** args, const launch_context& ctx);
+
 }  // namespace acc::detail::cuda
+
+#if ACC_DETAIL_CUDA_RUNTIME_INLINE
+#  include <acc/backend/cuda/launch-inl.hpp>
+#endif

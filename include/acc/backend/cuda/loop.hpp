@@ -96,22 +96,6 @@ void launch_loop(const index_space<Index, Rank>& s, std::uint64_t total, const l
   }
 }
 
-/// A loop_1d kernel of a 32-bit counter on ctx.device, from start to finish: not a template,
-/// so a translation unit compiles it once; per body only the kernel, its limits cache and
-/// the argument list remain. `args`: the kernel's (lo, n, body).
-ACC_DETAIL_NOINLINE inline void launch_loop_1d32(const void* kernel, kernel_limits_cache& limits, std::uint64_t total,
-                                                 void** args, const launch_context& ctx) {
-  const cudaStream_t stream = begin_launch(ctx);
-  const kernel_limits& k = cached_limits(limits, kernel, loop_policy::max_block, ctx.device, ctx.site);
-  launch_config cfg = plan_loop(ctx.spec, k, total, ctx.device, ctx.site);
-  // The grid's threads are counted in 32 bits too.
-  const std::uint64_t most = std::uint64_t(std::uint32_t(-1)) / cfg.block;
-  if (cfg.grid > most) cfg.grid = unsigned(most);
-  ACC_DETAIL_CUDA_CHECK(
-      launch_kernel(kernel, launch_handle(k, kernel), dim3(cfg.grid), dim3(cfg.block, cfg.rows), args, 0, stream),
-      ctx.site);
-  finish_launch(stream, ctx.spec.queue, ctx.site);
-}
 
 /// parallel_loop on ctx.device (task.total > 0).
 template <class Index, std::size_t Rank, class Body>

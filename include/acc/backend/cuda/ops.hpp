@@ -9,24 +9,6 @@
 
 namespace acc::detail::cuda {
 
-/// acc::init on `device`: its primary context and acc's memory pool are made now rather than
-/// by the first construct.
-inline void init_device(int device, const call_site& site) {
-  use_device(device, site);
-  ACC_DETAIL_CUDA_CHECK(cudaFree(nullptr), site);
-  (void)memory_pool(device, site);
-}
-
-/// acc::shutdown on `device`: everything queued completes, and the memory acc's pool keeps for
-/// reuse goes back to the device. Queues and present data stay valid (acc never tears down
-/// what a later construct may use); the device is simply idle and holds only live data.
-inline void shutdown_device(int device, const call_site& site) {
-  use_device(device, site);
-  wait_all(device, site);
-  ACC_DETAIL_CUDA_CHECK(cudaDeviceSynchronize(), site);
-  ACC_DETAIL_CUDA_CHECK(cudaMemPoolTrimTo(memory_pool(device, site), 0), site);
-}
-
 inline constexpr device_ops ops{&device_count,  &wait,        &wait_all,       &test,          &wait_async,
                                 &alloc,         &release,     &to_device,      &to_host,       &pin,
                                 &unpin,         &mem_info,    &symbol_address, &peer_copy,     &begin_capture,

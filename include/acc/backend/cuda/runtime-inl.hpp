@@ -228,6 +228,19 @@ ACC_DETAIL_CUDA_RUNTIME_FN void wait_all_async(int device, int waiting, const ca
   ACC_DETAIL_CUDA_CHECK(c.error, site);
 }
 
+ACC_DETAIL_CUDA_RUNTIME_FN void init_device(int device, const call_site& site) {
+  use_device(device, site);
+  ACC_DETAIL_CUDA_CHECK(cudaFree(nullptr), site);
+  (void)memory_pool(device, site);
+}
+
+ACC_DETAIL_CUDA_RUNTIME_FN void shutdown_device(int device, const call_site& site) {
+  use_device(device, site);
+  wait_all(device, site);
+  ACC_DETAIL_CUDA_CHECK(cudaDeviceSynchronize(), site);
+  ACC_DETAIL_CUDA_CHECK(cudaMemPoolTrimTo(memory_pool(device, site), 0), site);
+}
+
 // ---- device memory and transfers (memory.hpp)
 
 ACC_DETAIL_CUDA_RUNTIME_FN void mem_info(int device, std::size_t* free, std::size_t* total) noexcept {

@@ -72,4 +72,13 @@ ACC_DETAIL_CUDA_RUNTIME_FN void wait_async(int device, int waited, int waiting, 
 /// The synchronous queue has nothing pending: its work is complete when its calls return.
 ACC_DETAIL_CUDA_RUNTIME_FN void wait_all_async(int device, int waiting, const call_site& site);
 
+/// acc::init on `device`: its primary context and acc's memory pool are made now rather than
+/// by the first construct.
+ACC_DETAIL_CUDA_RUNTIME_FN void init_device(int device, const call_site& site);
+
+/// acc::shutdown on `device`: everything queued completes, and the memory acc's pool keeps for
+/// reuse goes back to the device. Queues and present data stay valid (acc never tears down
+/// what a later construct may use); the device is simply idle and holds only live data.
+ACC_DETAIL_CUDA_RUNTIME_FN void shutdown_device(int device, const call_site& site);
+
 }  // namespace acc::detail::cuda
