@@ -6,6 +6,7 @@
 #include <source_location>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace acc {
 
@@ -49,9 +50,28 @@ struct call_site {
 /// "acc::parallel_loop at file.cpp:42" (the user's file name without its directories).
 ACC_DETAIL_RUNTIME_FN std::string describe(const call_site& site);
 
+/// The exception classes above, as a value: the message is built and the exception thrown out
+/// of line (throw_error), so that a construct's error paths cost each translation unit one
+/// call, not an instantiation of the string concatenation and the throw (bench/compile).
+enum class error_kind { error, device_error, bad_clause, not_present_error };
+
+template <class Error>
+inline constexpr error_kind error_kind_of = error_kind::error;
+template <>
+inline constexpr error_kind error_kind_of<device_error> = error_kind::device_error;
+template <>
+inline constexpr error_kind error_kind_of<bad_clause> = error_kind::bad_clause;
+template <>
+inline constexpr error_kind error_kind_of<not_present_error> = error_kind::not_present_error;
+
+/// Throws the exception of `kind` with "<describe(site)>: <what>".
+[[noreturn]] ACC_DETAIL_RUNTIME_FN void throw_error(error_kind kind, const call_site& site, const std::string& what);
+
 template <class Error = error>
 [[noreturn]] void fail(const call_site& site, const std::string& what) {
-  throw Error(describe(site) + ": " + what);
+  static_assert(std::is_same_v<Error, error> || error_kind_of<Error> != error_kind::error,
+                "acc::detail::fail: an exception class without an error_kind");
+  throw_error(error_kind_of<Error>, site, what);
 }
 
 }  // namespace detail

@@ -57,6 +57,17 @@ ACC_DETAIL_RUNTIME_FN std::string describe(const call_site& site) {
   return std::string("acc::") + site.construct + " at " + file + ":" + std::to_string(site.where.line());
 }
 
+[[noreturn]] ACC_DETAIL_RUNTIME_FN void throw_error(error_kind kind, const call_site& site, const std::string& what) {
+  std::string message = describe(site) + ": " + what;
+  switch (kind) {
+    case error_kind::device_error: throw device_error(message);
+    case error_kind::bad_clause: throw bad_clause(message);
+    case error_kind::not_present_error: throw not_present_error(message);
+    case error_kind::error: break;
+  }
+  throw error(message);
+}
+
 /// One host range present on one device, with OpenACC's two reference counts (OpenACC 3.3
 /// §2.6.7): the table maps its first host byte to this.
 struct present_entry {
