@@ -113,7 +113,7 @@ ACC_DETAIL_NOINLINE ACC_DETAIL_CUDA_RUNTIME_FN launch_config plan_loop(const lau
   return {static_cast<unsigned>(needed < cap ? needed : cap), block};
 }
 
-ACC_DETAIL_NOINLINE ACC_DETAIL_CUDA_RUNTIME_FN cudaStream_t begin_launch(const launch_context& ctx) {
+ACC_DETAIL_CUDA_RUNTIME_FN cudaStream_t begin_launch(const launch_context& ctx) {
   if (capturing.active && (ctx.device != capturing.device || ctx.spec.queue != capturing.queue))
     fail_in_capture(ctx.site, ctx.spec.queue == queue_sync ? std::string("a synchronous construct")
                                                            : "a construct on queue " + std::to_string(ctx.spec.queue));
