@@ -59,13 +59,22 @@ struct gang_ops {
     return {reinterpret_cast<T*>(gang_access::shared(g) + start), count};
   }
 
-  /// Sets up worker_barrier's state; the region kernel calls it once before the body.
-  static __device__ void init_worker_barriers() {
+  /// One mbarrier per worker, counting its lanes. Not inlined: inside the region kernel its
+  /// fence and address arithmetic change how ptxas schedules the body of every region, also
+  /// those whose workers are one warp and never use it (bench/results/h100-reduce.txt).
+  static __device__ __noinline__ void init_worker_mbarriers() {
 #if defined(ACC_DETAIL_WORKER_MBARRIER)
-    if (blockDim.x > 32 && blockDim.y > 1 && threadIdx.y == 0 && threadIdx.x < blockDim.y) {
+    if (threadIdx.y == 0 && threadIdx.x < blockDim.y) {
       const unsigned bar = static_cast<unsigned>(__cvta_generic_to_shared(&worker_mbarriers[threadIdx.x]));
       asm volatile("mbarrier.init.shared.b64 [%0], %1;" ::"r"(bar), "r"(blockDim.x) : "memory");
     }
+#endif
+  }
+
+  /// Sets up worker_barrier's state; the region kernel calls it once before the body.
+  static __device__ void init_worker_barriers() {
+#if defined(ACC_DETAIL_WORKER_MBARRIER)
+    if (blockDim.x > 32 && blockDim.y > 1) init_worker_mbarriers();
 #else
     if (threadIdx.y == 0 && threadIdx.x < 32) worker_arrivals[threadIdx.x] = worker_openings[threadIdx.x] = 0;
 #endif
