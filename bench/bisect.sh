@@ -30,9 +30,10 @@ case "$mode" in
     trees+=(.)
     mkdir -p "$dir/out"
     for t in "${trees[@]}"; do
+      mkdir -p "$t/build"
       (cmake -S "$t" -B "$t/build/bisect" -DCMAKE_BUILD_TYPE=Release -DACC_BACKENDS=cuda -DACC_BUILD_BENCH=ON \
-             -DACC_BUILD_TESTS=OFF -DACC_BUILD_EXAMPLES=OFF > "$t/build-bisect.log" 2>&1 &&
-       cmake --build "$t/build/bisect" --target "bench_$bench" -j1 >> "$t/build-bisect.log" 2>&1
+             -DACC_BUILD_TESTS=OFF -DACC_BUILD_EXAMPLES=OFF > "$t/build/bisect.log" 2>&1 &&
+       cmake --build "$t/build/bisect" --target "bench_$bench" -j1 >> "$t/build/bisect.log" 2>&1
        echo "$t: bench_$bench built, rc=$?") &
     done
     wait
