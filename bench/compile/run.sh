@@ -57,8 +57,12 @@ instructions() {
   rm -f "$work"/cg.*
   valgrind --tool=cachegrind --cache-sim=no --trace-children=yes --cachegrind-out-file="$work/cg.%p" \
     "$nvcc" "${flags[@]}" "$@" -o "$work/x.o" >/dev/null 2>&1 || return 1
+  # cc1plus runs twice as nvcc's preprocessor (-E) and once as the host compiler: told apart,
+  # since only the host compile grows with the number of constructs.
   for f in "$work"/cg.*; do
-    echo "$(basename "$(awk '/^cmd:/ {print $2; exit}' "$f")") $(awk '/^summary:/ {print $2}' "$f")"
+    tool=$(basename "$(awk '/^cmd:/ {print $2; exit}' "$f")")
+    [ "$tool" = cc1plus ] && awk '/^cmd:/ {exit !/ -E /}' "$f" && tool=cc1plus-E
+    echo "$tool $(awk '/^summary:/ {print $2}' "$f")"
   done | awk '{n[$1] += $2; t += $2} END {for (k in n) if (n[k] > 1e8) printf "%s=%.2f ", k, n[k] / 1e9; printf "\n%.3f\n", t / 1e9}'
 }
 seconds() {
