@@ -96,7 +96,6 @@ void launch_loop(const index_space<Index, Rank>& s, std::uint64_t total, const l
   }
 }
 
-
 /// parallel_loop on ctx.device (task.total > 0).
 template <class Index, std::size_t Rank, class Body>
 void run(backend, const loop_task<index_space<Index, Rank>>& task, const Body& body, const launch_context& ctx) {
