@@ -236,7 +236,7 @@ void scan_entry(const char* name, const First& first, const std::source_location
   if constexpr (check_scan_args<Exclusive, First, Args...>()) {
     using Tuple = std::tuple<Args...>;
     const call_site site{name, where};
-    const nvtx_text_range range(scan_range_text(site));
+    const nvtx_text_range range([&] { return scan_range_text(site); });
     const auto all = std::forward_as_tuple(args...);
     constexpr std::size_t fixed = scan_fixed_args<Exclusive, First>();
     constexpr bool has_op = scan_has_op<Tuple, fixed>();

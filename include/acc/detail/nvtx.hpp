@@ -35,6 +35,11 @@ ACC_DETAIL_RUNTIME_FN void nvtx_push(nvtx_name name) noexcept;
 ACC_DETAIL_RUNTIME_FN void nvtx_push_text(const char* text) noexcept;
 ACC_DETAIL_RUNTIME_FN void nvtx_pop() noexcept;
 
+/// Whether a tool records NVTX ranges. NVTX hands ranges to the library that
+/// NVTX_INJECTION64_PATH names (Nsight Systems and Nsight Compute set it) and drops them
+/// otherwise, so without one a range named at run time need not build its text.
+ACC_DETAIL_RUNTIME_FN bool nvtx_recording() noexcept;
+
 /// Pushes the construct's range for its lifetime. Costs an indirect call when no profiler
 /// is attached.
 class nvtx_range {
@@ -46,13 +51,28 @@ public:
 };
 
 /// A range named at run time, for data transfers ("copyin 'temperature' 8388608 bytes"):
-/// costlier than a registered name, which is why compute constructs do not use it.
+/// costlier than a registered name, which is why compute constructs do not use it. `text()`
+/// returns the name; it is called only while a tool records ranges, since building the string
+/// costs a small transfer a measurable part of its time.
 class nvtx_text_range {
 public:
-  explicit nvtx_text_range(const std::string& text) noexcept { nvtx_push_text(text.c_str()); }
-  ~nvtx_text_range() { nvtx_pop(); }
+  template <class Text>
+  explicit nvtx_text_range(const Text& text) noexcept : pushed_(nvtx_recording()) {
+    if (!pushed_) return;
+    try {
+      nvtx_push_text(text().c_str());
+    } catch (...) {  // no name (out of memory): the range is pushed unnamed
+      nvtx_push_text("");
+    }
+  }
+  ~nvtx_text_range() {
+    if (pushed_) nvtx_pop();
+  }
   nvtx_text_range(const nvtx_text_range&) = delete;
   nvtx_text_range& operator=(const nvtx_text_range&) = delete;
+
+private:
+  bool pushed_;
 };
 
 }  // namespace ACC_DETAIL_NVTX_ABI

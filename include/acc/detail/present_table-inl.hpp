@@ -190,8 +190,8 @@ ACC_DETAIL_RUNTIME_FN bool enter_action(int device, data_kind kind, const host_s
       // Not page-locked here: the backend stages a pageable range through its pinned buffers,
       // which costs about a pinned copy, where registering it would cost twice that again.
       if (kind == data_kind::copy || kind == data_kind::copyin) {
-        const nvtx_text_range range(transfer_name("copyin", s));
-        ops.to_device(device, e.device, s.p, s.bytes, queue, site);
+        const nvtx_text_range range([&] { return transfer_name("copyin", s); });
+        ops.to_device(device, e.device, s.p, s.bytes, queue, host_memory::unknown, site);
         e.transfers = 1;
       } else if (zero && (kind == data_kind::create || kind == data_kind::copyout)) {
         ops.fill_zero(device, e.device, s.bytes, queue, site);
@@ -247,8 +247,9 @@ ACC_DETAIL_RUNTIME_FN void exit_action(int device, data_kind kind, const host_sp
   if (e.structured > 0 || e.dynamic > 0) return;
   if (device >= 0 && e.owned && (kind == data_kind::copy || kind == data_kind::copyout)) {
     try {
-      const nvtx_text_range range(transfer_name("copyout", s));
-      cuda_ops().to_host(device, const_cast<void*>(s.p), e.device + (s.begin() - it->first), s.bytes, queue, site);
+      const nvtx_text_range range([&] { return transfer_name("copyout", s); });
+      cuda_ops().to_host(device, const_cast<void*>(s.p), e.device + (s.begin() - it->first), s.bytes, queue,
+                         e.pinned ? host_memory::page_locked : host_memory::unknown, site);
     } catch (...) {
       drop_entry(device, m, it, queue);
       throw;
@@ -262,6 +263,7 @@ ACC_DETAIL_RUNTIME_FN void exit_action(int device, data_kind kind, const host_sp
 ACC_DETAIL_RUNTIME_FN void update_action(int device, const host_span& s, bool to_device, int queue, const call_site& site) {
   if (s.bytes == 0) return;
   char* dev = nullptr;
+  host_memory host = host_memory::unknown;
   {
     auto& st = state();
     std::lock_guard lock(st.present_mutex);
@@ -279,13 +281,14 @@ ACC_DETAIL_RUNTIME_FN void update_action(int device, const host_span& s, bool to
     // neighbour) stays staged rather than paying a failed attempt on every update.
     if (e.owned && !e.pinned && e.transfers <= pin_after_transfers && ++e.transfers > pin_after_transfers)
       e.pinned = cuda_ops().pin(reinterpret_cast<const void*>(it->first), e.end - it->first);
+    if (e.pinned) host = host_memory::page_locked;
   }
   const device_ops& ops = cuda_ops();
-  const nvtx_text_range range(transfer_name(to_device ? "update_device" : "update_self", s));
+  const nvtx_text_range range([&] { return transfer_name(to_device ? "update_device" : "update_self", s); });
   if (to_device)
-    ops.to_device(device, dev, s.p, s.bytes, queue, site);
+    ops.to_device(device, dev, s.p, s.bytes, queue, host, site);
   else
-    ops.to_host(device, const_cast<void*>(s.p), dev, s.bytes, queue, site);
+    ops.to_host(device, const_cast<void*>(s.p), dev, s.bytes, queue, host, site);
 }
 
 /// update_peer (Xu et al.'s `update peer`): device copy to device copy. Like update_action,
@@ -309,7 +312,7 @@ ACC_DETAIL_RUNTIME_FN void peer_action(int from, int to, const host_span& s, int
     dst = lookup(to);
   }
   if (from == to || src == dst) return;
-  const nvtx_text_range range(transfer_name("update_peer", s));
+  const nvtx_text_range range([&] { return transfer_name("update_peer", s); });
   cuda_ops().peer_copy(to, dst, from, src, s.bytes, queue, site);
 }
 
@@ -614,8 +617,8 @@ ACC_DETAIL_RUNTIME_FN implicit_data::implicit_data(capture_scope& scope, const v
     const device_ops& ops = cuda_ops();
     for (auto& b : blocks) {
       b.device = static_cast<char*>(ops.alloc(device, b.span.bytes, queue_, describe(b.span), site));
-      const nvtx_text_range range(transfer_name("implicit copyin", b.span));
-      ops.to_device(device, b.device, b.span.p, b.span.bytes, queue_, site);
+      const nvtx_text_range range([&] { return transfer_name("implicit copyin", b.span); });
+      ops.to_device(device, b.device, b.span.p, b.span.bytes, queue_, host_memory::unknown, site);
     }
   } catch (...) {
     release();
@@ -634,8 +637,9 @@ ACC_DETAIL_RUNTIME_FN void implicit_data::finish() {
   try {
     for (auto& b : blocks_->blocks)
       if (!b.span.read_only) {
-        const nvtx_text_range range(transfer_name("implicit copyout", b.span));
-        cuda_ops().to_host(device_, const_cast<void*>(b.span.p), b.device, b.span.bytes, queue_, site_);
+        const nvtx_text_range range([&] { return transfer_name("implicit copyout", b.span); });
+        cuda_ops().to_host(device_, const_cast<void*>(b.span.p), b.device, b.span.bytes, queue_, host_memory::unknown,
+                           site_);
       }
   } catch (...) {
     release();

@@ -328,7 +328,14 @@ ACC_DETAIL_RUNTIME_FN void nvtx_push_text(const char* text) noexcept {
 }
 
 ACC_DETAIL_RUNTIME_FN void nvtx_pop() noexcept { nvtxDomainRangePop(nvtx_domain()); }
+
+ACC_DETAIL_RUNTIME_FN bool nvtx_recording() noexcept {
+  static const bool recording =
+      std::getenv(sizeof(void*) == 8 ? "NVTX_INJECTION64_PATH" : "NVTX_INJECTION32_PATH") != nullptr;
+  return recording;
+}
 #else
+ACC_DETAIL_RUNTIME_FN bool nvtx_recording() noexcept { return false; }
 ACC_DETAIL_RUNTIME_FN void nvtx_push_site(nvtx_site&, const call_site&) noexcept {}
 ACC_DETAIL_RUNTIME_FN void nvtx_push(nvtx_name) noexcept {}
 ACC_DETAIL_RUNTIME_FN void nvtx_push_text(const char*) noexcept {}

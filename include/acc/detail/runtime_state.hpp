@@ -14,6 +14,10 @@ namespace acc::detail {
 /// (default, not_host, ...); the runtime only ever resolves to one of these.
 enum class target : int { unset = -1, host = 0, nvidia = 1 };
 
+/// What a transfer's host range is, as far as its caller knows: `unknown` lets the backend ask
+/// (pageable memory is staged through pinned buffers), `page_locked` skips the question.
+enum class host_memory : unsigned char { unknown, page_locked };
+
 /// Operations that need the CUDA runtime. Only translation units compiled by nvcc can
 /// provide them, so the CUDA backend registers this table when it is linked in; code
 /// compiled by g++ (the same program's .cpp files, or a host-only program) reaches the
@@ -31,8 +35,12 @@ struct device_ops {
   // throws: it runs from destructors and exception paths.
   void* (*alloc)(int device, std::size_t bytes, int queue, const std::string& what, const call_site&);
   void (*release)(int device, void* p, int queue) noexcept;
-  void (*to_device)(int device, void* dst, const void* src, std::size_t bytes, int queue, const call_site&);
-  void (*to_host)(int device, void* dst, const void* src, std::size_t bytes, int queue, const call_site&);
+  // `host` says what the host range is when the caller knows (a range acc page-locked), which
+  // saves the backend asking the driver on every transfer.
+  void (*to_device)(int device, void* dst, const void* src, std::size_t bytes, int queue, host_memory host,
+                    const call_site&);
+  void (*to_host)(int device, void* dst, const void* src, std::size_t bytes, int queue, host_memory host,
+                  const call_site&);
   // Page-locks a host range for full-speed DMA; false when it is small, already pinned, or refused.
   bool (*pin)(const void* host, std::size_t bytes) noexcept;
   void (*unpin)(const void* host) noexcept;

@@ -70,13 +70,13 @@ ACC_DETAIL_CUDA_RUNTIME_FN void release(int device, void* p, int queue) noexcept
 /// still queued); from pinned memory an async transfer reads it later, so the program may
 /// change it only after waiting for the queue, as OpenACC's async clause requires anyway.
 ACC_DETAIL_CUDA_RUNTIME_FN void to_device(int device, void* dst, const void* src, std::size_t bytes, int queue,
-                                          const call_site& site);
+                                          host_memory host, const call_site& site);
 
 /// Device -> host on `queue`. Into pageable memory (staged as to_device) this blocks until
 /// the data is in the host range, also on an async queue (OpenACC allows an async transfer
 /// to complete before it returns); into pinned memory it is queued like any async operation.
 ACC_DETAIL_CUDA_RUNTIME_FN void to_host(int device, void* dst, const void* src, std::size_t bytes, int queue,
-                                        const call_site& site);
+                                        host_memory host, const call_site& site);
 
 /// Zero-fills `bytes` of device memory at `p` on `queue`; synchronous for queue_sync.
 ACC_DETAIL_CUDA_RUNTIME_FN void fill_zero(int device, void* p, std::size_t bytes, int queue, const call_site& site);

@@ -453,15 +453,16 @@ inline void staged_to_host(staging_pool& p, char* dst, const char* src, std::siz
 
 /// The device's staging buffers when a transfer of `bytes` at host address `host` goes through
 /// them (pageable and large enough, not inside a graph capture), else nullptr: a plain copy.
-inline staging_pool* staging_for(const void* host, std::size_t bytes, int device, const call_site& site) {
-  if (capturing.active || !stage_transfer(host, bytes)) return nullptr;
+inline staging_pool* staging_for(const void* host, std::size_t bytes, host_memory kind, int device,
+                                 const call_site& site) {
+  if (kind == host_memory::page_locked || capturing.active || !stage_transfer(host, bytes)) return nullptr;
   use_device(device, site);
   return staging_pool_of(device, site);
 }
 
 ACC_DETAIL_CUDA_RUNTIME_FN void to_device(int device, void* dst, const void* src, std::size_t bytes, int queue,
-                                          const call_site& site) {
-  staging_pool* pool = staging_for(src, bytes, device, site);
+                                          host_memory host, const call_site& site) {
+  staging_pool* pool = staging_for(src, bytes, host, device, site);
   if (!pool) {
     copy(dst, src, bytes, cudaMemcpyHostToDevice, device, queue, site);
     return;
@@ -472,8 +473,8 @@ ACC_DETAIL_CUDA_RUNTIME_FN void to_device(int device, void* dst, const void* src
 }
 
 ACC_DETAIL_CUDA_RUNTIME_FN void to_host(int device, void* dst, const void* src, std::size_t bytes, int queue,
-                                        const call_site& site) {
-  staging_pool* pool = staging_for(dst, bytes, device, site);
+                                        host_memory host, const call_site& site) {
+  staging_pool* pool = staging_for(dst, bytes, host, device, site);
   if (!pool) {
     copy(dst, src, bytes, cudaMemcpyDeviceToHost, device, queue, site);
     return;

@@ -64,14 +64,14 @@ void run(backend, const scan_task<Exclusive, T, V, Op>& task, const no_body&, co
   char* base = static_cast<char*>(scratch.get());
   if (copy_in) {
     d_in = reinterpret_cast<const T*>(base);
-    const nvtx_text_range range(transfer_name("implicit copyin", in_span));
+    const nvtx_text_range range([&] { return transfer_name("implicit copyin", in_span); });
     ACC_DETAIL_CUDA_CHECK(cudaMemcpyAsync(const_cast<T*>(d_in), in, sizeof(T) * n, cudaMemcpyHostToDevice, stream),
                           site);
   }
   if (copy_out) d_out = in_place && copy_in ? reinterpret_cast<V*>(const_cast<T*>(d_in)) : reinterpret_cast<V*>(base + in_bytes);
   scan_t::run(base + in_bytes + out_bytes, d_in, d_out, n, init, op, stream, site);
   if (copy_out) {
-    const nvtx_text_range range(transfer_name("implicit copyout", out_span));
+    const nvtx_text_range range([&] { return transfer_name("implicit copyout", out_span); });
     ACC_DETAIL_CUDA_CHECK(cudaMemcpyAsync(out, d_out, sizeof(V) * n, cudaMemcpyDeviceToHost, stream), site);
   }
   scratch.release(site);
