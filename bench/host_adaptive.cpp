@@ -43,7 +43,7 @@ bool sim_test(int, int, const d::call_site&) { return true; }
 void sim_wait_async(int, int, int, const d::call_site&) {}
 void* sim_alloc(int, std::size_t bytes, int, const std::string&, const d::call_site&) { return std::malloc(bytes ? bytes : 1); }
 void sim_release(int, void* p, int) noexcept { std::free(p); }
-void sim_copy(int, void* dst, const void* src, std::size_t bytes, int, const d::call_site&) {
+void sim_copy(int, void* dst, const void* src, std::size_t bytes, int, d::host_memory, const d::call_site&) {
   std::memcpy(dst, src, bytes);
   spin(2e-6);  // a copy's latency
 }
