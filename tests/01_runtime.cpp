@@ -1,6 +1,10 @@
 // Level 1: the OpenACC runtime API (device type and number), on every backend.
 #include <acc/parallel.hpp>
+#include <acc/detail/nvtx.hpp>
 #include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <string>
 
 #include "support/buffer.hpp"
 
@@ -58,4 +62,17 @@ TEST_CASE("set_device_num accepts existing devices and rejects others", "[01][ru
   }
   REQUIRE(acc::get_device_num(acc::device_type::nvidia) == 0);
   REQUIRE_THROWS_AS(acc::get_num_devices(acc::device_type::none), acc::bad_clause);
+}
+
+TEST_CASE("a transfer's NVTX name is built only while a tool records ranges", "[01][runtime]") {
+  int built = 0;
+  {
+    const acc::detail::nvtx_text_range range([&] {
+      ++built;
+      return std::string("update_device 'x' 8 bytes");
+    });
+  }
+  // NVTX hands ranges to a tool only through NVTX_INJECTION64_PATH; without it nothing records.
+  if (!std::getenv("NVTX_INJECTION64_PATH")) REQUIRE_FALSE(acc::detail::nvtx_recording());
+  REQUIRE(built == (acc::detail::nvtx_recording() ? 1 : 0));
 }
