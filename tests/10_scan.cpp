@@ -365,8 +365,9 @@ TEST_CASE("parallel_scan gives each iteration its exclusive prefix", "[10][scan]
 }
 
 // The GPU scans a tile of 64-bit sums in 32 bits while all its contributions are small
-// (|v| * 4096 < 2^31, so below 524288) and takes a wide path in any tile with a larger one.
-// Large contributions every `every` iterations: in every tile, in some, or in one.
+// (|v| * tile < 2^31: below 419431 for the CUDA backend's 5120-iteration tiles, below 524288
+// for 4096) and takes a wide path in any tile with a larger one. Large contributions every
+// `every` iterations: in every tile, in some, or in one.
 template <class T>
 void check_wide_contributions(long n, long every, const std::vector<T>& large) {
   acc::array<T> x(n), prefix(n);
@@ -380,18 +381,20 @@ void check_wide_contributions(long n, long every, const std::vector<T>& large) {
 
 TEST_CASE("parallel_scan of 64-bit sums with contributions beyond the narrow range",
           "[10][scan][parallel_scan]") {
-  const long n = GENERATE(1, 4095, 4097, 12289, 100003, (1 << 20) + 7);
+  const long n = GENERATE(1, 4095, 4097, 5119, 5121, 15361, 100003, (1 << 20) + 7);
   const long every = GENERATE(1L, 7L, 5003L, 1L << 22);
   CAPTURE(n, every);
   SECTION("long long, both signs, at and beyond the limit") {
-    check_wide_contributions<long long>(n, every, {524287, -524287, 524288, -524288, 1LL << 40, -(1LL << 40), -1});
+    check_wide_contributions<long long>(
+        n, every, {419430, -419430, 419431, -419431, 524288, -524288, 1LL << 40, -(1LL << 40), -1});
   }
   SECTION("long long, every contribution at the limit or one past it") {
-    // 4096 x 524288 = 2^31: a tile of those would overflow a 32-bit scan.
-    for (long long v : {524287LL, -524287LL, 524288LL, -524288LL}) check_wide_contributions<long long>(n, every, {v});
+    // 5120 x 419431 > 2^31 - 1: a tile of those would overflow a 32-bit scan.
+    for (long long v : {419430LL, -419430LL, 419431LL, -419431LL, 524287LL, -524288LL})
+      check_wide_contributions<long long>(n, every, {v});
   }
   SECTION("unsigned long long, wrapping past 2^64") {
-    check_wide_contributions<unsigned long long>(n, every, {524287ULL, 524288ULL, 1ULL << 40, 1ULL << 63});
+    check_wide_contributions<unsigned long long>(n, every, {419430ULL, 419431ULL, 524288ULL, 1ULL << 40, 1ULL << 63});
   }
 }
 

@@ -91,6 +91,11 @@ struct scan_policy {
   static constexpr int block = 256;
   template <class T>
   static constexpr int items = sizeof(T) <= 4 ? 16 : sizeof(T) <= 8 ? 10 : sizeof(T) <= 16 ? 4 : 2;
+  /// Items per thread of a narrow 64-bit tile (narrow_scan_v): its block vote and 64-bit
+  /// look-back cost more per tile than a 4-byte scan's, and longer tiles amortise them. 20 is
+  /// the fastest tried for a long long compaction on an H200; 4-byte tiles keep the H100's 16
+  /// (bench/results/h100-scan.txt).
+  static constexpr int narrow_items = 20;
   using delay = lookback_delay<76, 1150>;
   /// Tiles of 4-byte values keep 6 blocks resident per SM (at most 42 registers a thread):
   /// left to itself nvcc gives the look-back kernel of a compaction 48 registers and 5 blocks,
@@ -197,7 +202,7 @@ __global__ void __launch_bounds__(Block, scan_policy::min_blocks<T>)
 /// 64-bit integer sums (compaction counters, mostly) scan each tile in 32 bits when every
 /// contribution of the tile is small enough that no partial sum within the tile leaves the
 /// 32-bit range; only the tile's total and prefix, in the look-back, stay 64-bit. A tile with a
-/// larger contribution takes a wide path. Halving the exchange and scan and keeping 16 items a
+/// larger contribution takes a wide path. Halving the exchange and scan and keeping 20 items a
 /// thread in registers brings a long long compaction to the int one's speed
 /// (bench/results/h100-scan.txt).
 template <class T, class Op>
@@ -205,7 +210,7 @@ inline constexpr bool narrow_scan_v = std::is_integral_v<T> && sizeof(T) == 8 &&
 
 /// Items per thread of a parallel_scan tile: narrow tiles keep 32-bit contributions.
 template <class T, class Op>
-inline constexpr int scan_items = narrow_scan_v<T, Op> ? scan_policy::items<std::int32_t> : scan_policy::items<T>;
+inline constexpr int scan_items = narrow_scan_v<T, Op> ? scan_policy::narrow_items : scan_policy::items<T>;
 
 template <class T>
 using narrow_of = std::conditional_t<std::is_signed_v<T>, std::int32_t, std::uint32_t>;
