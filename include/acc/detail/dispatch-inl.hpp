@@ -17,7 +17,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <optional>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -67,6 +67,44 @@ public:
 private:
   const construct_entry& e_;
   void* p_;
+};
+
+/// A body_copy and its capture_scope, made on first need (run_selected: a GPU run, a host run
+/// with data present on the GPU, a call whose data motion is not memoised). Not std::optional:
+/// GCC 12's fills its storage with zeros when constructed empty, here 1.5 KiB of capture_scope
+/// (some 200 stores) on every call that needs no copy.
+class lazy_body_copy {
+public:
+  lazy_body_copy(const construct_entry& e, const void* body, void* storage, const call_site& site) noexcept
+      : e_(e), body_(body), storage_(storage), site_(site) {}
+  lazy_body_copy(const lazy_body_copy&) = delete;
+  lazy_body_copy& operator=(const lazy_body_copy&) = delete;
+  ~lazy_body_copy() {
+    if (copied_) copy_.~body_copy();
+    if (scoped_) scope_.~capture_scope();
+  }
+  void make() {
+    if (copied_) return;
+    ::new (&scope_) capture_scope;
+    scoped_ = true;
+    ::new (&copy_) body_copy(e_, scope_, body_, storage_, site_);
+    copied_ = true;
+  }
+  capture_scope& scope() noexcept { return scope_; }
+  void* get() const noexcept { return copy_.get(); }
+
+private:
+  const construct_entry& e_;
+  const void* body_;
+  void* storage_;
+  const call_site& site_;
+  union {
+    capture_scope scope_;
+  };
+  union {
+    body_copy copy_;
+  };
+  bool scoped_ = false, copied_ = false;
 };
 
 /// A host run of a construct whose captured arrays may be present on the GPU (acc::adaptive
@@ -221,13 +259,7 @@ inline bool run_selected(const construct_entry& e, const void* task, std::uint64
   const int cls = size_class(size);
   // The construct's own copy of its body, made when a run needs it (the GPU's, or the host's
   // with data present on the GPU) or to find where the arrays it captured are now.
-  std::optional<capture_scope> scope;
-  std::optional<body_copy> mapped;
-  const auto make_copy = [&] {
-    if (mapped) return;
-    scope.emplace();
-    mapped.emplace(e, *scope, body, copy, site);
-  };
+  lazy_body_copy mapped(e, body, copy, site);
   data_motion motion{};
   selection_memo* memo = adapt && e.body_size <= selection_memo::max_body ? &memo_of(e, site) : nullptr;
   const std::uint64_t generation = state().present_generation.load(std::memory_order_acquire);
@@ -236,8 +268,8 @@ inline bool run_selected(const construct_entry& e, const void* task, std::uint64
   if (memoised) {
     motion = memo->motion;
   } else {
-    make_copy();
-    if (adapt) motion = motion_of(*scope, mapped->get(), e.body_size, device);
+    mapped.make();
+    if (adapt) motion = motion_of(mapped.scope(), mapped.get(), e.body_size, device);
   }
   target where = target::nvidia;
   launch_choice shape{};
@@ -298,18 +330,18 @@ inline bool run_selected(const construct_entry& e, const void* task, std::uint64
     // Synchronous copies and launches return finished; an async queue is waited for between
     // the parts of a timed run.
     const bool wait = timed && spec.queue != queue_sync;
-    make_copy();
-    implicit_data data(*scope, mapped->get(), e.body_size, device, run_spec, true, site);
+    mapped.make();
+    implicit_data data(mapped.scope(), mapped.get(), e.body_size, device, run_spec, true, site);
     if (wait) cuda_ops().wait(device, spec.queue, site);
     kernel_start = now();
-    e.run_nvidia(task, mapped->get(), launch_context{run_spec, device, site}, result);
+    e.run_nvidia(task, mapped.get(), launch_context{run_spec, device, site}, result);
     if (wait) cuda_ops().wait(device, spec.queue, site);
     kernel_end = now();
     data.finish();
     if (wait) cuda_ops().wait(device, spec.queue, site);
   } else if (motion.bytes[0] > 0 || spec.default_present) {
-    make_copy();
-    host_coherence coherent(*scope, mapped->get(), e.body_size, device, spec, site);
+    mapped.make();
+    host_coherence coherent(mapped.scope(), mapped.get(), e.body_size, device, spec, site);
     kernel_start = now();
     e.run_host(task, body, launch_context{spec, 0, site}, result);
     kernel_end = now();
