@@ -357,6 +357,14 @@ inline bool run_selected(const construct_entry& e, const void* task, std::uint64
   const double seconds = secs(clock::now() - start), kernel = secs(kernel_end - kernel_start);
   std::lock_guard lock(r.mutex);
   if (adapt) s->policy.record(where, size, motion, seconds, kernel);
+  if (memo && !tune && memo->site == s && memo->epoch == r.epoch.load(std::memory_order_relaxed) &&
+      memo->generation == state().present_generation.load(std::memory_order_acquire)) {
+    // The calls up to the next sample, leased now rather than by the next call through here (one
+    // lock and policy look-up less per sample); not when this run changed the present table,
+    // which ends the memo, and so the lease, anyway.
+    memo->lease_left = s->policy.lease(size, motion);
+    memo->lease_where = s->policy.at(cls, residency_of(motion)).choice;
+  }
   if (search && !search->done()) {
     // The shape changes the kernel only: the data movement around it would be noise.
     search->record(shape, kernel);
