@@ -235,8 +235,9 @@ inline bool run_leased(const construct_entry& e, const void* task, const launch_
   if ((spec.select & select_tuned) || e.body_size > selection_memo::max_body) return false;
   selection_memo& memo = memo_of(e, site);
   if (memo.lease_left <= 0) return false;
-  const std::uint64_t generation = state().present_generation.load(std::memory_order_acquire);
-  if (!memo.matches(e, site, device, selection_state().epoch.load(std::memory_order_acquire), generation, body))
+  runtime_state& st = state();
+  const std::uint64_t generation = st.present_generation.load(std::memory_order_acquire);
+  if (!memo.matches(e, site, device, st.selection.epoch.load(std::memory_order_acquire), generation, body))
     return false;
   --memo.lease_left;
   if (memo.lease_where == target::host && memo.motion.bytes[0] <= 0 && !spec.default_present)
