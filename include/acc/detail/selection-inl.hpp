@@ -23,14 +23,14 @@ namespace acc::detail {
 // ---- time_model -------------------------------------------------------------------------------
 
 ACC_DETAIL_RUNTIME_FN void time_model::set(int cls, double n, double seconds) noexcept {
+  points_ += int(seconds > 0) - int(t_[cls] > 0);
   n_[cls] = n;
   t_[cls] = seconds;
 }
 
 ACC_DETAIL_RUNTIME_FN bool time_model::ready(int excluding) const noexcept {
-  int k = 0;
-  for (int c = 0; c < size_classes; ++c) k += c != excluding && t_[c] > 0;
-  return k >= 2;
+  const bool excluded = excluding >= 0 && excluding < size_classes && t_[excluding] > 0;
+  return points_ - int(excluded) >= 2;
 }
 
 ACC_DETAIL_RUNTIME_FN double time_model::predict(double n, int excluding) const noexcept {

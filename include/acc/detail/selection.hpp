@@ -44,6 +44,7 @@ public:
 
 private:
   std::array<double, size_classes> n_{}, t_{};  // t_ 0: no point in that class
+  int points_ = 0;  // classes with a point: ready() without a pass over all of them
 };
 
 /// What a run would move between host and GPU memory, by side, from where the construct's
