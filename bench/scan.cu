@@ -180,6 +180,10 @@ int main(int argc, char** argv) try {
   cudaDeviceProp prop{};
   CHECK(cudaGetDeviceProperties(&prop, acc::get_device_num(acc::device_type::nvidia)));
   std::printf("device: %s; GB/s of data read and written, median of %d runs\n", prop.name, runs);
+  // The compactions' parallel_scan tiles of 4-byte sums (scan_policy): short ones on this device?
+  const bool short_tiles = acc::detail::cuda::fast_memory_per_sm(acc::get_device_num(acc::device_type::nvidia), {});
+  std::printf("parallel_scan tiles of 4-byte sums: %d x %d\n", acc::detail::cuda::scan_policy::block,
+              short_tiles ? acc::detail::cuda::scan_policy::short_items : acc::detail::cuda::scan_policy::items<int>);
   std::printf("%-9s %-7s %-5s %10s %10s %10s %9s\n", "scan", "type", "size", "acc", "cub", "thrust", "acc/cub");
   const long long n = 1LL << log2n;
   bool ok = bench_scans<int>("int", n, runs);

@@ -89,6 +89,19 @@ ACC_DETAIL_NOINLINE ACC_DETAIL_CUDA_RUNTIME_FN int resident_gangs(per_device<res
   return query_resident_gangs(kernel, block, shared, device, site);
 }
 
+ACC_DETAIL_CUDA_RUNTIME_FN bool fast_memory_per_sm(int device, const call_site& site) {
+  static per_device<int> cache;
+  return cache.get(device, [&] {
+    int clock_khz = 0, bus_bits = 0, sms = 0;
+    ACC_DETAIL_CUDA_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, device), site);
+    ACC_DETAIL_CUDA_CHECK(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device), site);
+    ACC_DETAIL_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), site);
+    // Two transfers a clock (DDR / HBM), as the CUDA samples' bandwidth figure.
+    const double bytes_per_s = 2.0 * 1e3 * double(clock_khz) * double(bus_bits) / 8.0;
+    return sms > 0 && bytes_per_s / sms >= 30e9 ? 1 : 0;
+  }) != 0;
+}
+
 ACC_DETAIL_NOINLINE ACC_DETAIL_CUDA_RUNTIME_FN unsigned plan_block(const launch_spec& s, const kernel_limits& k,
                                                                    int device, const call_site& site) {
   if (!s.vector_length && !s.num_workers) return static_cast<unsigned>(k.suggested_block);
