@@ -55,6 +55,13 @@ double median(std::vector<double> v) {
 
 enum mode { fixed_host, fixed_gpu, adaptive_choice };
 
+// Each kernel passes one body to every mode: one Body type, so that the fixed and the adaptive
+// calls run the same instantiation of the host loop and of the kernel. With a lambda per call
+// they ran two copies of the same code (both the cold host fallback of this nvcc unit), whose
+// speed moves with where each lands: on the H200's host rows, where both run on the host,
+// adaptive / fixed host went from 0.925 to 1.082 (bench/results/h100-adaptive.txt), in both
+// directions, against acc's own cost per call of under 0.1 us on a build machine
+// (bench/results/host-adaptive-overhead.txt).
 // STREAM's triad: a = b + s c (BabelStream's scalar 0.4).
 struct triad {
   static constexpr const char* name = "triad";
@@ -67,11 +74,12 @@ struct triad {
     auto a = this->a;
     acc::view<const double> b = this->b, c = this->c;
     const std::int64_t n = a.size();
+    const auto body = ACC_LAMBDA(std::int64_t i) { a[i] = b[i] + 0.4 * c[i]; };  // one for every mode: see above
     line = __LINE__ + 2;
     if (m == adaptive_choice)
-      acc::parallel_loop(n, acc::adaptive, ACC_LAMBDA(std::int64_t i) { a[i] = b[i] + 0.4 * c[i]; });
+      acc::parallel_loop(n, acc::adaptive, body);
     else
-      acc::parallel_loop(n, acc::if_(m == fixed_gpu), ACC_LAMBDA(std::int64_t i) { a[i] = b[i] + 0.4 * c[i]; });
+      acc::parallel_loop(n, acc::if_(m == fixed_gpu), body);
   }
   std::int64_t size() const { return a.size(); }  // iterations: the size adaptive is keyed by
   template <class F> void each(F f) { f(a); f(b); f(c); }
@@ -98,15 +106,14 @@ struct stencil {
     acc::view<const double, 2> in = this->in;
     auto out = this->out;
     const auto space = acc::collapse(acc::range(1, side - 1), acc::range(1, side - 1));
+    const auto body = ACC_LAMBDA(int i, int j) {
+      out(i, j) = 0.25 * (in(i - 1, j) + in(i + 1, j) + in(i, j - 1) + in(i, j + 1));
+    };
     line = __LINE__ + 2;
     if (m == adaptive_choice)
-      acc::parallel_loop(space, acc::adaptive, ACC_LAMBDA(int i, int j) {
-        out(i, j) = 0.25 * (in(i - 1, j) + in(i + 1, j) + in(i, j - 1) + in(i, j + 1));
-      });
+      acc::parallel_loop(space, acc::adaptive, body);
     else
-      acc::parallel_loop(space, acc::if_(m == fixed_gpu), ACC_LAMBDA(int i, int j) {
-        out(i, j) = 0.25 * (in(i - 1, j) + in(i + 1, j) + in(i, j - 1) + in(i, j + 1));
-      });
+      acc::parallel_loop(space, acc::if_(m == fixed_gpu), body);
   }
   std::int64_t size() const { return std::int64_t(side - 2) * (side - 2); }
   template <class F> void each(F f) { f(in); f(out); }
@@ -131,11 +138,12 @@ struct sum {
   void run(mode m) {
     acc::view<const double> x = this->x;
     const std::int64_t n = x.size();
+    const auto body = ACC_LAMBDA(std::int64_t i) { return x[i]; };
     line = __LINE__ + 2;
     if (m == adaptive_choice)
-      result = acc::parallel_reduce(n, acc::adaptive, acc::plus, ACC_LAMBDA(std::int64_t i) { return x[i]; });
+      result = acc::parallel_reduce(n, acc::adaptive, acc::plus, body);
     else
-      result = acc::parallel_reduce(n, acc::if_(m == fixed_gpu), acc::plus, ACC_LAMBDA(std::int64_t i) { return x[i]; });
+      result = acc::parallel_reduce(n, acc::if_(m == fixed_gpu), acc::plus, body);
   }
   std::int64_t size() const { return x.size(); }
   template <class F> void each(F f) { f(x); }
