@@ -119,7 +119,8 @@ inline void memcpy_to_device(void* dev, const void* host, std::size_t bytes, int
   const detail::call_site site{"memcpy_to_device", where};
   detail::checked_queue(queue, site);
   if (bytes == 0) return;
-  if (int d = detail::current_device(); d >= 0) detail::cuda_ops().to_device(d, dev, host, bytes, queue, detail::host_memory::unknown, site);
+  if (int d = detail::current_device(); d >= 0)
+    detail::cuda_ops().to_device(d, dev, host, bytes, queue, detail::host_memory::unknown, site);
   else std::memmove(dev, host, bytes);
 }
 
@@ -129,7 +130,8 @@ inline void memcpy_from_device(void* host, const void* dev, std::size_t bytes, i
   const detail::call_site site{"memcpy_from_device", where};
   detail::checked_queue(queue, site);
   if (bytes == 0) return;
-  if (int d = detail::current_device(); d >= 0) detail::cuda_ops().to_host(d, host, dev, bytes, queue, detail::host_memory::unknown, site);
+  if (int d = detail::current_device(); d >= 0)
+    detail::cuda_ops().to_host(d, host, dev, bytes, queue, detail::host_memory::unknown, site);
   else std::memmove(host, dev, bytes);
 }
 
