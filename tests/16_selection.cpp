@@ -273,6 +273,51 @@ TEST_CASE("adaptive times the other side again before a switch even when its war
   CHECK(policy.at(10).switches == 0);
 }
 
+TEST_CASE("adaptive times the losing side of a close call again soon", "[16][selection]") {
+  // The H200 run at f1cbef7: a 2^22 sum with its data on the host takes 1.0 ms on the host and
+  // 1.19 ms on the GPU (copies included); the host's warm-up runs, and their retiming, fell in
+  // slow spells of 1.4-1.9 ms, so the class went to the GPU, and timing the host again waited
+  // for 10 x 3 x 1.5 ms of GPU runs: most of the bench's runs. The other side being within
+  // close_call of the chosen one, it is timed again after 2 x 3 x its time.
+  const std::uint64_t n = 1 << 22;
+  const adaptive_options o{};
+  int host_runs = 0;
+  const auto gpu = [](std::uint64_t) { return 1.19e-3; };
+  SECTION("the host was faster: one switch, soon") {
+    const auto host = [&](std::uint64_t) { return ++host_runs <= 2 * o.trials ? 1.5e-3 : 1.0e-3; };
+    adaptive_policy policy;
+    drive(policy, n, 4 * o.trials, host, gpu);
+    REQUIRE(policy.at(22).settled);
+    REQUIRE(policy.at(22).retimed);
+    REQUIRE(policy.at(22).choice == target::nvidia);
+    drive(policy, n, 2 * o.window + o.trials, host, gpu);
+    CHECK(policy.at(22).rechecked);
+    CHECK(policy.choose(n) == target::host);
+    CHECK(policy.at(22).switches == 1);
+    CHECK(host_runs == 3 * o.trials);
+  }
+  SECTION("the GPU was faster: the host timed once more, and the class stays") {
+    const auto host = [&](std::uint64_t) { return ++host_runs, 1.5e-3; };
+    adaptive_policy policy;
+    drive(policy, n, 4 * o.trials, host, gpu);
+    REQUIRE(policy.at(22).choice == target::nvidia);
+    drive(policy, n, 200, host, gpu);
+    CHECK(policy.at(22).rechecked);
+    CHECK(policy.choose(n) == target::nvidia);
+    CHECK(policy.at(22).switches == 0);
+    CHECK(host_runs == 3 * o.trials);
+  }
+  SECTION("with recheck_close as recheck, the host waits for ten times the cost") {
+    const auto host = [&](std::uint64_t) { return ++host_runs <= 2 * o.trials ? 1.5e-3 : 1.0e-3; };
+    adaptive_options late;
+    late.recheck_close = late.recheck;
+    adaptive_policy policy(late);
+    drive(policy, n, 4 * o.trials + 2 * o.window + o.trials, host, gpu);
+    CHECK(!policy.at(22).rechecked);
+    CHECK(policy.choose(n) == target::nvidia);
+  }
+}
+
 TEST_CASE("adaptive times the losing side again once the class has run long enough", "[16][selection]") {
   // The H100 run at 46697a3: a call site's first class timed the host in a slow spell (three
   // runs of 2 ms for a 2^10 triad that takes 7 us), with no other class to predict from; the

@@ -248,7 +248,8 @@ ACC_DETAIL_RUNTIME_FN void adaptive_policy::record(target where, std::uint64_t n
   // a spell of a few runs would spend the one switch.
   const double own = c.best[s] > 0 ? std::min(c.best[s], c.lowest[s]) : c.lowest[s];
   const bool spell = current > o_.trust_model * own;
-  if (!c.rechecked && !spell && other > 0 && double(c.calls) * current >= o_.recheck * trials * probe_cost) {
+  const double recheck = other < current / (1 - o_.close_call) ? o_.recheck_close : o_.recheck;
+  if (!c.rechecked && !spell && other > 0 && double(c.calls) * current >= recheck * trials * probe_cost) {
     // Long enough on this side that timing the other once more costs little: the probe below,
     // whose result decides as a switch's would.
     c.rechecked = true;

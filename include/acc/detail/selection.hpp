@@ -85,8 +85,11 @@ constexpr residency residency_of(const data_motion& m) noexcept {
 /// once more, as before a switch (at the end of a window that is not a slow spell, under
 /// trust_model times the chosen side's own time): a warm-up that fell in a slow spell (the process's first
 /// OpenMP runs) or a prediction too high would otherwise hold the class on the slower side for
-/// good, since the hysteresis compares with that time. Trials count up to 8 and the window up
-/// to 16.
+/// good, since the hysteresis compares with that time. Where the losing side's time is within
+/// `close_call` of the chosen side's window, `recheck_close` replaces `recheck`: a close call is
+/// the one a slow spell in the warm-up most likely decided wrongly, and timing a side about as
+/// fast as the chosen one costs little more than the runs it replaces. Trials count up to 8 and
+/// the window up to 16.
 struct adaptive_options {
   double margin = 0.10;
   int trials = 3;
@@ -99,6 +102,7 @@ struct adaptive_options {
   double trust_model = 3.0;
   double reach = 4.0;
   double recheck = 10.0;
+  double recheck_close = 2.0;
 };
 
 /// Per size class and residency of one call site on one GPU. Times are whole runs (data
