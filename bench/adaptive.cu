@@ -5,9 +5,11 @@
 //   update_device of the arrays it wrote after (what acc::adaptive does when it chooses the
 //   host).
 // Per size: adaptive's warm-up runs first (its own timed runs), then each kind runs in blocks
-// of consecutive calls, an untimed call first: host, adaptive, GPU, then GPU, adaptive, host
-// (so that a slow spell, or the start of a block right after another kind's runs, hits each
-// alike). A program makes one choice and keeps it; calls of the three kinds taken in turns
+// of consecutive calls, an untimed call first, in the order host, adaptive, GPU, host, GPU,
+// adaptive, over again: each kind follows each other kind once a round and never itself, so
+// that a slow spell, or the start of a block right after the other side's runs (OpenMP threads
+// gone to sleep, a GPU left idle), hits each alike. A program makes one choice and keeps it;
+// calls of the three kinds taken in turns
 // one by one measured the transitions instead (the H100's fixed host run of a 2^22 triad took
 // 8 ms between GPU runs, 1 ms in a row), and adaptive's hysteresis learnt from them as well.
 // --interleave takes the turns call by call again, each timed call right after an untimed one
@@ -181,7 +183,10 @@ outcome measure(std::int64_t n, bool resident, int runs, int rounds, bool interl
         }
       return;
     }
-    const mode order[2][3] = {{fixed_host, adaptive_choice, fixed_gpu}, {fixed_gpu, adaptive_choice, fixed_host}};
+    // The six ordered pairs of different kinds once a round (host -> adaptive -> GPU -> host ->
+    // GPU -> adaptive -> host). An order that put adaptive after another kind in every block and
+    // each fixed kind after itself in half of them charged adaptive alone with the transitions.
+    const mode order[2][3] = {{fixed_host, adaptive_choice, fixed_gpu}, {fixed_host, fixed_gpu, adaptive_choice}};
     const int blocks = 2 * rounds, per_block = std::max(1, (runs + blocks - 1) / blocks);
     for (int block = 0; block < blocks; ++block)
       for (mode m : order[block % 2]) {
@@ -258,8 +263,10 @@ int main(int argc, char** argv) {
       const std::int64_t n = std::int64_t(1) << e;
       // At least 25 timed runs of each kind: with 5, at 2^24 and above, the host's run-to-run
       // spread alone (4.9-6.1 ms for a 2^24 triad) moved a kind's median by 10%; with 15, by
-      // up to 8% (bench/results/h100-adaptive.txt).
-      const int runs = runs_arg > 0 ? runs_arg : int(std::clamp<std::int64_t>((std::int64_t(1) << 26) / n, 25, 51));
+      // up to 8% (bench/results/h100-adaptive.txt). Short calls get more (up to 201): a few
+      // microseconds of OpenMP fork and join, or a synchronous launch, spread by 10-50% from
+      // run to run, and they cost little.
+      const int runs = runs_arg > 0 ? runs_arg : int(std::clamp<std::int64_t>((std::int64_t(1) << 28) / n, 25, 201));
       for (outcome o : {measure<triad>(n, resident, runs, rounds, interleave, samples),
                         measure<stencil>(n, resident, runs, rounds, interleave, samples),
                         measure<sum>(n, resident, runs, rounds, interleave, samples)})
