@@ -279,12 +279,13 @@ int main(int argc, char** argv) {
   for (int resident = 0; resident < 2; ++resident)
     for (int e = from; e <= to; e += step) {
       const std::int64_t n = std::int64_t(1) << e;
-      // At least 25 timed runs of each kind: with 5, at 2^24 and above, the host's run-to-run
+      // At least 51 timed runs of each kind: with 5, at 2^24 and above, the host's run-to-run
       // spread alone (4.9-6.1 ms for a 2^24 triad) moved a kind's median by 10%; with 15, by
-      // up to 8% (bench/results/h100-adaptive.txt). Short calls get more (up to 201): a few
+      // up to 8% (bench/results/h100-adaptive.txt); with 25, a round of --rounds 8 had 4 runs of
+      // each kind, too few for its own medians. Short calls get more (up to 201): a few
       // microseconds of OpenMP fork and join, or a synchronous launch, spread by 10-50% from
       // run to run, and they cost little.
-      const int runs = runs_arg > 0 ? runs_arg : int(std::clamp<std::int64_t>((std::int64_t(1) << 28) / n, 25, 201));
+      const int runs = runs_arg > 0 ? runs_arg : int(std::clamp<std::int64_t>((std::int64_t(1) << 28) / n, 51, 201));
       for (outcome o : {measure<triad>(n, resident, runs, rounds, interleave, samples),
                         measure<stencil>(n, resident, runs, rounds, interleave, samples),
                         measure<sum>(n, resident, runs, rounds, interleave, samples)})
