@@ -172,7 +172,7 @@ public:
   /// construct which data it uses. Elsewhere, and on the device, a plain copy. noexcept:
   /// nvcc's wrapper of an extended lambda copies the captures several times where the lambda
   /// is written, and copies that cannot throw need no clean-up code there.
-  ACC_DETAIL_HD view(const view& o) noexcept : host_(o.host_), dev_(o.dev_), label_(o.label_) {
+  ACC_DETAIL_HOST_NOINLINE ACC_DETAIL_HD view(const view& o) noexcept : host_(o.host_), dev_(o.dev_), label_(o.label_) {
     for (std::size_t d = 0; d < Rank; ++d) ext_[d] = o.ext_[d];
 #if defined(ACC_BOUNDS_CHECK)
     copy_label(o.device_label_);
@@ -183,7 +183,7 @@ public:
   /// A read-only view of the same elements.
   template <class U>
     requires(std::is_same_v<const U, T> && !std::is_same_v<U, T>)
-  ACC_DETAIL_HD view(const view<U, Rank>& o) noexcept
+  ACC_DETAIL_HOST_NOINLINE ACC_DETAIL_HD view(const view<U, Rank>& o) noexcept
       : host_(o.host_), dev_(o.dev_), label_(o.label_) {
     for (std::size_t d = 0; d < Rank; ++d) ext_[d] = o.ext_[d];
 #if defined(ACC_BOUNDS_CHECK)
@@ -368,11 +368,11 @@ public:
   }
 
   /// Another handle to the same elements (the capture hook runs in the view member's copy).
-  ACC_DETAIL_HD array(const array& o) noexcept : v_(o.v_), owner_(o.owner_) {
+  ACC_DETAIL_HOST_NOINLINE ACC_DETAIL_HD array(const array& o) noexcept : v_(o.v_), owner_(o.owner_) {
     if constexpr (detail::array_ops::is_host)
       detail::retain_array_owner(owner_);
   }
-  ACC_DETAIL_HD array(array&& o) noexcept : v_(o.v_), owner_(o.owner_) {
+  ACC_DETAIL_HOST_NOINLINE ACC_DETAIL_HD array(array&& o) noexcept : v_(o.v_), owner_(o.owner_) {
     if constexpr (detail::array_ops::is_host) {
       o.owner_ = nullptr;
       o.v_ = view<T, Rank>();
@@ -383,7 +383,7 @@ public:
     std::swap(owner_, o.owner_);
     return *this;
   }
-  ACC_DETAIL_HD ~array() {
+  ACC_DETAIL_HOST_NOINLINE ACC_DETAIL_HD ~array() {
     if constexpr (detail::array_ops::is_host) detail::release_array_owner(owner_);
   }
 

@@ -69,6 +69,17 @@
 #  define ACC_DETAIL_COLD
 #endif
 
+// The copies and destruction of acc::array / acc::view on the host: nvcc's wrapper of an
+// extended lambda copies every capture several times where the lambda is written, and each
+// copy, inlined, is stores, the capture hook and the reference count that the host compiler
+// optimises again at every ACC_LAMBDA (bench/results/compile.txt). Out of line they are one
+// call each, compiled once per type. Device code keeps them inline: there a copy is stores.
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDA_ARCH__)
+#  define ACC_DETAIL_HOST_NOINLINE __attribute__((noinline))
+#else
+#  define ACC_DETAIL_HOST_NOINLINE
+#endif
+
 #if !defined(__cpp_lib_source_location) && !defined(__has_include)
 #  error "acc needs C++20 (std::source_location); compile with -std=c++20"
 #endif
