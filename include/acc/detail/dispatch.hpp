@@ -65,10 +65,17 @@ void run_task_on_nvidia(const void* task, const void* body, const launch_context
 template <class Body>
 inline unsigned char captures_no_arrays = 0;
 
+// nvcc's device pass generates no host code, so there the entry names only the GPU entry,
+// which instantiates the kernels (the one part both passes must agree on): the host entries'
+// instantiations would be parsed and checked there for nothing (bench/results/compile.txt).
 template <class Task, class Body>
 inline constexpr construct_entry entry_of{
-    sizeof(Body), !std::is_empty_v<Body>, &captures_no_arrays<Body>, task_selectable<Task>(), &copy_body<Body>,
-    &destroy_body<Body>, &run_task_on_host<Task, Body>,
+    sizeof(Body), !std::is_empty_v<Body>, &captures_no_arrays<Body>, task_selectable<Task>(),
+#if defined(__CUDA_ARCH__)
+    nullptr, nullptr, nullptr,
+#else
+    &copy_body<Body>, &destroy_body<Body>, &run_task_on_host<Task, Body>,
+#endif
 #if defined(ACC_DETAIL_CUDA)
     &run_task_on_nvidia<Task, Body>,
 #else
@@ -78,16 +85,18 @@ inline constexpr construct_entry entry_of{
 };
 
 /// Runs `task` with `body` where the clauses place it and returns the task's result (its
-/// empty_result() when it has no iterations).
+/// empty_result() when it has no iterations), inside the construct's NVTX range `nvtx` (the
+/// static nvtx_site of its call site; none where the caller holds the range).
 template <class Task, class Body>
-auto dispatch(const Task& task, const launch_spec& spec, const Body& body, const call_site& site) {
+auto dispatch(const Task& task, const launch_spec& spec, const Body& body, const call_site& site,
+              nvtx_site* nvtx = nullptr) {
   alignas(Body) unsigned char copy[sizeof(Body)];
   using result = typename Task::result_type;
   if constexpr (std::is_void_v<result>) {
-    run_construct(entry_of<Task, Body>, &task, task.empty(), task_size(task), spec, &body, copy, nullptr, site);
+    run_construct(entry_of<Task, Body>, &task, task.empty(), task_size(task), spec, &body, copy, nullptr, site, nvtx);
   } else {
     result r = task.empty_result();
-    run_construct(entry_of<Task, Body>, &task, task.empty(), task_size(task), spec, &body, copy, &r, site);
+    run_construct(entry_of<Task, Body>, &task, task.empty(), task_size(task), spec, &body, copy, &r, site, nvtx);
     return r;
   }
 }
