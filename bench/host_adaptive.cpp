@@ -113,7 +113,7 @@ struct triad {
     spec.if_ = m != fixed_host;
     if (m == adaptive_choice) spec.select = d::select_adaptive;
     alignas(decltype(body)) unsigned char copy[sizeof(body)];
-    d::run_construct(entry, &task, false, total, spec, &body, copy, nullptr, site);
+    d::run_construct(entry, &task, false, total, spec, &body, copy, nullptr, site, nullptr);
   }
   bool check() const {
     for (std::int64_t i = 0; i < a.size(); ++i)

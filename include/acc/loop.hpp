@@ -121,27 +121,26 @@ struct parallel_loop {
     if constexpr (detail::check_loop_args<Extent, Args...>()) {
       const detail::call_site site{"parallel_loop", where};
       static detail::nvtx_site nvtx;  // constant-initialised: no guard per construct
-      const detail::nvtx_range range(nvtx, site);
       if constexpr (sizeof...(Args) == 1) {
         // No clause, the common case: straight to the dispatch. The clauses' fold below costs
         // every body a generic lambda and two more instantiations (bench/compile).
         const auto [space, total] = detail::space_of(extent, site);
         detail::dispatch(detail::loop_task<std::remove_const_t<decltype(space)>>{{}, space, total},
-                         detail::launch_spec{}, std::as_const(args)..., site);
+                         detail::launch_spec{}, std::as_const(args)..., site, &nvtx);
       } else {
         detail::run_with_clauses(
             [&](const auto& spec, const auto& reds, const auto& body) {
               const auto [space, total] = detail::space_of(extent, site);
               if constexpr (detail::has_devices_v<Args...>)
-                detail::run_on_devices(detail::devices_clause_of(args...), space, total, spec, body, site);
+                detail::run_on_devices(detail::devices_clause_of(args...), space, total, spec, body, site, &nvtx);
               else if constexpr (std::tuple_size_v<std::remove_cvref_t<decltype(reds)>> == 0)
                 detail::dispatch(detail::loop_task<std::remove_const_t<decltype(space)>>{{}, space, total}, spec, body,
-                                 site);
+                                 site, &nvtx);
               else
                 detail::dispatch(
                     detail::loop_reduction_task<std::remove_const_t<decltype(space)>, std::remove_cvref_t<decltype(reds)>>{
                         {}, space, total, reds},
-                    spec, body, site);
+                    spec, body, site, &nvtx);
             },
             std::as_const(args)...);
       }

@@ -91,13 +91,12 @@ auto reduce(const Extent& extent, const launch_spec& spec, const Op& op, const B
     using T = reduce_value_t<Extent, Body>;
     const call_site site{"parallel_reduce", where};
     static nvtx_site nvtx;  // constant-initialised: no guard per construct
-    const nvtx_range range(nvtx, site);
     T start;
     if constexpr (sizeof...(Init) == 1) start = static_cast<T>((init, ...));
     else start = identity_of<T>(op);
     const auto [space, total] = space_of(extent, site);
     return dispatch(reduce_task<std::remove_const_t<decltype(space)>, Op, T>{space, total, op, start}, spec, body,
-                    site);
+                    site, &nvtx);
   } else {
     return 0;
   }

@@ -94,10 +94,10 @@ struct parallel {
     if constexpr (detail::check_region_args<Args...>()) {
       const detail::call_site site{"parallel", where};
       static detail::nvtx_site nvtx;  // constant-initialised: no guard per construct
-      const detail::nvtx_range range(nvtx, site);
       detail::run_with_clauses(
           [&](const auto& spec, const auto& reds, const auto& body) {
-            detail::dispatch(detail::region_task<std::remove_cvref_t<decltype(reds)>>{{}, reds}, spec, body, site);
+            detail::dispatch(detail::region_task<std::remove_cvref_t<decltype(reds)>>{{}, reds}, spec, body, site,
+                             &nvtx);
           },
           std::as_const(args)...);
     }

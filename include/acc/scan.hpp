@@ -325,11 +325,10 @@ auto parallel_scan_entry(const Extent& extent, const launch_spec& spec, const Op
     using T = scan_value_t<Explicit, Body>;
     const call_site site{"parallel_scan", where};
     static nvtx_site nvtx;  // constant-initialised: no guard per construct
-    const nvtx_range range(nvtx, site);
     const auto [space, total] = space_of(extent, site);
     return dispatch(parallel_scan_task<std::remove_const_t<decltype(space)>, Op, T>{space, total, op,
                                                                                    identity_of<T>(op)},
-                    spec, body, site);
+                    spec, body, site, &nvtx);
   } else {
     return 0;
   }

@@ -73,10 +73,9 @@ struct serial {
     if constexpr (detail::check_serial_args<Args...>()) {
       const detail::call_site site{"serial", where};
       static detail::nvtx_site nvtx;  // constant-initialised: no guard per construct
-      const detail::nvtx_range range(nvtx, site);
       detail::run_with_clauses(
           [&](const auto& spec, const auto&, const auto& body) {
-            detail::dispatch(detail::serial_task{}, spec, body, site);
+            detail::dispatch(detail::serial_task{}, spec, body, site, &nvtx);
           },
           std::as_const(args)...);
     }

@@ -99,7 +99,6 @@ struct tile_loop {
       constexpr std::size_t rank = detail::extent_traits<Extent>::rank;
       const detail::call_site site{"tile_loop", where};
       static detail::nvtx_site nvtx;  // constant-initialised: no guard per construct
-      const detail::nvtx_range range(nvtx, site);
       auto all = std::forward_as_tuple(std::as_const(args)...);
       constexpr std::size_t n = sizeof...(Args) - 1;
       const auto spec = [&]<std::size_t... I>(std::index_sequence<I...>) {
@@ -108,7 +107,7 @@ struct tile_loop {
       const auto specs = [&]<std::size_t... I>(std::index_sequence<I...>) {
         return detail::cached_of(std::get<I>(all)...);
       }(std::make_index_sequence<n>{});
-      detail::run_tile_loop(extent, spec, std::get<n>(all), specs, site);
+      detail::run_tile_loop(extent, spec, std::get<n>(all), specs, site, &nvtx);
     }
   }
 };

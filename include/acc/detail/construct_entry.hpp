@@ -5,6 +5,7 @@
 
 #include <acc/detail/clauses.hpp>
 #include <acc/detail/config.hpp>
+#include <acc/detail/nvtx.hpp>
 #include <acc/detail/task.hpp>
 
 #include <cstddef>
@@ -38,9 +39,10 @@ struct construct_entry {
 
 /// check_spec, place, map the body's captures (into `copy`, storage for one Body), run where
 /// placed, finish. `empty`: the task has no iterations (nothing runs, data still checked);
-/// `size`: what acc::adaptive and acc::tuned measure it by (detail/task.hpp, task_size).
+/// `size`: what acc::adaptive and acc::tuned measure it by (detail/task.hpp, task_size);
+/// `nvtx`: the construct's NVTX range, pushed for the run (none: the caller holds one).
 ACC_DETAIL_RUNTIME_FN void run_construct(const construct_entry& entry, const void* task, bool empty,
                                          std::uint64_t size, const launch_spec& spec, const void* body, void* copy, void* result,
-                                         const call_site& site);
+                                         const call_site& site, nvtx_site* nvtx);
 
 }  // namespace acc::detail

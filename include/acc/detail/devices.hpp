@@ -71,7 +71,8 @@ inline constexpr bool has_devices_v = (std::is_same_v<std::remove_cvref_t<C>, de
 /// arrays to whatever part of them is present on its device (launch_spec::parts).
 template <class Space, class Body>
 void run_on_devices(const devices_t& d, const Space& space, std::uint64_t total, launch_spec spec, const Body& body,
-                    const call_site& site) {
+                    const call_site& site, nvtx_site* nvtx) {
+  const nvtx_range range(nvtx, site);  // one range around the parts
   const device_list list = resolve_devices(d, spec.if_, site);
   if (list.count <= 1 || space.count[0] < 2) {
     if (list.count >= 1) {

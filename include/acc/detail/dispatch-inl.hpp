@@ -381,7 +381,8 @@ inline bool run_selected(const construct_entry& e, const void* task, std::uint64
 
 ACC_DETAIL_RUNTIME_FN void run_construct(const construct_entry& e, const void* task, bool empty,
                                          std::uint64_t size, const launch_spec& spec, const void* body, void* copy, void* result,
-                                         const call_site& site) {
+                                         const call_site& site, nvtx_site* nvtx) {
+  const nvtx_range range(nvtx, site);
   check_spec(spec, site);
   const dispatch_impl::placement p = dispatch_impl::place(spec, site);
   if (p.where == target::nvidia && e.run_nvidia) {

@@ -40,14 +40,23 @@ ACC_DETAIL_RUNTIME_FN void nvtx_pop() noexcept;
 /// otherwise, so without one a range named at run time need not build its text.
 ACC_DETAIL_RUNTIME_FN bool nvtx_recording() noexcept;
 
-/// Pushes the construct's range for its lifetime. Costs an indirect call when no profiler
-/// is attached.
+/// Pushes the construct's range for its lifetime, when it has a site (`s`). Costs an indirect
+/// call when no profiler is attached. The dispatch (run_construct, compiled once) holds it
+/// around a construct's run rather than each construct where it is written: an object with
+/// a destructor there is an exception clean-up that the host compiler builds at every call.
 class nvtx_range {
 public:
-  nvtx_range(nvtx_site& s, const call_site& site) noexcept { nvtx_push_site(s, site); }
-  ~nvtx_range() { nvtx_pop(); }
+  nvtx_range(nvtx_site* s, const call_site& site) noexcept : s_(s) {
+    if (s_) nvtx_push_site(*s_, site);
+  }
+  ~nvtx_range() {
+    if (s_) nvtx_pop();
+  }
   nvtx_range(const nvtx_range&) = delete;
   nvtx_range& operator=(const nvtx_range&) = delete;
+
+private:
+  nvtx_site* s_;
 };
 
 /// A range named at run time, for data transfers ("copyin 'temperature' 8388608 bytes"):

@@ -23,7 +23,7 @@ namespace acc::detail {
 
 template <class Extent, class Body, class Specs, std::size_t Rank>
 void run_tile_loop(const Extent& extent, const tile_spec<Rank>& spec, const Body& body, const Specs& specs,
-                   const call_site& site) {
+                   const call_site& site, nvtx_site* nvtx) {
   // The launch clauses are checked by the dispatch, as for every construct; the tile's own here.
   check_tile_spec(spec, specs, site);
   const auto [space, total] = space_of(extent, site);
@@ -31,7 +31,8 @@ void run_tile_loop(const Extent& extent, const tile_spec<Rank>& spec, const Body
   const Specs clipped = clip_halos(specs);
   const auto layout = layout_of<Rank>(spec.shape, clipped, spec.cache_bytes);
   using task = tile_task<std::remove_const_t<decltype(geo)>, std::remove_const_t<decltype(layout)>>;
-  dispatch(task{{}, geo, layout, spec.cache_bytes}, spec.launch, tile_closure<Body, Specs>{body, clipped}, site);
+  dispatch(task{{}, geo, layout, spec.cache_bytes}, spec.launch, tile_closure<Body, Specs>{body, clipped}, site,
+           nvtx);
 }
 
 }  // namespace acc::detail
