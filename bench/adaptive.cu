@@ -9,18 +9,18 @@
 // adaptive, over again: each kind follows each other kind once a round and never itself, so
 // that a slow spell, or the start of a block right after the other side's runs (OpenMP threads
 // gone to sleep, a GPU left idle), hits each alike. A program makes one choice and keeps it;
-// calls of the three kinds taken in turns
-// one by one measured the transitions instead (the H100's fixed host run of a 2^22 triad took
-// 8 ms between GPU runs, 1 ms in a row), and adaptive's hysteresis learnt from them as well.
-// --interleave takes the turns call by call again, each timed call right after an untimed one
-// of its own kind, to see those transitions. The median of each is printed with the ratio
-// adaptive / better fixed, the median over rounds of each round's ratio of medians (OVER 5%:
-// more than 5% slower), and the same ratio of the whole row's medians; where adaptive runs ("gpu*": decided from the models' predictions at first
-// sight, else from timing both sides), the prediction error of that side's time (measured
-// median of its warm-up runs against the prediction; "-": no prediction, both were timed) and
-// the switches of that size class. At the end acc's report of every call site: per size class
-// and residency the choice, each side's time split into kernel and data movement, the
-// predictions and their errors, the switches.
+// calls of the three kinds taken in turns one by one measured the transitions instead (the
+// H100's fixed host run of a 2^22 triad took 8 ms between GPU runs, 1 ms in a row), and
+// adaptive's hysteresis learnt from them as well. --interleave takes the turns call by call
+// again, each timed call right after an untimed one of its own kind, to see those transitions.
+// The median of each is printed with the ratio adaptive / better fixed, the median over rounds
+// of each round's ratio of medians (OVER 5%: more than 5% slower), and the same ratio of the
+// whole row's medians; where adaptive runs ("gpu*": decided from the models' predictions at
+// first sight, else from timing both sides), the prediction error of that side's time
+// (measured median of its warm-up runs against the prediction; "-": no prediction, both were
+// timed) and the switches of that size class. At the end acc's report of every call site: per
+// size class and residency the choice, each side's time split into kernel and data movement,
+// the predictions and their errors, the switches.
 //   bench_adaptive [--from 10] [--to 28] [--step 2] [--runs N] [--rounds R] [--interleave] [--samples]
 // --rounds R takes the two orders R times each, in blocks of runs / 2R calls (a slow spell then
 // falls on fewer of a kind's runs); --samples prints every run of a row above 5%.
