@@ -290,7 +290,7 @@ TEST_CASE("adaptive times the losing side of a close call again soon", "[16][sel
     REQUIRE(policy.at(22).settled);
     REQUIRE(policy.at(22).retimed);
     REQUIRE(policy.at(22).choice == target::nvidia);
-    drive(policy, n, 2 * o.window + o.trials, host, gpu);
+    drive(policy, n, 3 * o.window + o.trials, host, gpu);  // a window, the probe, the window after it
     CHECK(policy.at(22).rechecked);
     CHECK(policy.choose(n) == target::host);
     CHECK(policy.at(22).switches == 1);
@@ -315,6 +315,41 @@ TEST_CASE("adaptive times the losing side of a close call again soon", "[16][sel
     drive(policy, n, 4 * o.trials + 2 * o.window + o.trials, host, gpu);
     CHECK(!policy.at(22).rechecked);
     CHECK(policy.choose(n) == target::nvidia);
+  }
+}
+
+TEST_CASE("adaptive does not switch on a probe that only beat a slow spell", "[16][selection]") {
+  // The H200 run at 8bbda28 (bench_adaptive, a 2^22 triad with its data on the host): decided
+  // for the host from the models (1.2 ms against 9.4 ms on the GPU), the host's warm-up and
+  // first window fell in a spell of 12 ms runs that ended soon after; the GPU (5.3 ms with its
+  // copies) was timed again as a close call of that window, beat it, and took the one switch:
+  // the class ran 5.7x slower for good. The probe must now also beat the host's window after it.
+  const auto host_at = [](std::uint64_t n) { return 0.28e-9 * double(n); };
+  const auto gpu_at = [](std::uint64_t n) { return 2.2e-9 * double(n); };
+  const auto run_in = [&](adaptive_policy& policy) {
+    drive(policy, 1 << 18, 20, host_at, gpu_at);
+    drive(policy, 1 << 20, 20, host_at, gpu_at);
+    const std::uint64_t n = 1 << 22;
+    REQUIRE(policy.choose(n) == target::host);
+    REQUIRE(policy.at(22).by_model);
+    int host_runs = 0;
+    const auto host = [&](std::uint64_t) { return ++host_runs <= 8 ? 12e-3 : 0.8e-3; };
+    drive(policy, n, 200, host, [](std::uint64_t) { return 5.3e-3; });
+    return n;
+  };
+  adaptive_policy policy;
+  const std::uint64_t n = run_in(policy);
+  CHECK(policy.at(22).rechecked);
+  CHECK(policy.choose(n) == target::host);
+  CHECK(policy.at(22).switches == 0);
+
+  SECTION("without the window after the probe (confirm 1) the spell decides") {
+    adaptive_options once;
+    once.confirm = 1;
+    adaptive_policy fragile(once);
+    const std::uint64_t m = run_in(fragile);
+    CHECK(fragile.choose(m) == target::nvidia);
+    CHECK(fragile.at(22).switches == 1);
   }
 }
 
@@ -465,8 +500,9 @@ TEST_CASE("adaptive predicts new size classes from the measured ones", "[16][sel
     const std::uint64_t n = 1 << 24;
     REQUIRE(policy.choose(n) == target::nvidia);
     // One window of 5 GPU runs has cost more than ten times timing the host would (by its
-    // prediction), so the host is timed (3 runs), and it wins.
-    drive(policy, n, 8, host, [&](std::uint64_t m) { return 100 * gpu(m); });
+    // prediction), so the host is timed (3 runs), and it wins against that window and the
+    // GPU's next one.
+    drive(policy, n, 13, host, [&](std::uint64_t m) { return 100 * gpu(m); });
     CHECK(policy.choose(n) == target::host);
     CHECK(policy.at(24).switches == 1);
     CHECK(policy.at(24).runs[0] == adaptive_options{}.trials);

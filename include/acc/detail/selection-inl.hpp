@@ -222,9 +222,13 @@ ACC_DETAIL_RUNTIME_FN void adaptive_policy::record(target where, std::uint64_t n
     c.probing = false;
     c.favour_other = 0;
     if (c.best[s] < c.probed_against * (1 - o_.margin)) {
-      c.choice = where;
-      ++c.switches;
-      c.window_runs = 0;
+      if (o_.confirm > 1) {
+        c.confirming = true;  // decided by the chosen side's next window (below)
+      } else {
+        c.choice = where;
+        ++c.switches;
+        c.window_runs = 0;
+      }
     }
     return;
   }
@@ -236,6 +240,19 @@ ACC_DETAIL_RUNTIME_FN void adaptive_policy::record(target where, std::uint64_t n
   if (c.window_runs % window != 0) return;
   const double current = selection_impl::low_of(c.window.data(), window);
   if (c.lowest[s] <= 0 || current < c.lowest[s]) c.lowest[s] = current;
+  if (c.confirming) {
+    // The probe beat the window before it; the switch waits for it to beat the window after it
+    // too. A slow spell of the chosen side that held the window before the probe and ended
+    // during it (the H200's 2^22 host triad: 12 ms host runs for ~100 ms, 0.8 ms after, the
+    // GPU at 5 ms) would otherwise spend the one switch on the slower side for good.
+    c.confirming = false;
+    if (c.best[1 - s] < current * (1 - o_.margin)) {
+      c.choice = s ? target::host : target::nvidia;
+      ++c.switches;
+      c.window_runs = 0;
+    }
+    return;
+  }
   const double other = other_estimate(c, 1 - s);
   // What timing the other side again would cost: its time, or its prediction where the time
   // is trust_model times that (a warm-up in a slow spell; the probe will tell).

@@ -69,7 +69,9 @@ constexpr residency residency_of(const data_motion& m) noexcept {
 /// with the other side before a switch; switches allowed per class after it settled; windows
 /// in a row that must all favour the other side before it switches (a slow spell that fills
 /// one window, such as the GPU's start-up or threads woken from sleep, must not decide for
-/// good); after the warm-up, one run in `sample` is timed for the windows, every run when the
+/// good; and with `confirm` above 1 the other side, timed again before any switch, must beat the
+/// chosen side's window after that probe as well, for a spell may end while the probe runs);
+/// after the warm-up, one run in `sample` is timed for the windows, every run when the
 /// chosen side takes at least `time_every_run` seconds (the clock then costs nothing); warm-up
 /// medians within `close_call` of each other, or one of them `trust_model` times its
 /// prediction or made of runs (after the first) that differ by that factor, are timed once
@@ -130,6 +132,7 @@ struct adaptive_class {
   bool probing = false;   // the other side, known only by prediction, runs its warm-up before a switch
   bool rechecked = false; // the losing side was timed once more after the class had run long enough
   double probed_against = 0;  // the chosen side's window (second fastest run) that the probe must beat
+  bool confirming = false;    // the probe beat it: the chosen side's next window must lose to it too
 };
 
 /// Host or GPU for one call site on one GPU. Each side has two models: its kernel time against
