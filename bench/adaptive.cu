@@ -4,7 +4,8 @@
 //   device-resident: the arrays are in a data region; the host pays update_self before and
 //   update_device of the arrays it wrote after (what acc::adaptive does when it chooses the
 //   host).
-// Per size: adaptive's warm-up runs first (its own timed runs), then each kind runs in blocks
+// Per size: adaptive's warm-up runs first (its own timed runs and, where it comes within the
+// row's runs, its one recheck of the losing side), then each kind runs in blocks
 // of consecutive calls, an untimed call first, in the order host, adaptive, GPU, host, GPU,
 // adaptive, over again: each kind follows each other kind once a round and never itself, so
 // that a slow spell, or the start of a block right after the other side's runs (OpenMP threads
@@ -176,8 +177,36 @@ outcome measure(std::int64_t n, bool resident, int runs, int rounds, bool interl
       k.each_written([](auto& a) { acc::update_device(a); });
     });
   };
+  // The call site's state for this size class and residency (acc::detail::adaptive_state). A
+  // call written over several lines is named by its first or its last line, as the compiler has
+  // it: the first match of the call's lines.
+  const auto state = [&](acc::detail::adaptive_class& c) {
+    for (int line = K::line; line < K::line + 4; ++line)
+      if (acc::detail::adaptive_state("adaptive.cu:" + std::to_string(line), std::uint64_t(k.size()),
+                                      resident ? acc::detail::residency::device : acc::detail::residency::host, c))
+        return true;
+    return false;
+  };
+  // A settled class times its losing side once more after it has run a few times what that
+  // costs (adaptive_options::recheck, recheck_close): a probe of `trials` runs on the slower
+  // side, and with host-resident data the moves there and back. It is part of adaptive's
+  // learning, done once in the class's life; inside the timed blocks it fell on one or two
+  // blocks of a few runs (the 2^28 stencil: 4 runs a block, one block of 135, 134, 134 ms on
+  // the GPU, the next 269, 238, 167, 164 ms on the host as the arrays came back, against 106),
+  // and so on the ratio of their rounds, which a long program never sees again.
+  const auto rechecked = [&] {
+    acc::detail::adaptive_class c;
+    return state(c) && c.settled && c.rechecked && !c.probing && !c.confirming;
+  };
+  int warm_up = 0;
   const auto body = [&] {
-    for (int i = 0; i < 10; ++i) one(adaptive_choice);  // adaptive's warm-up: its own timed runs
+    // adaptive's warm-up: its own timed runs, then the one recheck of the losing side and the
+    // five calls after it (which move host-resident data back), if it comes within the row's runs.
+    int until = runs;
+    for (bool done = false; warm_up < std::max(10, until); ++warm_up) {
+      one(adaptive_choice);
+      if (!done && rechecked()) done = true, until = warm_up + 6;
+    }
     if (interleave) {
       for (int r = 0; r < runs; ++r)
         for (int m = 0; m < 3; ++m) {
@@ -217,25 +246,18 @@ outcome measure(std::int64_t n, bool resident, int runs, int rounds, bool interl
       round_ratio.push_back(median(r[2]) / std::min(median(r[0]), median(r[1])));
   const double ratio = median(round_ratio);
   o.within = ratio <= 1.05;
-  // The call site's state for this size class and residency (acc::detail::adaptive_state).
   acc::detail::adaptive_class c;
   std::string where = "?", error = "-", switches = "?";
-  // A call written over several lines is named by its first or its last line, as the compiler
-  // has it: the first match of the call's lines.
-  bool found = false;
-  for (int line = K::line; line < K::line + 4 && !found; ++line)
-    found = acc::detail::adaptive_state("adaptive.cu:" + std::to_string(line), std::uint64_t(k.size()),
-                                        resident ? acc::detail::residency::device : acc::detail::residency::host, c);
-  if (found) {
+  if (state(c)) {
     const int side = c.choice == acc::detail::target::nvidia ? 1 : 0;
     where = std::string(side ? "gpu" : "host") + (c.by_model ? "*" : "");
     if (c.predicted[side] > 0 && c.error[side] >= 0) error = std::to_string(int(c.error[side] * 100 + 0.5)) + "%";
     switches = std::to_string(c.switches);
   }
-  std::printf("%-9s %-15s 2^%-3d %12.1f %12.1f %12.1f %8.3f %8.3f %-6s %8s %8s%s%s\n", K::name,
+  std::printf("%-9s %-15s 2^%-3d %12.1f %12.1f %12.1f %8.3f %8.3f %-6s %8s %8s %7d%s%s\n", K::name,
               resident ? "device-resident" : "host-resident", int(std::log2(double(n)) + 0.5), h * 1e6, g * 1e6,
-              a * 1e6, ratio, a / best, where.c_str(), error.c_str(), switches.c_str(), o.within ? "" : "  OVER 5%",
-              o.correct ? "" : " WRONG");
+              a * 1e6, ratio, a / best, where.c_str(), error.c_str(), switches.c_str(), warm_up,
+              o.within ? "" : "  OVER 5%", o.correct ? "" : " WRONG");
   if (samples && !o.within) {
     // The runs in the order taken, to tell a slow spell from a steady difference.
     const char* names[3] = {"host", "gpu", "adaptive"};
@@ -263,9 +285,10 @@ int main(int argc, char** argv) {
   std::printf("# median microseconds per call; ratio = adaptive / better fixed choice, the median of the rounds' ratios\n"
               "# (OVER 5%%: above 1.05); of meds: the same of the medians above\n"
               "# runs on: adaptive's choice (*: decided from predictions); pred err: |predicted - measured| / measured\n"
-              "# of that side's time in this size class; switches: changes of choice after the warm-up (at most 1)\n");
-  std::printf("%-9s %-15s %-5s %12s %12s %12s %8s %8s %-6s %8s %8s\n", "kernel", "data", "size", "host", "gpu",
-              "adaptive", "ratio", "of meds", "runs on", "pred err", "switches");
+              "# of that side's time in this size class; switches: changes of choice after the warm-up (at most 1);\n"
+              "# warm-up: adaptive's calls before the blocks: to 5 after its recheck, at least 10, at most the row's runs\n");
+  std::printf("%-9s %-15s %-5s %12s %12s %12s %8s %8s %-6s %8s %8s %7s\n", "kernel", "data", "size", "host", "gpu",
+              "adaptive", "ratio", "of meds", "runs on", "pred err", "switches", "warm-up");
   // The process's start-up is not measured: the first host runs after the CUDA context is made
   // took 6 ms each for tens of milliseconds on the H100 machine (the driver's threads keep
   // cores busy, and an OpenMP thread that waits for its core stalls the region), and a call
