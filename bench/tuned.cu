@@ -1,8 +1,9 @@
 // acc::tuned against an exhaustive sweep of fixed launch shapes and against the default shape,
-// on eight kernels (data resident on the GPU, so only the kernel is timed). Six are shaped
+// on ten kernels (data resident on the GPU, so only the kernel is timed). Eight are shaped
 // after the examples: saxpy (examples/saxpy), a hotspot step (examples/hotspot), a matrix
 // product (examples/matmul), an n-body force sum (examples/nbody), a CG sparse matrix-vector
-// product (examples/npb_cg) and a dot product (npb_cg's norms, parallel_reduce). Two are loops
+// product (examples/npb_cg), a dot product (npb_cg's norms, parallel_reduce), a b+tree
+// search (examples/b+tree) and per-instance ODE integrations (examples/myocyte). Two are loops
 // of few, heavy iterations, where the default launch is poor: it gives each block up to 256
 // iterations (one per thread), so 4096 or 8192 iterations fill 16 or 32 blocks and leave most
 // of the GPU's SMs (132 on the H100) idle; 32 or 64 lanes spread them over every SM:
@@ -198,6 +199,132 @@ struct dot {
   bool check() const { return result == 2.0 * double(bench::sum_mod17(n)); }
 };
 
+// examples/b+tree's k search (Rodinia's kernel_cpu): 10,000 queries, each walking a tree of
+// order 508 over 10^6 keys from the root to a leaf, scanning every key slot of one node a level.
+// The leaves' rows differ from query to query, so a warp's loads touch 32 rows: bound by how many
+// loads each SM has in flight, as row sums; the default's 40 blocks of 256 use 40 SMs.
+struct btree {
+  static constexpr const char* name = "b+tree";
+  static constexpr int order = 508, fill = order * 3 / 4, records = 1000000, queries = 10000;
+  static constexpr int empty = 0x7fffffff;  // a free key slot: above every key
+  int nodes = 0, height = 0;                // height: inner levels above the leaves
+  acc::array<int, 2> keys, indices;
+  acc::array<int> q{queries}, ans{queries};
+  // Bulk-loaded bottom up as the example's tree: `fill` keys a leaf (a record's key is twice its
+  // index), `fill` children an inner node, whose slot s holds child s's first key and the slot
+  // after its last child `empty`; the root is node 0, each level after the one above it.
+  static std::vector<std::vector<int>> levels() {
+    std::vector<std::vector<int>> first_keys{{}};  // per level, each node's first key
+    for (int r = 0; r < records; r += fill) first_keys[0].push_back(2 * r);
+    while (first_keys.back().size() > 1) {
+      std::vector<int> up;
+      for (std::size_t c = 0; c < first_keys.back().size(); c += fill) up.push_back(first_keys.back()[c]);
+      first_keys.push_back(up);
+    }
+    return first_keys;
+  }
+  btree() : btree(levels()) {}
+  explicit btree(const std::vector<std::vector<int>>& lv) : height(int(lv.size()) - 1) {
+    std::vector<int> offset(lv.size());  // node id of each level's first node, root first
+    for (int l = int(lv.size()) - 1; l >= 0; --l) offset[std::size_t(l)] = nodes, nodes += int(lv[std::size_t(l)].size());
+    keys = acc::array<int, 2>(nodes, order + 1);
+    indices = acc::array<int, 2>(nodes, order + 1);
+    for (int n = 0; n < nodes; ++n)
+      for (int s = 0; s <= order; ++s) keys(n, s) = empty, indices(n, s) = nodes;
+    for (int r = 0; r < records; ++r) keys(offset[0] + r / fill, r % fill) = 2 * r, indices(offset[0] + r / fill, r % fill) = r;
+    for (std::size_t l = 1; l < lv.size(); ++l)
+      for (std::size_t c = 0; c < lv[l - 1].size(); ++c) {
+        const int n = offset[l] + int(c / fill), s = int(c % fill);
+        keys(n, s) = lv[l - 1][c];
+        indices(n, s) = offset[l - 1] + int(c);
+      }
+    std::mt19937 rng(3);
+    for (int b = 0; b < queries; ++b) q[b] = int(rng() % (2u * records));
+  }
+  std::int64_t size() const { return queries; }
+  void run(shape s) {
+    acc::view<const int, 2> k = keys, ix = indices;
+    acc::view<const int> qv = q;
+    auto a = ans;
+    const int nodes = this->nodes, height = this->height;
+    loop(queries, s, ACC_LAMBDA(int b) {
+      int node = 0;
+      for (int level = 0; level < height; ++level) {
+        int next = node;
+        for (int t = 0; t < order; ++t)
+          if (k(node, t) <= qv[b] && k(node, t + 1) > qv[b] && ix(node, t) < nodes) next = ix(node, t);
+        node = next;
+      }
+      int found = -1;
+      for (int t = 0; t < order; ++t)
+        if (k(node, t) == qv[b]) found = ix(node, t);
+      a[b] = found;
+    });
+  }
+  template <class F> void each(F f) { f(keys); f(indices); f(q); f(ans); }
+  bool check() const {
+    for (int b = 0; b < queries; ++b)
+      if (ans[b] != (q[b] % 2 ? -1 : q[b] / 2)) return false;
+    return true;
+  }
+};
+
+// examples/myocyte's per_instance variant: Rodinia's 1024 instances of an ODE system, each
+// integrated by one iteration with its stages in its own slice of a global array, so that a
+// warp's accesses touch 32 slices. The system is a stand-in (32 coupled equations, classic
+// Runge-Kutta over 100 steps from a fixed start; the example's is the 91-equation ECC/CaM model
+// under RKF 7(8)): the same shape of work, few iterations each of ~10^5 dependent floating-point
+// operations. The default's 4 blocks of 256 run on 4 SMs (the example says so where it passes
+// vector_length(32) and (8) in its other variants).
+ACC_ROUTINE inline void myocyte_rhs(const double* y, double* dy, int equations, int m) {
+  for (int i = 0; i < equations; ++i)
+    dy[i] = -0.5 * y[i] + 0.3 * sin(y[(i + 1) % equations]) + 0.1 * cos(y[(i + 5) % equations]) + 1e-4 * m;
+}
+
+ACC_ROUTINE inline void myocyte_solve(const double* y0, double* y, double* k, int equations, int steps, int m) {
+  constexpr double h = 0.05;
+  double* const tmp = k + 4 * equations;
+  for (int i = 0; i < equations; ++i) y[i] = y0[i];
+  for (int step = 0; step < steps; ++step) {
+    myocyte_rhs(y, k, equations, m);
+    for (int i = 0; i < equations; ++i) tmp[i] = y[i] + 0.5 * h * k[i];
+    myocyte_rhs(tmp, k + equations, equations, m);
+    for (int i = 0; i < equations; ++i) tmp[i] = y[i] + 0.5 * h * k[equations + i];
+    myocyte_rhs(tmp, k + 2 * equations, equations, m);
+    for (int i = 0; i < equations; ++i) tmp[i] = y[i] + h * k[2 * equations + i];
+    myocyte_rhs(tmp, k + 3 * equations, equations, m);
+    for (int i = 0; i < equations; ++i)
+      y[i] += h / 6 * (k[i] + 2 * k[equations + i] + 2 * k[2 * equations + i] + k[3 * equations + i]);
+  }
+}
+
+struct myocyte {
+  static constexpr const char* name = "myocyte";
+  static constexpr int instances = 1024, equations = 32, steps = 100;
+  acc::array<double> y0{instances * equations}, y{instances * equations}, k{instances * 5 * equations};
+  myocyte() {
+    for (int m = 0; m < instances; ++m)
+      for (int i = 0; i < equations; ++i) y0[m * equations + i] = 0.1 * ((i * 7 + m) % 11) - 0.5;
+  }
+  std::int64_t size() const { return instances; }
+  void run(shape s) {
+    acc::view<double> start = y0, yv = y, kv = k;  // not const: the elements' addresses are taken
+    loop(instances, s, ACC_LAMBDA(int m) {
+      myocyte_solve(&start[m * equations], &yv[m * equations], &kv[m * 5 * equations], equations, steps, m);
+    });
+  }
+  template <class F> void each(F f) { f(y0); f(y); f(k); }
+  bool check() const {
+    double want[equations], work[5 * equations];
+    for (int m : {0, 1, 517, instances - 1}) {
+      myocyte_solve(&y0[m * equations], want, work, equations, steps, m);
+      for (int i = 0; i < equations; ++i)
+        if (!(std::fabs(y[m * equations + i] - want[i]) <= 1e-9 * (1 + std::fabs(want[i])))) return false;
+    }
+    return true;
+  }
+};
+
 struct few_heavy {
   static constexpr const char* name = "few heavy";
   static constexpr int n = 4096, steps = 1 << 14;
@@ -300,7 +427,7 @@ int main(int argc, char** argv) {
               "tuned/best", "default/tuned");
   bool ok = true;
   for (outcome o : {measure<saxpy>(runs), measure<hotspot>(runs), measure<matmul>(runs), measure<nbody>(runs),
-                    measure<spmv>(runs), measure<dot>(runs), measure<few_heavy>(runs), measure<row_sums>(runs)})
+                    measure<spmv>(runs), measure<dot>(runs), measure<btree>(runs), measure<myocyte>(runs), measure<few_heavy>(runs), measure<row_sums>(runs)})
     ok = ok && o.correct && o.within;
   std::printf("\n# acc's selection report (tuned: shape, time, default's time, shapes and trials of the search, "
               "their cost)\n%s",
