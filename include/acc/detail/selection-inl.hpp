@@ -243,8 +243,7 @@ ACC_DETAIL_RUNTIME_FN void adaptive_policy::record(target where, std::uint64_t n
   if (c.confirming) {
     // The probe beat the window before it; the switch waits for it to beat the window after it
     // too. A slow spell of the chosen side that held the window before the probe and ended
-    // during it (the H200's 2^22 host triad: 12 ms host runs for ~100 ms, 0.8 ms after, the
-    // GPU at 5 ms) would otherwise spend the one switch on the slower side for good.
+    // during it would otherwise spend the one switch on the slower side for good.
     c.confirming = false;
     if (c.best[1 - s] < current * (1 - o_.margin)) {
       c.choice = s ? target::host : target::nvidia;
