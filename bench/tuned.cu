@@ -226,12 +226,18 @@ struct btree {
   btree() : btree(levels()) {}
   explicit btree(const std::vector<std::vector<int>>& lv) : height(int(lv.size()) - 1) {
     std::vector<int> offset(lv.size());  // node id of each level's first node, root first
-    for (int l = int(lv.size()) - 1; l >= 0; --l) offset[std::size_t(l)] = nodes, nodes += int(lv[std::size_t(l)].size());
+    for (int l = int(lv.size()) - 1; l >= 0; --l) {
+      offset[std::size_t(l)] = nodes;
+      nodes += int(lv[std::size_t(l)].size());
+    }
     keys = acc::array<int, 2>(nodes, order + 1);
     indices = acc::array<int, 2>(nodes, order + 1);
     for (int n = 0; n < nodes; ++n)
       for (int s = 0; s <= order; ++s) keys(n, s) = empty, indices(n, s) = nodes;
-    for (int r = 0; r < records; ++r) keys(offset[0] + r / fill, r % fill) = 2 * r, indices(offset[0] + r / fill, r % fill) = r;
+    for (int r = 0; r < records; ++r) {
+      keys(offset[0] + r / fill, r % fill) = 2 * r;
+      indices(offset[0] + r / fill, r % fill) = r;
+    }
     for (std::size_t l = 1; l < lv.size(); ++l)
       for (std::size_t c = 0; c < lv[l - 1].size(); ++c) {
         const int n = offset[l] + int(c / fill), s = int(c % fill);
@@ -427,7 +433,8 @@ int main(int argc, char** argv) {
               "tuned/best", "default/tuned");
   bool ok = true;
   for (outcome o : {measure<saxpy>(runs), measure<hotspot>(runs), measure<matmul>(runs), measure<nbody>(runs),
-                    measure<spmv>(runs), measure<dot>(runs), measure<btree>(runs), measure<myocyte>(runs), measure<few_heavy>(runs), measure<row_sums>(runs)})
+                    measure<spmv>(runs), measure<dot>(runs), measure<btree>(runs), measure<myocyte>(runs),
+                    measure<few_heavy>(runs), measure<row_sums>(runs)})
     ok = ok && o.correct && o.within;
   std::printf("\n# acc's selection report (tuned: shape, time, default's time, shapes and trials of the search, "
               "their cost)\n%s",
