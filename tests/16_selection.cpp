@@ -892,6 +892,31 @@ TEST_CASE("tuned finds the fastest shape in few trials", "[16][tuned]") {
   }
 }
 
+TEST_CASE("tuned passes over shapes the kernel cannot run", "[16][tuned]") {
+  // A kernel whose registers allow at most 512 threads a gang refuses 1024 lanes at launch.
+  tune_search t(true, true);
+  int rejected = 0;
+  for (int i = 0; i < 500 && !t.done(); ++i) {
+    const launch_choice c = t.next();
+    if (c.vector_length > 512) {
+      t.reject(c);
+      ++rejected;
+    } else {
+      t.record(c, shape_time(c));
+    }
+  }
+  REQUIRE(t.done());
+  CHECK(rejected >= 1);
+  CHECK(t.best() == launch_choice{512, 8});
+  CHECK(t.trials() == tune_search::reps * t.shapes());  // a refused shape is no trial
+  SECTION("a refusal of a shape not asked for changes nothing") {
+    tune_search u(true, true);
+    u.reject({1024, 0});
+    CHECK(u.next() == launch_choice{});
+    CHECK(u.trials() == 0);
+  }
+}
+
 TEST_CASE("tuned finds a vector length that pays only with more iterations per thread", "[16][tuned]") {
   // Shaped after the log's CG row product: with one row per thread 1024 lanes are fastest, but
   // the best shape is 128 lanes and 64 rows per thread, which a search of the factors at 1024
@@ -1035,6 +1060,41 @@ TEST_CASE("constructs with adaptive and tuned compute what they would without", 
     REQUIRE(red == Approx(sum).margin(1e-9));
   }
   (void)yv;
+}
+
+namespace {
+// 48 doubles a thread in the body's value and as many in the reduction's accumulator: more
+// registers than 1024 threads a gang leave (64 each), so vector_length(1024) cannot launch.
+struct wide {
+  double v[48];
+};
+struct wide_sum {
+  ACC_ROUTINE wide operator()(wide a, const wide& b) const {
+    for (int k = 0; k < 48; ++k) a.v[k] += b.v[k];
+    return a;
+  }
+  ACC_ROUTINE wide identity() const { return wide{}; }
+};
+}  // namespace
+
+TEST_CASE("tuned runs a kernel that cannot have the vector lengths it would try", "[16][tuned]") {
+  const int n = GENERATE(1, 1000, 70001);
+  const int seed = GENERATE(3, 11);
+  const auto body = ACC_LAMBDA(int i) -> wide {
+    wide w;
+    for (int k = 0; k < 48; ++k) w.v[k] = double((i * (k + seed)) % 97);
+    return w;
+  };
+  wide want{};
+  for (int i = 0; i < n; ++i)
+    for (int k = 0; k < 48; ++k) want.v[k] += double((i * (k + seed)) % 97);  // integers: exact in any order
+  if (acc::get_num_devices(acc::device_type::nvidia) > 0)
+    CHECK_THROWS_AS(acc::parallel_reduce(n, acc::vector_length(1024), wide_sum{}, body), acc::bad_clause);
+  // Calls enough for the search to end (it tries 1024 lanes among the first shapes).
+  for (int rep = 0; rep < tune_search::reps * tune_search::max_shapes + 2; ++rep) {
+    const wide got = acc::parallel_reduce(n, acc::tuned, wide_sum{}, body);
+    for (int k = 0; k < 48; ++k) REQUIRE(got.v[k] == want.v[k]);
+  }
 }
 
 TEST_CASE("adaptive keeps present data coherent wherever it runs", "[16][selection]") {

@@ -277,6 +277,8 @@ inline bool run_selected(const construct_entry& e, const void* task, std::uint64
   bool timed = false;
   selected_site* s = nullptr;
   tune_search* search = nullptr;
+  bool rejected = false;   // the search's shape could not run (see below)
+  bool finishing = false;  // this call ended the search: the tune cache keeps its result
   std::string key;
   {
     std::lock_guard lock(r.mutex);
@@ -335,7 +337,26 @@ inline bool run_selected(const construct_entry& e, const void* task, std::uint64
     implicit_data data(mapped.scope(), mapped.get(), e.body_size, device, run_spec, true, site);
     if (wait) cuda_ops().wait(device, spec.queue, site);
     kernel_start = now();
-    e.run_nvidia(task, mapped.get(), launch_context{run_spec, device, site}, result);
+    try {
+      e.run_nvidia(task, mapped.get(), launch_context{run_spec, device, site}, result);
+    } catch (const bad_clause&) {
+      // A vector length the search tried that this kernel cannot have (its registers cap its
+      // threads a gang): the launch refused it before running anything, so the search drops
+      // the shape and this call runs with the shape the clauses give. A finished search never
+      // keeps such a shape, but one read from the tune cache may (written by a build whose
+      // kernel had fewer registers): the search starts again. Not a shape of the search: the
+      // user's clause was wrong, and says so.
+      if (!search || shape.vector_length == 0) throw;
+      {
+        std::lock_guard lock(r.mutex);
+        if (!(search->next() == shape)) throw;
+        if (search->done()) *search = tune_search(spec.vector_length == 0, spec.num_gangs == 0);
+        else search->reject(shape);
+        finishing = search->done();
+      }
+      rejected = true;
+      e.run_nvidia(task, mapped.get(), launch_context{spec, device, site}, result);
+    }
     if (wait) cuda_ops().wait(device, spec.queue, site);
     kernel_end = now();
     data.finish();
@@ -366,13 +387,14 @@ inline bool run_selected(const construct_entry& e, const void* task, std::uint64
     memo->lease_left = s->policy.lease(size, motion);
     memo->lease_where = s->policy.at(cls, residency_of(motion)).choice;
   }
-  if (search && !search->done()) {
+  if (search && !search->done() && !rejected) {
     // The shape changes the kernel only: the data movement around it would be noise.
     search->record(shape, kernel);
-    if (search->done() && !key.empty()) {
-      r.cache[key] = tune_entry{search->best(), search->best_time()};
-      selection_impl::save_cache(r);
-    }
+    finishing = search->done();
+  }
+  if (finishing && !key.empty()) {
+    r.cache[key] = tune_entry{search->best(), search->best_time()};
+    selection_impl::save_cache(r);
   }
   return true;
 }

@@ -319,6 +319,12 @@ ACC_DETAIL_RUNTIME_FN void tune_search::record(launch_choice c, double seconds) 
   advance(t);
 }
 
+ACC_DETAIL_RUNTIME_FN void tune_search::reject(launch_choice c) {
+  if (done_ || !(c == queue_[at_])) return;
+  run_count_ = 0;
+  advance(std::numeric_limits<double>::infinity());
+}
+
 ACC_DETAIL_RUNTIME_FN void tune_search::advance(double t) {
   // More iterations per thread pay until they do not: the first factor above the one the
   // phase started from that is 10% slower than the best shape ends that coordinate.

@@ -220,6 +220,10 @@ public:
   launch_choice next() const noexcept { return done_ ? best_ : queue_[at_]; }
   /// A timed run with shape c (the one next() gave).
   ACC_DETAIL_RUNTIME_FN void record(launch_choice c, double seconds);
+  /// Shape c (the one next() gave) cannot run: its vector length is more threads a gang than
+  /// the kernel can have (its registers or team memory cap them below 1024). The search moves
+  /// on as if c had been slowest.
+  ACC_DETAIL_RUNTIME_FN void reject(launch_choice c);
 
   launch_choice best() const noexcept { return best_; }
   double best_time() const noexcept { return best_time_; }
