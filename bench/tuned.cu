@@ -1,25 +1,28 @@
 // acc::tuned against an exhaustive sweep of fixed launch shapes and against the default shape,
-// on ten kernels (data resident on the GPU, so only the kernel is timed). Eight are shaped
+// on eleven kernels (data resident on the GPU, so only the kernel is timed). Nine are shaped
 // after the examples: saxpy (examples/saxpy), a hotspot step (examples/hotspot), a matrix
 // product (examples/matmul), an n-body force sum (examples/nbody), a CG sparse matrix-vector
 // product (examples/npb_cg), a dot product (npb_cg's norms, parallel_reduce), a b+tree
-// search (examples/b+tree) and per-instance ODE integrations (examples/myocyte). Two are loops
+// search (examples/b+tree), per-instance ODE integrations (examples/myocyte) and NPB EP's
+// slices (examples/npb_ep, a parallel_reduce of a struct). Two are loops
 // of few, heavy iterations, where the default launch is poor: it gives each block up to 256
 // iterations (one per thread), so 4096 or 8192 iterations fill 16 or 32 blocks and leave most
 // of the GPU's SMs (132 on the H100) idle; 32 or 64 lanes spread them over every SM:
 //   few heavy: 4096 iterations of eight logistic-map orbits of 2^14 steps each (compute bound);
 //   row sums: 8192 rows of 4096 doubles, one row per iteration (bound by memory latency).
-// The sweep: vector_length in {32 .. 1024} x {default gangs, 1 .. 64 iterations per thread}.
+// The sweep: vector_length in {32 .. 1024} x {default gangs, 1 .. 64 iterations per thread}, less
+// the vector lengths a kernel cannot have (more threads a gang than its registers allow).
 // tuned: called until its search is done (its shapes, trials and their cost are in acc's report
 // at the end), then timed as the others. Prints per kernel: default, best fixed (and its shape),
 // tuned, tuned / best fixed (OVER 3%: above 1.03) and default / tuned (the gain; 1.2x or more is
 // marked "default poor").
-//   bench_tuned [--runs N]
+//   bench_tuned [--runs N] [--kernel NAME]   (NAME as printed, quoted where it has a space)
 // Exits 1 on a wrong result or a tuned shape more than 3% slower than the sweep's best; 0
 // without a GPU (nothing to measure).
 #include <acc/parallel.hpp>
 #include <acc/detail/selection.hpp>
 
+#include "../examples/common/npb_random.hpp"
 #include "check.cuh"
 #include "timing.cuh"
 
@@ -331,6 +334,72 @@ struct myocyte {
   }
 };
 
+// examples/npb_ep at class S: 2^14 slices of 2^10 Gaussian pairs each, a parallel_reduce of a
+// tally (two sums and ten annulus counts) per slice. Each slice walks NPB's generator to its
+// start by binary powering, then generates its pairs: few iterations of serial floating-point
+// work (randlc, log, sqrt), so the default's 64 blocks of 256 run on 64 of the SMs.
+struct npb_ep {
+  static constexpr const char* name = "npb ep";
+  static constexpr int log_pairs = 10, m = 24;  // class S: 2^24 pairs
+  static constexpr std::int64_t slices = std::int64_t(1) << (m - log_pairs);
+  static constexpr double multiplier = 1220703125.0, seed = 271828183.0;  // NPB 3.4 EP
+  struct tally {
+    double sx, sy, q[10];
+  };
+  struct tally_sum {
+    ACC_ROUTINE tally operator()(tally a, const tally& b) const {
+      a.sx += b.sx;
+      a.sy += b.sy;
+      for (int l = 0; l < 10; ++l) a.q[l] += b.q[l];
+      return a;
+    }
+    ACC_ROUTINE tally identity() const { return tally{}; }
+  };
+  ACC_ROUTINE static tally slice(std::int64_t s, double stride) {
+    double x = seed, power = stride;
+    for (std::int64_t k = s; k != 0; k >>= 1) {
+      if (k & 1) npb::randlc(x, power);
+      if (k > 1) npb::randlc(power, power);
+    }
+    tally t{};
+    for (int i = 0; i < (1 << log_pairs); ++i) {
+      const double x1 = 2.0 * npb::randlc(x, multiplier) - 1.0, x2 = 2.0 * npb::randlc(x, multiplier) - 1.0;
+      const double r2 = x1 * x1 + x2 * x2;
+      if (r2 <= 1.0) {
+        const double f = sqrt(-2.0 * log(r2) / r2), gx = x1 * f, gy = x2 * f;
+        const double ax = fabs(gx), ay = fabs(gy);
+        t.q[static_cast<int>(ax > ay ? ax : ay)] += 1.0;
+        t.sx += gx;
+        t.sy += gy;
+      }
+    }
+    return t;
+  }
+  double stride = multiplier;  // a^(2^(log_pairs + 1)): the generator's step over one slice
+  tally result{};
+  npb_ep() {
+    for (int i = 0; i <= log_pairs; ++i) npb::randlc(stride, stride);
+  }
+  std::int64_t size() const { return slices; }
+  void run(shape s) {
+    const double step = stride;
+    const auto body = ACC_LAMBDA(std::int64_t k) -> tally { return slice(k, step); };
+    if (s.tuned) result = acc::parallel_reduce(slices, acc::tuned, tally_sum{}, body);
+    else if (s.vector_length && s.num_gangs)
+      result = acc::parallel_reduce(slices, acc::vector_length(s.vector_length), acc::num_gangs(s.num_gangs),
+                                    tally_sum{}, body);
+    else if (s.vector_length)
+      result = acc::parallel_reduce(slices, acc::vector_length(s.vector_length), tally_sum{}, body);
+    else result = acc::parallel_reduce(slices, tally_sum{}, body);
+  }
+  template <class F> void each(F) {}
+  // NPB 3.4 EP's class S verification values, to a relative 1e-8 as NPB checks them.
+  bool check() const {
+    return std::fabs(result.sx / -3.247834652034740e+3 - 1) <= 1e-8 &&
+           std::fabs(result.sy / -6.958407078382297e+3 - 1) <= 1e-8;
+  }
+};
+
 struct few_heavy {
   static constexpr const char* name = "few heavy";
   static constexpr int n = 4096, steps = 1 << 14;
@@ -393,8 +462,11 @@ struct outcome {
   bool correct = true, within = true;
 };
 
+const char* only = nullptr;  // --kernel NAME: that kernel alone
+
 template <class K>
 outcome measure(int runs) {
+  if (only && std::string(only) != K::name) return {};
   K k;
   k.each([](auto& a) { acc::enter_data(acc::copyin(a)); });
   const auto time = [&](shape s) { return bench::time_ms(runs, [&] { k.run(s); }); };
@@ -405,7 +477,12 @@ outcome measure(int runs) {
     for (int f : gang_factors) {
       shape s{v, 0};
       if (f) s.num_gangs = int(std::min<std::int64_t>((k.size() + std::int64_t(v) * f - 1) / (std::int64_t(v) * f), 0x7fffffff));
-      const double t = time(s);
+      double t;
+      try {
+        t = time(s);
+      } catch (const acc::bad_clause&) {
+        continue;  // more threads a gang than this kernel can have (its registers): not a shape
+      }
       if (t < best) best = t, best_shape = s;
     }
   // The search: reps runs of at most max_shapes shapes.
@@ -427,6 +504,8 @@ outcome measure(int runs) {
 int main(int argc, char** argv) {
   if (!bench::have_gpu()) return 0;
   const int runs = bench::int_arg(argc, argv, "--runs", 20);
+  for (int i = 1; i + 1 < argc; ++i)
+    if (std::string(argv[i]) == "--kernel") only = argv[i + 1];
   std::printf("# median microseconds per call; best fixed: exhaustive sweep of vector_length x gangs (gangs 0:\n"
               "# the default's); tuned/best: within 3%% or OVER 3%%; default/tuned: the gain over the default launch\n");
   std::printf("%-9s %10s %10s  %-19s %10s %9s %9s\n", "kernel", "default", "best fixed", "best shape", "tuned",
@@ -434,7 +513,7 @@ int main(int argc, char** argv) {
   bool ok = true;
   for (outcome o : {measure<saxpy>(runs), measure<hotspot>(runs), measure<matmul>(runs), measure<nbody>(runs),
                     measure<spmv>(runs), measure<dot>(runs), measure<btree>(runs), measure<myocyte>(runs),
-                    measure<few_heavy>(runs), measure<row_sums>(runs)})
+                    measure<npb_ep>(runs), measure<few_heavy>(runs), measure<row_sums>(runs)})
     ok = ok && o.correct && o.within;
   std::printf("\n# acc's selection report (tuned: shape, time, default's time, shapes and trials of the search, "
               "their cost)\n%s",
