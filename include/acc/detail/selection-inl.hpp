@@ -138,14 +138,7 @@ ACC_DETAIL_RUNTIME_FN bool adaptive_policy::timed(std::uint64_t n, const data_mo
   if (c.switches >= o_.max_switches) return false;  // nothing left to decide
   // A short run is sampled: the clock, the lock and the bookkeeping would cost it more than
   // the hysteresis needs to know.
-  return c.best[side(c.choice)] >= o_.time_every_run || c.calls % sample_every(c) == 0;
-}
-
-ACC_DETAIL_RUNTIME_FN std::uint64_t adaptive_policy::sample_every(const adaptive_class& c) const noexcept {
-  const double t = c.best[side(c.choice)];
-  double every = std::max(1, o_.sample);
-  if (t > 0 && o_.sample_span > every * t) every = std::ceil(o_.sample_span / t);
-  return std::uint64_t(std::min(every, 1024.0));
+  return c.best[side(c.choice)] >= o_.time_every_run || c.calls % std::uint64_t(std::max(1, o_.sample)) == 0;
 }
 
 ACC_DETAIL_RUNTIME_FN int adaptive_policy::lease(std::uint64_t n, const data_motion& m, int most) noexcept {
@@ -154,7 +147,7 @@ ACC_DETAIL_RUNTIME_FN int adaptive_policy::lease(std::uint64_t n, const data_mot
   int k = most;
   if (c.switches < o_.max_switches) {
     if (c.best[side(c.choice)] >= o_.time_every_run) return 0;
-    const std::uint64_t every = sample_every(c);
+    const std::uint64_t every = std::uint64_t(std::max(1, o_.sample));
     k = std::min<int>(most, int(every - 1 - c.calls % every));
   }
   c.calls += std::uint64_t(k);

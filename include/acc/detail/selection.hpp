@@ -71,10 +71,7 @@ constexpr residency residency_of(const data_motion& m) noexcept {
 /// one window, such as the GPU's start-up or threads woken from sleep, must not decide for
 /// good; and with `confirm` above 1 the other side, timed again before any switch, must beat the
 /// chosen side's window after that probe as well, for a spell may end while the probe runs);
-/// after the warm-up, one run in `sample` is timed for the windows, or one in as many as take
-/// `sample_span` seconds together where that is more (a sample costs clock reads, which are
-/// system calls on some virtual machines, two locks and the bookkeeping: against a 6 us host
-/// run, a few percent at one in 8), every run when the
+/// after the warm-up, one run in `sample` is timed for the windows, every run when the
 /// chosen side takes at least `time_every_run` seconds (the clock then costs nothing); warm-up
 /// medians within `close_call` of each other, or one of them `trust_model` times its
 /// prediction or made of runs (after the first) that differ by that factor, are timed once
@@ -102,7 +99,6 @@ struct adaptive_options {
   int max_switches = 1;
   int confirm = 2;
   int sample = 8;
-  double sample_span = 200e-6;
   double time_every_run = 50e-6;
   double close_call = 0.25;
   double trust_model = 3.0;
@@ -179,7 +175,6 @@ public:
 private:
   static int side(target t) noexcept { return t == target::nvidia ? 1 : 0; }
   double other_estimate(const adaptive_class& c, int other) const noexcept;
-  std::uint64_t sample_every(const adaptive_class& c) const noexcept;
 
   adaptive_options o_;
   std::array<std::array<adaptive_class, size_classes>, residencies> classes_{};
