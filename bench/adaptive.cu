@@ -22,9 +22,15 @@
 // timed) and the switches of that size class. At the end acc's report of every call site: per
 // size class and residency the choice, each side's time split into kernel and data movement,
 // the predictions and their errors, the switches.
-//   bench_adaptive [--from 10] [--to 28] [--step 2] [--runs N] [--rounds R] [--interleave] [--samples]
+//   bench_adaptive [--from 10] [--to 28] [--step 2] [--runs N] [--rounds R] [--interleave | --paired]
+//                  [--samples]
 // --rounds R takes the two orders R times each, in blocks of runs / 2R calls (a slow spell then
 // falls on fewer of a kind's runs); --samples prints every run of a row above 5%.
+// --paired: after the warm-up, adaptive and the fixed run of the side it chose take turns call
+// by call (they differ only by adaptive's machinery, and run on the same side, so no transition
+// comes between them), and the other side runs in blocks between those, R rounds of runs / R
+// calls each; a host spell then weighs on adaptive and the fixed run of its side alike, where
+// in blocks it fell on one kind's block and moved that round's ratio.
 // Exits 1 on a wrong result or when adaptive is more than 5% slower than the better fixed
 // choice at some size; 0 without a GPU (nothing to measure).
 #include <acc/parallel.hpp>
@@ -162,7 +168,7 @@ struct outcome {
 
 /// One kernel at one size in one data setting; prints a row.
 template <class K>
-outcome measure(std::int64_t n, bool resident, int runs, int rounds, bool interleave, bool samples) {
+outcome measure(std::int64_t n, bool resident, int runs, int rounds, bool interleave, bool paired, bool samples) {
   K k(n);
   outcome o;
   std::vector<double> t[3];
@@ -206,6 +212,35 @@ outcome measure(std::int64_t n, bool resident, int runs, int rounds, bool interl
     for (bool done = false; warm_up < std::max(10, until); ++warm_up) {
       one(adaptive_choice);
       if (!done && rechecked()) done = true, until = warm_up + 6;
+    }
+    if (paired) {
+      // adaptive and the fixed run of the side it chose are the same run but for adaptive's
+      // own machinery, so they take turns call by call (a slow spell hits both alike, and
+      // neither follows the other side's runs more often); the other side runs in a block of
+      // its own between them, as a program that chose it would.
+      acc::detail::adaptive_class c;
+      const mode same = state(c) && c.choice == acc::detail::target::host ? fixed_host : fixed_gpu;
+      const mode other = same == fixed_host ? fixed_gpu : fixed_host;
+      const int per_block = std::max(1, (runs + rounds - 1) / rounds);
+      per_round.resize(std::size_t(rounds));
+      const auto timed_run = [&](int round, mode m) {
+        t[m].push_back(one(m));
+        per_round[std::size_t(round)][m].push_back(t[m].back());
+      };
+      for (int round = 0; round < rounds; ++round)
+        for (int half = 0; half < 2; ++half) {
+          if ((half == 0) == (round % 2 == 0)) {
+            one(other);
+            for (int r = 0; r < per_block; ++r) timed_run(round, other);
+          } else {
+            one(adaptive_choice), one(same);
+            for (int r = 0; r < per_block; ++r) {  // A F, F A, A F, ...: neither always first
+              timed_run(round, r % 2 ? same : adaptive_choice);
+              timed_run(round, r % 2 ? adaptive_choice : same);
+            }
+          }
+        }
+      return;
     }
     if (interleave) {
       for (int r = 0; r < runs; ++r)
@@ -277,9 +312,10 @@ int main(int argc, char** argv) {
   const int from = bench::int_arg(argc, argv, "--from", 10), to = bench::int_arg(argc, argv, "--to", 28),
             step = bench::int_arg(argc, argv, "--step", 2), runs_arg = bench::int_arg(argc, argv, "--runs", 0),
             rounds = std::max(1, bench::int_arg(argc, argv, "--rounds", 1));
-  bool interleave = false, samples = false;
+  bool interleave = false, paired = false, samples = false;
   for (int i = 1; i < argc; ++i) {
     interleave = interleave || std::string(argv[i]) == "--interleave";
+    paired = paired || std::string(argv[i]) == "--paired";
     samples = samples || std::string(argv[i]) == "--samples";
   }
   std::printf("# median microseconds per call; ratio = adaptive / better fixed choice, the median of the rounds' ratios\n"
@@ -309,9 +345,9 @@ int main(int argc, char** argv) {
       // microseconds of OpenMP fork and join, or a synchronous launch, spread by 10-50% from
       // run to run, and they cost little.
       const int runs = runs_arg > 0 ? runs_arg : int(std::clamp<std::int64_t>((std::int64_t(1) << 28) / n, 51, 201));
-      for (outcome o : {measure<triad>(n, resident, runs, rounds, interleave, samples),
-                        measure<stencil>(n, resident, runs, rounds, interleave, samples),
-                        measure<sum>(n, resident, runs, rounds, interleave, samples)})
+      for (outcome o : {measure<triad>(n, resident, runs, rounds, interleave, paired, samples),
+                        measure<stencil>(n, resident, runs, rounds, interleave, paired, samples),
+                        measure<sum>(n, resident, runs, rounds, interleave, paired, samples)})
         ok = ok && o.correct && o.within;
     }
   std::printf("\n# acc's selection report\n%s", acc::detail::selection_report().c_str());
