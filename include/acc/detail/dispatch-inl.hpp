@@ -340,19 +340,20 @@ inline bool run_selected(const construct_entry& e, const void* task, std::uint64
     try {
       e.run_nvidia(task, mapped.get(), launch_context{run_spec, device, site}, result);
     } catch (const bad_clause&) {
-      // A vector length the search tried that this kernel cannot have (its registers cap its
+      // A vector length the search gave that this kernel cannot have (its registers cap its
       // threads a gang): the launch refused it before running anything, so the search drops
-      // the shape and this call runs with the shape the clauses give. A finished search never
-      // keeps such a shape, but one read from the tune cache may (written by a build whose
-      // kernel had fewer registers): the search starts again. Not a shape of the search: the
-      // user's clause was wrong, and says so.
+      // the shape (unless another thread's call has moved it on already) and this call runs
+      // with the shape the clauses give. A finished search never keeps such a shape, but one
+      // read from the tune cache may (written by a build whose kernel had fewer registers):
+      // the search starts again. Without a vector length from the search, the user's clauses
+      // were wrong, and the error says so.
       if (!search || shape.vector_length == 0) throw;
       {
         std::lock_guard lock(r.mutex);
-        if (!(search->next() == shape)) throw;
-        if (search->done()) *search = tune_search(spec.vector_length == 0, spec.num_gangs == 0);
-        else search->reject(shape);
-        finishing = search->done();
+        const bool was_done = search->done();
+        if (!was_done) search->reject(shape);
+        else if (search->best() == shape) *search = tune_search(spec.vector_length == 0, spec.num_gangs == 0);
+        finishing = !was_done && search->done();
       }
       rejected = true;
       e.run_nvidia(task, mapped.get(), launch_context{spec, device, site}, result);
