@@ -1,11 +1,11 @@
 // acc::tuned against an exhaustive sweep of fixed launch shapes and against the default shape,
-// on twelve kernels (data resident on the GPU, so only the kernel is timed). Ten are shaped
-// after the examples: saxpy (examples/saxpy), a hotspot step (examples/hotspot), a matrix
-// product (examples/matmul), an n-body force sum (examples/nbody), a CG sparse matrix-vector
-// product (examples/npb_cg), a dot product (npb_cg's norms, parallel_reduce), a b+tree
-// search (examples/b+tree), per-instance ODE integrations (examples/myocyte) and NPB EP's
-// slices (examples/npb_ep, a parallel_reduce of a struct) and k-means' membership step
-// (examples/kmeans). Two are loops
+// on thirteen kernels (data resident on the GPU, so only the kernel is timed). Eleven are shaped
+// after the examples: saxpy (examples/saxpy), a hotspot step (examples/hotspot), hotspot3D's
+// z-marching step (examples/hotspot3D), a matrix product (examples/matmul), an n-body force sum
+// (examples/nbody), a CG sparse matrix-vector product (examples/npb_cg), a dot product (npb_cg's
+// norms, parallel_reduce), a b+tree search (examples/b+tree), per-instance ODE integrations
+// (examples/myocyte), NPB EP's slices (examples/npb_ep, a parallel_reduce of a struct) and
+// k-means' membership step (examples/kmeans). Two are loops
 // of few, heavy iterations, where the default launch is poor: it gives each block up to 256
 // iterations (one per thread), so 4096 or 8192 iterations fill 16 or 32 blocks and leave most
 // of the GPU's SMs (132 on the H100) idle; 32 or 64 lanes spread them over every SM:
@@ -23,6 +23,7 @@
 #include <acc/parallel.hpp>
 #include <acc/detail/selection.hpp>
 
+#include "../examples/common/hotspot3d.hpp"
 #include "../examples/common/npb_random.hpp"
 #include "check.cuh"
 #include "timing.cuh"
@@ -102,6 +103,45 @@ struct hotspot {
   }
   template <class F> void each(F f) { f(temp); f(power); f(out); }
   bool check() const { return std::isfinite(out(side / 2, side / 2)); }
+};
+
+// examples/hotspot3D's "zmarch" step at Rodinia's 512 x 512 x 8: one iteration per (y, x) column
+// marching up z (hotspot3d::march_column). Over a flat collapse(2) of 512-wide rows, whether a
+// gang's north and south neighbours are its own rows (L1) or other gangs' (L2) depends on the
+// gang's shape: the example's tiled variant takes gangs of 64 x 4 columns for that.
+struct hotspot3D {
+  static constexpr const char* name = "hotspot3D";
+  static constexpr int nz = 8, ny = 512, nx = 512;
+  acc::array<float, 3> tin{nz, ny, nx}, power{nz, ny, nx}, tout{nz, ny, nx};
+  hotspot3d::coefficients k = hotspot3d::coefficients_of(ny, nx, nz);
+  hotspot3D() {
+    std::mt19937 rng(512);
+    std::uniform_real_distribution<float> u(0, 1);
+    for (int z = 0; z < nz; ++z)
+      for (int y = 0; y < ny; ++y)
+        for (int x = 0; x < nx; ++x) tin(z, y, x) = 320 + 20 * u(rng), power(z, y, x) = 0.001f * u(rng);
+  }
+  std::int64_t size() const { return std::int64_t(ny) * nx; }
+  void run(shape s) {
+    acc::view<const float, 3> t = tin, p = power;
+    acc::view<float, 3> o = tout;
+    const hotspot3d::coefficients c = k;
+    loop(acc::collapse(ny, nx), s, ACC_LAMBDA(int y, int x) { hotspot3d::march_column(t, p, o, y, x, nz, ny, nx, c); });
+  }
+  template <class F> void each(F f) { f(tin); f(power); f(tout); }
+  // Some columns, the faces and corners among them, as the host computes them (a GPU's fused
+  // multiply-adds round differently: a relative 1e-5).
+  bool check() const {
+    std::vector<float> want(std::size_t(nz) * ny * nx);
+    const auto w = [&](int z, int y, int x) -> float& { return want[(std::size_t(z) * ny + y) * nx + x]; };
+    for (int y : {0, 1, 255, ny - 1})
+      for (int x : {0, 7, 300, nx - 1}) {
+        hotspot3d::march_column(tin, power, w, y, x, nz, ny, nx, k);
+        for (int z = 0; z < nz; ++z)
+          if (!(std::fabs(tout(z, y, x) - w(z, y, x)) <= 1e-5f * std::fabs(w(z, y, x)))) return false;
+      }
+    return true;
+  }
 };
 
 struct matmul {
@@ -567,9 +607,9 @@ int main(int argc, char** argv) {
   std::printf("%-9s %10s %10s  %-19s %10s %9s %9s\n", "kernel", "default", "best fixed", "best shape", "tuned",
               "tuned/best", "default/tuned");
   bool ok = true;
-  for (outcome o : {measure<saxpy>(runs), measure<hotspot>(runs), measure<matmul>(runs), measure<nbody>(runs),
-                    measure<spmv>(runs), measure<dot>(runs), measure<btree>(runs), measure<myocyte>(runs),
-                    measure<npb_ep>(runs), measure<kmeans>(runs), measure<few_heavy>(runs),
+  for (outcome o : {measure<saxpy>(runs), measure<hotspot>(runs), measure<hotspot3D>(runs), measure<matmul>(runs),
+                    measure<nbody>(runs), measure<spmv>(runs), measure<dot>(runs), measure<btree>(runs),
+                    measure<myocyte>(runs), measure<npb_ep>(runs), measure<kmeans>(runs), measure<few_heavy>(runs),
                     measure<row_sums>(runs)})
     ok = ok && o.correct && o.within;
   std::printf("\n# acc's selection report (tuned: shape, time, default's time, shapes and trials of the search, "

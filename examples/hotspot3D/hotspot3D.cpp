@@ -22,6 +22,7 @@
 #include <acc/parallel.hpp>
 #include <acc/tile.hpp>
 
+#include "../common/hotspot3d.hpp"
 #include "../common/rodinia.hpp"
 
 #include <algorithm>
@@ -33,39 +34,9 @@
 
 namespace {
 
-// Rodinia 3.1 hotspot3D's constants (3D.c: MAX_PD, PRECISION, SPEC_HEAT_SI, K_SI, FACTOR_CHIP,
-// t_chip, chip_height, chip_width, amb_temp).
-constexpr double max_pd = 3.0e6, precision = 0.001, spec_heat_si = 1.75e6, k_si = 100, factor_chip = 0.5;
-constexpr float t_chip = 0.0005f, chip_height = 0.016f, chip_width = 0.016f, amb_temp = 80.0f;
-
-struct coefficients {
-  float cc, cw, ce, cs, cn, cb, ct, sdc;
-};
-
-// As Rodinia's main and computeTempOMP derive them (floats from double expressions).
-coefficients coefficients_of(int rows, int cols, int layers) {
-  const float dx = chip_height / rows, dy = chip_width / cols, dz = t_chip / layers;
-  const float cap = float(factor_chip * spec_heat_si * t_chip * dx * dy);
-  const float rx = float(dy / (2.0 * k_si * t_chip * dx)), ry = float(dx / (2.0 * k_si * t_chip * dy));
-  const float rz = float(dz / (k_si * dx * dy));
-  const float max_slope = float(max_pd / (factor_chip * t_chip * spec_heat_si));
-  const float dt = float(precision / max_slope);
-  const float sdc = dt / cap;
-  coefficients c{};
-  c.ce = c.cw = sdc / rx;
-  c.cn = c.cs = sdc / ry;
-  c.ct = c.cb = sdc / rz;
-  c.cc = float(1.0 - (2.0 * c.ce + 2.0 * c.cn + 3.0 * c.ct));
-  c.sdc = sdc;
-  return c;
-}
-
-// One cell from itself, its six neighbours (itself at the grid's faces) and its power, in
-// Rodinia's order of terms.
-ACC_ROUTINE inline float cell(float c, float w, float e, float s, float n, float b, float t, float p,
-                              const coefficients& k) {
-  return k.cc * c + k.cw * w + k.ce * e + k.cs * s + k.cn * n + k.cb * b + k.ct * t + k.sdc * p + k.ct * amb_temp;
-}
+using hotspot3d::cell;
+using hotspot3d::coefficients;
+using hotspot3d::coefficients_of;
 
 using grid = acc::view<float, 3>;          // (z, y, x)
 using const_grid = acc::view<const float, 3>;
@@ -85,14 +56,7 @@ void step_untiled(const_grid tin, const_grid p, grid tout, coefficients k, int q
 void step_zmarch(const_grid tin, const_grid p, grid tout, coefficients k, int queue) {
   const int nz = int(tin.extent(0)), ny = int(tin.extent(1)), nx = int(tin.extent(2));
   acc::parallel_loop(acc::collapse(ny, nx), acc::default_present, acc::async(queue), ACC_LAMBDA(int y, int x) {
-    const int w = x > 0 ? x - 1 : x, e = x < nx - 1 ? x + 1 : x, n = y > 0 ? y - 1 : y, s = y < ny - 1 ? y + 1 : y;
-    float below = tin(0, y, x), at = below;
-    for (int z = 0; z < nz; ++z) {
-      const float above = z < nz - 1 ? tin(z + 1, y, x) : at;
-      tout(z, y, x) = cell(at, tin(z, y, w), tin(z, y, e), tin(z, s, x), tin(z, n, x), below, above, p(z, y, x), k);
-      below = at;
-      at = above;
-    }
+    hotspot3d::march_column(tin, p, tout, y, x, nz, ny, nx, k);
   });
 }
 
@@ -103,18 +67,7 @@ void step_zmarch(const_grid tin, const_grid p, grid tout, coefficients k, int qu
 void step_zmarch_tiled(const_grid tin, const_grid p, grid tout, coefficients k, int queue) {
   const int nz = int(tin.extent(0)), ny = int(tin.extent(1)), nx = int(tin.extent(2));
   acc::tile_loop(acc::collapse(ny, nx), acc::tile_size(4, 64), acc::default_present, acc::async(queue),
-                 ACC_LAMBDA(int y, int x) {
-                   const int w = x > 0 ? x - 1 : x, e = x < nx - 1 ? x + 1 : x;
-                   const int n = y > 0 ? y - 1 : y, s = y < ny - 1 ? y + 1 : y;
-                   float below = tin(0, y, x), at = below;
-                   for (int z = 0; z < nz; ++z) {
-                     const float above = z < nz - 1 ? tin(z + 1, y, x) : at;
-                     tout(z, y, x) = cell(at, tin(z, y, w), tin(z, y, e), tin(z, s, x), tin(z, n, x), below, above,
-                                          p(z, y, x), k);
-                     below = at;
-                     at = above;
-                   }
-                 });
+                 ACC_LAMBDA(int y, int x) { hotspot3d::march_column(tin, p, tout, y, x, nz, ny, nx, k); });
 }
 
 // #pragma acc parallel loop collapse(2) tile(64, 4) over the flat arrays, as Rodinia's OpenMP
