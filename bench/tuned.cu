@@ -24,7 +24,8 @@
 #include <acc/detail/selection.hpp>
 
 #include "../examples/common/hotspot3d.hpp"
-#include "../examples/common/npb_random.hpp"
+#include "../examples/common/kmeans.hpp"
+#include "../examples/common/npb_ep.hpp"
 #include "check.cuh"
 #include "timing.cuh"
 
@@ -376,55 +377,20 @@ struct myocyte {
 };
 
 // examples/npb_ep at class S: 2^14 slices of 2^10 Gaussian pairs each, a parallel_reduce of a
-// tally (two sums and ten annulus counts) per slice. Each slice walks NPB's generator to its
-// start by binary powering, then generates its pairs: few iterations of serial floating-point
-// work (randlc, log, sqrt), so the default's 64 blocks of 256 run on 64 of the SMs.
+// tally (two sums and ten annulus counts) per slice (npb::ep::slice). Each slice walks NPB's
+// generator to its start by binary powering, then generates its pairs: few iterations of serial
+// floating-point work (randlc, log, sqrt), so the default's 64 blocks of 256 run on 64 of the SMs.
 struct npb_ep {
   static constexpr const char* name = "npb ep";
-  static constexpr int log_pairs = 10, m = 24;  // class S: 2^24 pairs
-  static constexpr std::int64_t slices = std::int64_t(1) << (m - log_pairs);
-  static constexpr double multiplier = 1220703125.0, seed = 271828183.0;  // NPB 3.4 EP
-  struct tally {
-    double sx, sy, q[10];
-  };
-  struct tally_sum {
-    ACC_ROUTINE tally operator()(tally a, const tally& b) const {
-      a.sx += b.sx;
-      a.sy += b.sy;
-      for (int l = 0; l < 10; ++l) a.q[l] += b.q[l];
-      return a;
-    }
-    ACC_ROUTINE tally identity() const { return tally{}; }
-  };
-  ACC_ROUTINE static tally slice(std::int64_t s, double stride) {
-    double x = seed, power = stride;
-    for (std::int64_t k = s; k != 0; k >>= 1) {
-      if (k & 1) npb::randlc(x, power);
-      if (k > 1) npb::randlc(power, power);
-    }
-    tally t{};
-    for (int i = 0; i < (1 << log_pairs); ++i) {
-      const double x1 = 2.0 * npb::randlc(x, multiplier) - 1.0, x2 = 2.0 * npb::randlc(x, multiplier) - 1.0;
-      const double r2 = x1 * x1 + x2 * x2;
-      if (r2 <= 1.0) {
-        const double f = sqrt(-2.0 * log(r2) / r2), gx = x1 * f, gy = x2 * f;
-        const double ax = fabs(gx), ay = fabs(gy);
-        t.q[static_cast<int>(ax > ay ? ax : ay)] += 1.0;
-        t.sx += gx;
-        t.sy += gy;
-      }
-    }
-    return t;
-  }
-  double stride = multiplier;  // a^(2^(log_pairs + 1)): the generator's step over one slice
-  tally result{};
-  npb_ep() {
-    for (int i = 0; i <= log_pairs; ++i) npb::randlc(stride, stride);
-  }
+  static constexpr int m = 24;  // class S: 2^24 pairs
+  static constexpr std::int64_t slices = std::int64_t(1) << (m - npb::ep::ms);
+  const double stride = npb::ep::slice_stride();
+  npb::ep::tally result{};
   std::int64_t size() const { return slices; }
   void run(shape s) {
+    using npb::ep::tally_sum;
     const double step = stride;
-    const auto body = ACC_LAMBDA(std::int64_t k) -> tally { return slice(k, step); };
+    const auto body = ACC_LAMBDA(std::int64_t k) -> npb::ep::tally { return npb::ep::slice(long(k), step); };
     if (s.tuned) result = acc::parallel_reduce(slices, acc::tuned, tally_sum{}, body);
     else if (s.vector_length && s.num_gangs)
       result = acc::parallel_reduce(slices, acc::vector_length(s.vector_length), acc::num_gangs(s.num_gangs),
@@ -451,20 +417,6 @@ struct kmeans {
   acc::array<float, 2> feature{n, nf}, centres{nc, nf};
   acc::array<int> membership{n};
   double delta = 0;
-  template <class Point, class Centre>
-  ACC_ROUTINE static int nearest(const Point& p, const Centre& centre) {
-    int best = 0;
-    float best_d = 3.4e38f;
-    for (int c = 0; c < nc; ++c) {
-      float s = 0.0f;
-      for (int j = 0; j < nf; ++j) {
-        const float d = p(j) - centre(c, j);
-        s += d * d;
-      }
-      if (s < best_d) best_d = s, best = c;
-    }
-    return best;
-  }
   kmeans() {
     std::mt19937 rng(494020);
     std::uniform_real_distribution<float> u(0, 1);
@@ -479,7 +431,8 @@ struct kmeans {
     acc::view<const float, 2> f = feature, c = centres;
     acc::view<int> m = membership;
     delta = reduce(n, s, ACC_LAMBDA(std::int64_t i) {
-      const int k = nearest([&](int j) { return f(i, j); }, [&](int a, int j) { return c(a, j); });
+      const int k =
+          rodinia_kmeans::nearest([&](int j) { return f(i, j); }, [&](int a, int j) { return c(a, j); }, nc, nf);
       const int changed = m[i] != k;
       m[i] = k;
       return changed;
@@ -491,7 +444,8 @@ struct kmeans {
   bool check() const {
     int differ = 0;
     for (int i = 0; i < n; ++i)
-      differ += membership[i] != nearest([&](int j) { return feature(i, j); }, [&](int a, int j) { return centres(a, j); });
+      differ += membership[i] != rodinia_kmeans::nearest([&](int j) { return feature(i, j); },
+                                                          [&](int a, int j) { return centres(a, j); }, nc, nf);
     return differ <= 10;
   }
 };

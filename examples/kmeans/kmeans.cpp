@@ -13,12 +13,12 @@
 // multiply-adds can round a near tie the other way) and centres within float rounding.
 //
 //   kmeans [points = 494020] [features = 34] [clusters = 5] [threshold = 0.001]
+#include "../common/kmeans.hpp"
 #include "../common/rodinia.hpp"
 
 #include <acc/parallel.hpp>
 
 #include <algorithm>
-#include <cfloat>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -29,25 +29,7 @@ namespace {
 
 constexpr int max_iterations = 500;  // Rodinia: `while (delta > threshold && loop++ < 500)`
 
-// The centre nearest to point p: p(j) and centre(c, j) read the point and the centres. The same
-// operations in the same order everywhere (float, as Rodinia).
-template <class Point, class Centre>
-ACC_ROUTINE inline int nearest(const Point& p, const Centre& centre, int nc, int nf) {
-  int best = 0;
-  float best_d = FLT_MAX;
-  for (int c = 0; c < nc; ++c) {
-    float s = 0.0f;
-    for (int j = 0; j < nf; ++j) {
-      const float d = p(j) - centre(c, j);
-      s += d * d;
-    }
-    if (s < best_d) {
-      best_d = s;
-      best = c;
-    }
-  }
-  return best;
-}
+using rodinia_kmeans::nearest;
 
 void make_points(float* f, int n, int nf, int nc) {
   rodinia::random r(494020);

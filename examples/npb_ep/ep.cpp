@@ -7,7 +7,7 @@
 // NAS-95-020), not from NPB's sources; constants and verification values are NPB's.
 #include <acc/parallel.hpp>
 
-#include "../common/npb_random.hpp"
+#include "../common/npb_ep.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -16,13 +16,12 @@
 
 namespace {
 
-using npb::randlc;
+using npb::ep::ms;
+using npb::ep::tally;
+using npb::ep::tally_sum;
 
 // --- EP's parameters (NPB 3.4 EP: ep.f / npbparams.h) ------------------------------------------
-constexpr int mk = 16;                     // a batch is 2^MK pairs
-constexpr double multiplier = 1220703125.0;  // a = 5^13
-constexpr double seed = 271828183.0;
-constexpr int nq = 10;                     // annuli l <= max(|X|, |Y|) < l + 1
+constexpr int mk = 16;  // a batch is 2^MK pairs
 
 struct ep_class {
   char name;
@@ -37,55 +36,6 @@ constexpr ep_class classes[] = {
     {'C', 32, 4.764367927995374e+4, -8.084072988043731e+4},
     {'D', 36, 1.982481200946593e+5, -1.020596636361769e+5},
 };
-
-// NPB gives one batch to each thread. A batch holds 2^16 pairs and class S has only 2^8
-// batches, too few threads for a GPU, so each batch is cut into 2^(MK - MS) slices that start
-// at their own place in the random stream. Every pair, and so every count, is the same as NPB's;
-// only the order of the floating-point sums differs.
-constexpr int ms = 10;
-
-/// What a slice contributes: the sums of the Gaussian coordinates and the count per annulus.
-struct tally {
-  double sx, sy;
-  double q[nq];
-};
-
-/// tally + tally, for acc::parallel_reduce.
-struct tally_sum {
-  ACC_ROUTINE tally operator()(tally a, const tally& b) const {
-    a.sx += b.sx;
-    a.sy += b.sy;
-    for (int l = 0; l < nq; ++l) a.q[l] += b.q[l];
-    return a;
-  }
-  ACC_ROUTINE tally identity() const { return tally{}; }
-};
-
-/// Slice `s` of the pair stream: pairs [s 2^MS, (s + 1) 2^MS). `stride` is a^(2^(MS+1)) mod
-/// 2^46, the generator's step over one slice.
-ACC_ROUTINE inline tally ep_slice(long s, double stride) {
-  // The slice's first state is seed * stride^s, by binary powering as NPB finds its batches'.
-  double x = seed, power = stride;
-  for (long k = s; k != 0; k >>= 1) {
-    if (k & 1) randlc(x, power);
-    if (k > 1) randlc(power, power);
-  }
-  tally t{};
-  for (int i = 0; i < (1 << ms); ++i) {
-    const double x1 = 2.0 * randlc(x, multiplier) - 1.0;
-    const double x2 = 2.0 * randlc(x, multiplier) - 1.0;
-    const double r2 = x1 * x1 + x2 * x2;
-    if (r2 <= 1.0) {  // inside the unit disc: (x1, x2) * sqrt(-2 ln r2 / r2) are two N(0, 1)
-      const double f = sqrt(-2.0 * log(r2) / r2);
-      const double gx = x1 * f, gy = x2 * f;
-      const double ax = fabs(gx), ay = fabs(gy);
-      t.q[static_cast<int>(ax > ay ? ax : ay)] += 1.0;
-      t.sx += gx;
-      t.sy += gy;
-    }
-  }
-  return t;
-}
 
 const ep_class* find_class(const char* arg) {
   for (const ep_class& c : classes)
@@ -103,9 +53,8 @@ int main(int argc, char** argv) try {
   }
   const long slices = 1L << (cls->m - ms);
 
-  double stride = multiplier;  // a^(2^(MS+1)): MS + 1 squarings of a
-  for (int i = 0; i <= ms; ++i) randlc(stride, stride);
-  const auto slice = ACC_LAMBDA(long s) -> tally { return ep_slice(s, stride); };
+  const double stride = npb::ep::slice_stride();
+  const auto slice = ACC_LAMBDA(long s) -> tally { return npb::ep::slice(s, stride); };
   // Untimed, as NPB times only the generation: start the device and load the kernel.
   (void)acc::parallel_reduce(1L, tally_sum{}, slice);
 
