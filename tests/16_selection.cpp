@@ -123,9 +123,12 @@ TEST_CASE("adaptive switches only past the margin, and at most once", "[16][sele
   o.recheck = std::numeric_limits<double>::infinity();  // the hysteresis alone
   adaptive_policy policy(o);
   const std::uint64_t n = 4096;
-  // A close call: both sides are timed twice (2 rounds of 2 trials each).
-  drive(policy, n, 8, [](auto) { return 1.05e-3; }, [](auto) { return 1.0e-3; });
+  // A near tie: both sides are timed twice (2 rounds of 2 trials each), then in turns until
+  // each has tie_trials runs.
+  drive(policy, n, 4 + 2 * o.tie_trials, [](auto) { return 1.05e-3; }, [](auto) { return 1.0e-3; });
   REQUIRE(policy.at(12).retimed);
+  REQUIRE(policy.at(12).tie);
+  REQUIRE(policy.at(12).settled);
   REQUIRE(policy.choose(n) == target::nvidia);
 
   // Within the margin: the GPU at 1.1 ms against the host's 1.05 ms stays.
@@ -315,6 +318,61 @@ TEST_CASE("adaptive times the losing side of a close call again soon", "[16][sel
     drive(policy, n, 4 * o.trials + 2 * o.window + o.trials, host, gpu);
     CHECK(!policy.at(22).rechecked);
     CHECK(policy.choose(n) == target::nvidia);
+  }
+}
+
+TEST_CASE("adaptive decides a near tie from more runs of both sides, in turns", "[16][selection]") {
+  // The H200 runs at 5cd69cf and a6210d7: a 2^22 sum with its data on the host takes 1.01 ms on
+  // the host and 1.05 ms on the GPU (copies included); three runs a side, timed twice, chose
+  // the GPU, and no switch can undo a choice within the margin. Here the host's second round
+  // of runs falls in a spell (1.1 ms): within the margin of the GPU's 1.04 ms, a near tie.
+  const std::uint64_t n = 1 << 22;
+  const adaptive_options o{};
+  int host_runs = 0;
+  const auto host = [&](std::uint64_t) {
+    ++host_runs;
+    return host_runs > o.trials && host_runs <= 2 * o.trials ? 1.1e-3 : 1.0e-3;
+  };
+  const auto gpu = [](std::uint64_t) { return 1.04e-3; };
+  SECTION("decided by tie_trials runs a side: the host") {
+    adaptive_policy policy;
+    std::vector<target> order;
+    for (int i = 0; i < 4 * o.trials + 2 * (o.tie_trials - o.trials); ++i) {
+      const target t = policy.choose(n);
+      order.push_back(t);
+      policy.record(t, n, t == target::host ? host(n) : gpu(n));
+    }
+    const auto& c = policy.at(22);
+    REQUIRE(c.retimed);
+    REQUIRE(c.tie);
+    REQUIRE(c.settled);
+    CHECK(c.choice == target::host);
+    CHECK(c.runs[0] == o.tie_trials);
+    CHECK(c.runs[1] == o.tie_trials);
+    CHECK(c.best[0] == Approx(1.0e-3));
+    CHECK(c.best[1] == Approx(1.04e-3));
+    // After the two rounds, the sides take turns.
+    for (std::size_t i = 4 * o.trials; i < order.size(); ++i)
+      CHECK(order[i] == ((i - 4 * o.trials) % 2 == 0 ? target::host : target::nvidia));
+  }
+  SECTION("without the longer runs (tie_trials = trials) the spell decides: the GPU") {
+    adaptive_options short_tie;
+    short_tie.tie_trials = short_tie.trials;
+    adaptive_policy policy(short_tie);
+    drive(policy, n, 4 * o.trials, host, gpu);
+    const auto& c = policy.at(22);
+    REQUIRE(c.settled);
+    CHECK(!c.tie);
+    CHECK(c.choice == target::nvidia);
+  }
+  SECTION("medians apart by more than the margin are not a tie") {
+    adaptive_policy policy;
+    drive(policy, n, 4 * o.trials, [](std::uint64_t) { return 1.3e-3; }, gpu);
+    const auto& c = policy.at(22);
+    REQUIRE(c.settled);
+    CHECK(c.retimed);
+    CHECK(!c.tie);
+    CHECK(c.choice == target::nvidia);
   }
 }
 
@@ -714,7 +772,7 @@ TEST_CASE("adaptive never chooses the side predicted slower", "[16][selection]")
       for (residency r : {residency::host, residency::device}) {
         const std::uint64_t n = (std::uint64_t(1) << e) + rng() % (std::uint64_t(1) << e);
         const data_motion m = triad_data(n, r);
-        drive_on(policy, mc, n, m, 16);  // a close call's warm-up takes 12 runs
+        drive_on(policy, mc, n, m, 24);  // a near tie's warm-up takes 6 + 2 x 8 runs
         const auto& c = policy.at(e, r);
         if (c.by_model) CHECK(c.choice == (c.predicted[1] < c.predicted[0] ? target::nvidia : target::host));
         const double host = mc.kernel(target::host, n) + mc.moving(target::host, m);

@@ -124,6 +124,7 @@ ACC_DETAIL_RUNTIME_FN target adaptive_policy::choose(std::uint64_t n, const data
       return c.choice;
     }
   }
+  if (c.tie) return c.runs[0] <= c.runs[1] ? target::host : target::nvidia;  // turns
   return c.runs[0] < o_.trials ? target::host : target::nvidia;
 }
 
@@ -165,10 +166,11 @@ ACC_DETAIL_RUNTIME_FN void adaptive_policy::record(target where, std::uint64_t n
   const int cls = size_class(n), s = side(where);
   const int trials = std::clamp(o_.trials, 1, 8), window = std::clamp(o_.window, 1, 16);
   adaptive_class& c = classes_[int(residency_of(m))][cls];
+  const int warm = c.tie && !c.settled ? std::clamp(o_.tie_trials, trials, 8) : trials;
   if (c.n == 0) c.n = n ? n : 1, c.motion = m;
   if (seconds <= 0) seconds = 1e-9;  // a clock tick too coarse to see the run
   kernel = std::clamp(kernel, 0.0, seconds);
-  if (c.runs[s] < trials) {
+  if (c.runs[s] < warm) {
     // Warm-up: the median of these runs is this side's time here, split into kernel and
     // movement, and each part feeds its model.
     c.warm_total[s][c.runs[s]] = seconds;
@@ -186,7 +188,7 @@ ACC_DETAIL_RUNTIME_FN void adaptive_policy::record(target where, std::uint64_t n
     ++c.runs[s];
   }
   if (!c.settled) {
-    if (c.runs[0] >= trials && c.runs[1] >= trials) {
+    if (c.runs[0] >= warm && c.runs[1] >= warm) {
       const double faster = std::min(c.best[0], c.best[1]), slower = std::max(c.best[0], c.best[1]);
       // A side whose warm-up took trust_model times what the other classes predict ran in a
       // slow spell (threads starved by another program's, or by the other side's leftovers)
@@ -208,6 +210,10 @@ ACC_DETAIL_RUNTIME_FN void adaptive_policy::record(target where, std::uint64_t n
         // again, and those decide.
         c.retimed = true;
         c.runs = {};
+        return;
+      }
+      if (c.retimed && !c.tie && warm < std::clamp(o_.tie_trials, trials, 8) && faster > slower * (1 - o_.margin)) {
+        c.tie = true;  // the runs so far count; both sides run on (choose: in turns)
         return;
       }
       c.choice = c.best[1] < c.best[0] ? target::nvidia : target::host;
@@ -529,7 +535,10 @@ ACC_DETAIL_RUNTIME_FN std::string selection_report() {
         const char* data_name[residencies] = {"data on the host", "data on the GPU", "data on both"};
         out += "  adaptive 2^" + std::to_string(cls) + ", " + data_name[r] + ": " +
                (c.choice == target::nvidia ? "gpu" : c.choice == target::host ? "host" : "undecided") +
-               (c.by_model ? " (predicted)" : "") + (c.retimed ? " (close call: both timed twice)" : "") +
+               (c.by_model ? " (predicted)" : "") +
+               (c.tie       ? " (near tie: both timed twice, then on in turns)"
+                : c.retimed ? " (close call: both timed twice)"
+                            : "") +
                (c.rechecked ? " (the other side timed again)" : "");
         const char* side_name[2] = {"host", "gpu"};
         for (int k = 0; k < 2; ++k) {

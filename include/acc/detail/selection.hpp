@@ -90,8 +90,12 @@ constexpr residency residency_of(const data_motion& m) noexcept {
 /// good, since the hysteresis compares with that time. Where the losing side's time is within
 /// `close_call` of the chosen side's window, `recheck_close` replaces `recheck`: a close call is
 /// the one a slow spell in the warm-up most likely decided wrongly, and timing a side about as
-/// fast as the chosen one costs little more than the runs it replaces. Trials count up to 8 and
-/// the window up to 16.
+/// fast as the chosen one costs little more than the runs it replaces. Medians still within
+/// `margin` of each other after that second timing are a near tie, which three runs a side
+/// decide by chance and the hysteresis then never undoes (a switch needs the margin): both
+/// sides run on, taking turns, until each has `tie_trials` runs, whose medians decide; the
+/// extra runs cost little, either side being about as fast. Trials count up to 8 and the
+/// window up to 16.
 struct adaptive_options {
   double margin = 0.10;
   int trials = 3;
@@ -105,6 +109,7 @@ struct adaptive_options {
   double reach = 4.0;
   double recheck = 10.0;
   double recheck_close = 2.0;
+  int tie_trials = 8;
 };
 
 /// Per size class and residency of one call site on one GPU. Times are whole runs (data
@@ -129,6 +134,7 @@ struct adaptive_class {
   bool settled = false;   // warm-up over: runs go to `choice`
   bool by_model = false;  // settled at first sight from the models' predictions
   bool retimed = false;   // the warm-up's medians were too close to call and both sides ran again
+  bool tie = false;       // still within the margin after that: both sides run to tie_trials
   bool probing = false;   // the other side, known only by prediction, runs its warm-up before a switch
   bool rechecked = false; // the losing side was timed once more after the class had run long enough
   double probed_against = 0;  // the chosen side's window (second fastest run) that the probe must beat
