@@ -14,7 +14,11 @@
 // The sweep: vector_length in {32 .. 1024} x {default gangs, 1 .. 64 iterations per thread}, less
 // the vector lengths a kernel cannot have (more threads a gang than its registers allow).
 // tuned: called until its search is done (its shapes, trials and their cost are in acc's report
-// at the end), then timed as the others. Prints per kernel: default, best fixed (and its shape),
+// at the end). Then the default, the sweep's best shape and tuned are timed again taking turns
+// run by run, and those medians are printed: the sweep's best is the lowest of some fifty
+// medians, so its own median is lucky by the spread of a few runs, and an 18 us kernel's time
+// drifts by several percent over the sweep's seconds (both would count against tuned, timed
+// last, alone). Prints per kernel: default, best fixed (and its shape),
 // tuned, tuned / best fixed (OVER 3%: above 1.03) and default / tuned (the gain; 1.2x or more is
 // marked "default poor").
 //   bench_tuned [--runs N] [--kernel NAME]   (NAME as printed, quoted where it has a space)
@@ -520,7 +524,7 @@ outcome measure(int runs) {
   K k;
   k.each([](auto& a) { acc::enter_data(acc::copyin(a)); });
   const auto time = [&](shape s) { return bench::time_ms(runs, [&] { k.run(s); }); };
-  const double base = time({});
+  double base = time({});
   double best = base;
   shape best_shape{};
   for (int v : vector_lengths)
@@ -538,7 +542,9 @@ outcome measure(int runs) {
   // The search: reps runs of at most max_shapes shapes.
   using search = acc::detail::tune_search;
   for (int i = 0; i < search::reps * search::max_shapes + 2; ++i) k.run({0, 0, true});
-  const double tuned = time({0, 0, true});
+  const auto final = bench::time_each(runs, [&] { k.run({}); }, [&] { k.run(best_shape); }, [&] { k.run({0, 0, true}); });
+  base = final[0], best = final[1];
+  const double tuned = final[2];
   k.each([](auto& a) { acc::exit_data(acc::copyout(a)); });
   outcome o;
   o.correct = k.check();
