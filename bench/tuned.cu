@@ -1,11 +1,12 @@
 // acc::tuned against an exhaustive sweep of fixed launch shapes and against the default shape,
-// on thirteen kernels (data resident on the GPU, so only the kernel is timed). Eleven are shaped
+// on fourteen kernels (data resident on the GPU, so only the kernel is timed). Twelve are shaped
 // after the examples: saxpy (examples/saxpy), a hotspot step (examples/hotspot), hotspot3D's
 // z-marching step (examples/hotspot3D), a matrix product (examples/matmul), an n-body force sum
 // (examples/nbody), a CG sparse matrix-vector product (examples/npb_cg), a dot product (npb_cg's
 // norms, parallel_reduce), a b+tree search (examples/b+tree), per-instance ODE integrations
-// (examples/myocyte), NPB EP's slices (examples/npb_ep, a parallel_reduce of a struct) and
-// k-means' membership step (examples/kmeans). Two are loops
+// (examples/myocyte), NPB EP's slices (examples/npb_ep, a parallel_reduce of a struct),
+// k-means' membership step (examples/kmeans) and particlefilter's resampling search
+// (examples/particlefilter). Two are loops
 // of few, heavy iterations, where the default launch is poor: it gives each block up to 256
 // iterations (one per thread), so 4096 or 8192 iterations fill 16 or 32 blocks and leave most
 // of the GPU's SMs (132 on the H100) idle; 32 or 64 lanes spread them over every SM:
@@ -30,6 +31,7 @@
 #include "../examples/common/hotspot3d.hpp"
 #include "../examples/common/kmeans.hpp"
 #include "../examples/common/npb_ep.hpp"
+#include "../examples/common/particlefilter.hpp"
 #include "check.cuh"
 #include "timing.cuh"
 
@@ -454,6 +456,44 @@ struct kmeans {
   }
 };
 
+// examples/particlefilter's resampling step at Rodinia's 10,000 particles: each particle's
+// linear search of the 10,000-entry CDF (rodinia_particlefilter::find_index), then its copy.
+// Few iterations, each thousands of dependent loads: the default's 40 blocks of 256 leave most
+// SMs idle, as in `row sums` below.
+struct pf_resample {
+  static constexpr const char* name = "pf resample";
+  static constexpr int np = 10000;
+  acc::array<double> cdf{np}, ax{np}, ay{np}, xj{np}, yj{np};
+  double u1 = 0;
+  pf_resample() {
+    std::mt19937 rng(10000);
+    std::uniform_real_distribution<double> u(0, 1);
+    double sum = 0;
+    for (int i = 0; i < np; ++i) cdf[i] = sum += u(rng), ax[i] = 64 + u(rng), ay[i] = 64 - u(rng);
+    for (int i = 0; i < np; ++i) cdf[i] /= sum;
+    u1 = u(rng) / np;
+  }
+  std::int64_t size() const { return np; }
+  void run(shape s) {
+    acc::view<const double> c = cdf, x = ax, y = ay;
+    acc::view<double> xo = xj, yo = yj;
+    const double u = u1;
+    loop(np, s, ACC_LAMBDA(int j) {
+      const int i = rodinia_particlefilter::find_index([&](int k) { return c[k]; }, np, u + double(j) / np);
+      xo[j] = x[i];
+      yo[j] = y[i];
+    });
+  }
+  template <class F> void each(F f) { f(cdf); f(ax); f(ay); f(xj); f(yj); }
+  bool check() const {
+    for (int j = 0; j < np; j += 37) {
+      const int i = rodinia_particlefilter::find_index([&](int k) { return cdf[k]; }, np, u1 + double(j) / np);
+      if (xj[j] != ax[i] || yj[j] != ay[i]) return false;
+    }
+    return true;
+  }
+};
+
 struct few_heavy {
   static constexpr const char* name = "few heavy";
   static constexpr int n = 4096, steps = 1 << 14;
@@ -569,7 +609,8 @@ int main(int argc, char** argv) {
   bool ok = true;
   for (outcome o : {measure<saxpy>(runs), measure<hotspot>(runs), measure<hotspot3D>(runs), measure<matmul>(runs),
                     measure<nbody>(runs), measure<spmv>(runs), measure<dot>(runs), measure<btree>(runs),
-                    measure<myocyte>(runs), measure<npb_ep>(runs), measure<kmeans>(runs), measure<few_heavy>(runs),
+                    measure<myocyte>(runs), measure<npb_ep>(runs), measure<kmeans>(runs), measure<pf_resample>(runs),
+                    measure<few_heavy>(runs),
                     measure<row_sums>(runs)})
     ok = ok && o.correct && o.within;
   std::printf("\n# acc's selection report (tuned: shape, time, default's time, shapes and trials of the search, "

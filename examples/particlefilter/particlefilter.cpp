@@ -15,6 +15,7 @@
 // against a sequential host run: the estimated location in every frame.
 //
 //   particlefilter [x = 128] [y = 128] [frames = 10] [particles = 10000]   (Rodinia's run script)
+#include "../common/particlefilter.hpp"
 #include "../common/rodinia.hpp"
 
 #include <acc/parallel.hpp>
@@ -97,13 +98,7 @@ ACC_ROUTINE inline double likelihood(const Video& video, const Disk& disk, int o
   return s / ones;
 }
 
-// Rodinia's findIndex: the first CDF entry >= u, else the last.
-template <class Cdf>
-ACC_ROUTINE inline int find_index(const Cdf& cdf, int n, double u) {
-  for (int x = 0; x < n; ++x)
-    if (cdf(x) >= u) return x;
-  return n - 1;
-}
+using rodinia_particlefilter::find_index;
 
 ACC_ROUTINE inline int initial_seed(int i) { return i * 7919 + 1; }
 
