@@ -610,8 +610,7 @@ int main(int argc, char** argv) {
   for (outcome o : {measure<saxpy>(runs), measure<hotspot>(runs), measure<hotspot3D>(runs), measure<matmul>(runs),
                     measure<nbody>(runs), measure<spmv>(runs), measure<dot>(runs), measure<btree>(runs),
                     measure<myocyte>(runs), measure<npb_ep>(runs), measure<kmeans>(runs), measure<pf_resample>(runs),
-                    measure<few_heavy>(runs),
-                    measure<row_sums>(runs)})
+                    measure<few_heavy>(runs), measure<row_sums>(runs)})
     ok = ok && o.correct && o.within;
   std::printf("\n# acc's selection report (tuned: shape, time, default's time, shapes and trials of the search, "
               "their cost)\n%s",

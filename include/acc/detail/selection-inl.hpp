@@ -166,7 +166,8 @@ ACC_DETAIL_RUNTIME_FN void adaptive_policy::record(target where, std::uint64_t n
   const int cls = size_class(n), s = side(where);
   const int trials = std::clamp(o_.trials, 1, 8), window = std::clamp(o_.window, 1, 16);
   adaptive_class& c = classes_[int(residency_of(m))][cls];
-  const int warm = c.tie && !c.settled ? std::clamp(o_.tie_trials, trials, 8) : trials;
+  const int tie_trials = std::clamp(o_.tie_trials, trials, 8);
+  const int warm = c.tie && !c.settled ? tie_trials : trials;
   if (c.n == 0) c.n = n ? n : 1, c.motion = m;
   if (seconds <= 0) seconds = 1e-9;  // a clock tick too coarse to see the run
   kernel = std::clamp(kernel, 0.0, seconds);
@@ -212,7 +213,7 @@ ACC_DETAIL_RUNTIME_FN void adaptive_policy::record(target where, std::uint64_t n
         c.runs = {};
         return;
       }
-      if (c.retimed && !c.tie && warm < std::clamp(o_.tie_trials, trials, 8) && faster > slower * (1 - o_.margin)) {
+      if (c.retimed && !c.tie && tie_trials > trials && faster > slower * (1 - o_.margin)) {
         c.tie = true;  // the runs so far count; both sides run on (choose: in turns)
         return;
       }
