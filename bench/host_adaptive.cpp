@@ -75,7 +75,7 @@ const d::device_ops simulated{&sim_count, &sim_wait, &sim_wait_all, &sim_test, &
 /// The "GPU" run of a construct: the host run on the device copies (host memory), after the
 /// launch latency.
 template <class Task, class Body>
-void sim_kernel(const void* task, const void* body, const d::launch_context& ctx, void* result) {
+void sim_kernel(const void* task, const void* body, const d::launch_context& ctx, void* result, const void*) {
   spin(launch_latency);
   d::entry_of<Task, Body>.run_host(task, body, ctx, result);
 }
@@ -83,7 +83,7 @@ void sim_kernel(const void* task, const void* body, const d::launch_context& ctx
 template <class Task, class Body>
 d::construct_entry sim_entry() {
   d::construct_entry e = d::entry_of<Task, Body>;
-  e.run_nvidia = &sim_kernel<Task, Body>;
+  e.nvidia = {&sim_kernel<Task, Body>, nullptr};
   return e;
 }
 

@@ -59,11 +59,8 @@ void update_peer(const X& x, int from_device, int to_device, async_t q,
 /// The device numbers that a parallel_loop with clause `d` splits its iterations across now,
 /// in order: one per part. When constructs run on the host, one part (device 0: the host).
 /// e.g. for (int d : acc::devices_of(acc::all_devices)) acc::enter_data(..., acc::device_num(d));
-inline std::vector<int> devices_of(const devices_t& d, std::source_location where = std::source_location::current()) {
-  const detail::device_list list = detail::resolve_devices(d, true, {"devices_of", where});
-  if (list.count == 0) return {d.count > 0 ? d.ids[0] : 0};
-  return std::vector<int>(list.ids, list.ids + list.count);
-}
+ACC_DETAIL_RUNTIME_FN std::vector<int> devices_of(const devices_t& d,
+                                                  std::source_location where = std::source_location::current());
 
 /// The iterations of [r.lo, r.hi) that a devices-split parallel_loop runs on its part k of
 /// `parts` (the outermost loop of a collapse is split the same way): what that device needs

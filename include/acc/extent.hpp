@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 namespace acc {
 
@@ -151,6 +152,10 @@ constexpr index_space<I, R> to_space(collapse_t<I, R> c) noexcept {
   }
   return s;
 }
+
+/// The iteration space type of an extent type.
+template <class Extent>
+using space_t = decltype(to_space(std::declval<const Extent&>()));
 
 template <class Extent> struct extent_traits { static constexpr bool valid = false; };
 template <class I>

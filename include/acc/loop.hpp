@@ -88,7 +88,7 @@ constexpr bool check_loop_args() {
                     "acc::parallel_loop: acc::devices does not take reduction clauses; reduce each device's part "
                     "with acc::device_num(d) and combine the results");
       return false;
-    } else if constexpr (!std::is_copy_constructible_v<Body>) {
+    } else if constexpr (!body_copyable_v<Body>) {
       static_assert(dependent_false<Extent>,
                     "acc::parallel_loop: the body must be copyable, as it is copied to every gang; "
                     "capture by value (ACC_LAMBDA) and do not capture move-only objects");
@@ -119,30 +119,39 @@ template <class Extent, class... Args>
 struct parallel_loop {
   parallel_loop(Extent extent, Args&&... args, std::source_location where = std::source_location::current()) {
     if constexpr (detail::check_loop_args<Extent, Args...>()) {
-      const detail::call_site site{"parallel_loop", where};
-      static detail::nvtx_site nvtx;  // constant-initialised: no guard per construct
-      if constexpr (sizeof...(Args) == 1) {
-        // No clause, the common case: straight to the dispatch. The clauses' fold below costs
-        // every body a generic lambda and two more instantiations (bench/compile).
-        const auto [space, total] = detail::space_of(extent, site);
-        detail::dispatch(detail::loop_task<std::remove_const_t<decltype(space)>>{{}, space, total},
-                         detail::launch_spec{}, std::as_const(args)..., site, &nvtx);
-      } else {
-        detail::run_with_clauses(
-            [&](const auto& spec, const auto& reds, const auto& body) {
-              const auto [space, total] = detail::space_of(extent, site);
-              if constexpr (detail::has_devices_v<Args...>)
-                detail::run_on_devices(detail::devices_clause_of(args...), space, total, spec, body, site, &nvtx);
-              else if constexpr (std::tuple_size_v<std::remove_cvref_t<decltype(reds)>> == 0)
-                detail::dispatch(detail::loop_task<std::remove_const_t<decltype(space)>>{{}, space, total}, spec, body,
-                                 site, &nvtx);
-              else
-                detail::dispatch(
-                    detail::loop_reduction_task<std::remove_const_t<decltype(space)>, std::remove_cvref_t<decltype(reds)>>{
-                        {}, space, total, reds},
-                    spec, body, site, &nvtx);
-            },
-            std::as_const(args)...);
+#if defined(__CUDA_ARCH__)
+      // nvcc's device pass generates no host code: of a loop without clauses it needs only the
+      // kernels, which the construct's entry names (the entry the host pass dispatches to).
+      if constexpr (sizeof...(Args) == 1)
+        (void)&detail::entry_of<detail::loop_task<detail::space_t<Extent>>, std::remove_cvref_t<Args>...>;
+      else
+#endif
+      {
+        const detail::call_site site{"parallel_loop", where};
+        static detail::nvtx_site nvtx;  // constant-initialised: no guard per construct
+        if constexpr (sizeof...(Args) == 1) {
+          // No clause, the common case: straight to the dispatch. The clauses' fold below costs
+          // every body a generic lambda and two more instantiations (bench/compile).
+          const auto [space, total] = detail::space_of(extent, site);
+          detail::dispatch(detail::loop_task<detail::space_t<Extent>>{{}, space, total}, detail::launch_spec{},
+                           std::as_const(args)..., site, &nvtx);
+        } else {
+          detail::run_with_clauses(
+              [&](const auto& spec, const auto& reds, const auto& body) {
+                const auto [space, total] = detail::space_of(extent, site);
+                if constexpr (detail::has_devices_v<Args...>)
+                  detail::run_on_devices(detail::devices_clause_of(args...), space, total, spec, body, site, &nvtx);
+                else if constexpr (std::tuple_size_v<std::remove_cvref_t<decltype(reds)>> == 0)
+                  detail::dispatch(detail::loop_task<detail::space_t<Extent>>{{}, space, total}, spec, body, site,
+                                   &nvtx);
+                else
+                  detail::dispatch(
+                      detail::loop_reduction_task<detail::space_t<Extent>, std::remove_cvref_t<decltype(reds)>>{
+                          {}, space, total, reds},
+                      spec, body, site, &nvtx);
+              },
+              std::as_const(args)...);
+        }
       }
     }
   }

@@ -73,7 +73,7 @@ constexpr bool check_reduce_args() {
                     "acc::parallel_reduce: the reduced type must be trivially copyable, as it is copied "
                     "between host and device bytewise");
       return false;
-    } else if constexpr (!std::is_copy_constructible_v<Body> || !std::is_copy_constructible_v<Op>) {
+    } else if constexpr (!body_copyable_v<Body> || !std::is_copy_constructible_v<Op>) {
       static_assert(dependent_false<Extent>,
                     "acc::parallel_reduce: body and op must be copyable, as they are copied to every gang");
       return false;

@@ -58,7 +58,7 @@ constexpr bool check_region_args() {
     return false;
   } else if constexpr (!check_body_parallel<body_of_t<Args...>, void>()) {
     return false;
-  } else if constexpr (!std::is_copy_constructible_v<body_of_t<Args...>>) {
+  } else if constexpr (!body_copyable_v<body_of_t<Args...>>) {
     static_assert(dependent_false<Args...>,
                   "acc::parallel: the body must be copyable, as it is copied to every gang; capture by value");
     return false;

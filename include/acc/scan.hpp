@@ -309,7 +309,7 @@ constexpr bool check_parallel_scan_args(const char* = nullptr) {
                   "acc::parallel_scan: the operator has no identity; every partial starts from it, so give the "
                   "operator a `T identity() const`");
     return false;
-  } else if constexpr (!std::is_copy_constructible_v<Body>) {
+  } else if constexpr (!body_copyable_v<Body>) {
     static_assert(dependent_false<Extent>,
                   "acc::parallel_scan: the body must be copyable, as it is copied to every gang; capture by value");
     return false;

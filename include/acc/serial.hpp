@@ -43,7 +43,7 @@ constexpr bool check_serial_args() {
     return false;
   } else if constexpr (!check_body_serial<body_of_t<Args...>, void>()) {
     return false;
-  } else if constexpr (!std::is_copy_constructible_v<body_of_t<Args...>>) {
+  } else if constexpr (!body_copyable_v<body_of_t<Args...>>) {
     static_assert(dependent_false<Args...>,
                   "acc::serial: the body must be copyable, as it is copied to the device; capture by value");
     return false;

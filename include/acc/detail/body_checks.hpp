@@ -71,6 +71,21 @@ struct param_at<Params, K, true> {
   using type = std::remove_cvref_t<std::tuple_element_t<K, Params>>;
 };
 
+/// The first of the first Rank parameter types in Params that cannot hold the extent's indices
+/// (Rank when all can): a function of the parameter types alone, so that bodies of the same
+/// signature share its instantiation.
+template <class Extent, class Params, class Dims>
+struct first_narrow_param;
+template <class Extent, class Params, std::size_t... D>
+struct first_narrow_param<Extent, Params, std::index_sequence<D...>> {
+  static constexpr std::size_t value = [] {
+    constexpr bool fits[] = {index_param_fits<typename param_at<Params, D>::type, Extent>()..., false};
+    std::size_t d = 0;
+    while (fits[d]) ++d;
+    return d;
+  }();
+};
+
 /// The first of the body's Rank index parameters that cannot hold the extent's indices
 /// (`void` when all can, or when the body's parameters are generic or not indices).
 template <class Body, class Extent>
@@ -82,12 +97,7 @@ template <class Body, class Extent>
 struct narrow_index_param<Body, Extent> {
   using Params = typename body_signature<Body>::params;
   static constexpr std::size_t rank = extent_traits<Extent>::rank;
-  static constexpr std::size_t first = []<std::size_t... D>(std::index_sequence<D...>) {
-    constexpr bool fits[] = {index_param_fits<typename param_at<Params, D>::type, Extent>()...};
-    for (std::size_t d = 0; d < rank; ++d)
-      if (!fits[d]) return d;
-    return rank;
-  }(std::make_index_sequence<rank>{});
+  static constexpr std::size_t first = first_narrow_param<Extent, Params, std::make_index_sequence<rank>>::value;
   using type = typename std::conditional_t<first == rank, std::type_identity<void>, param_at<Params, first>>::type;
 };
 
@@ -111,12 +121,29 @@ constexpr bool closure_type_named() {
 
 /// A body nvcc can instantiate a kernel with: an ACC_LAMBDA (an extended lambda) or a class.
 template <class Body>
-inline constexpr bool kernel_body_v = __nv_is_extended_host_device_lambda_closure_type(Body) ||
-                                      __nv_is_extended_device_lambda_closure_type(Body) ||
-                                      !closure_type_named<Body>();
+constexpr bool kernel_body() {
+  if constexpr (__nv_is_extended_host_device_lambda_closure_type(Body) || __nv_is_extended_device_lambda_closure_type(Body))
+    return true;
+  else
+    return !closure_type_named<Body>();
+}
+template <class Body>
+inline constexpr bool kernel_body_v = kernel_body<Body>();
 #else
 template <class Body>
 inline constexpr bool kernel_body_v = true;
+#endif
+
+/// Whether a construct can copy its body, as every construct does (to its gangs, to the
+/// device). nvcc's device pass copies no body, and asking there has it define every closure's
+/// copy constructor for the device (3.7 M instructions of cicc a construct, bench/compile), so
+/// only the host pass asks: a body that cannot be copied compiles in the device pass and the
+/// host pass reports it.
+template <class Body>
+#if defined(__CUDA_ARCH__)
+inline constexpr bool body_copyable_v = true;
+#else
+inline constexpr bool body_copyable_v = std::is_copy_constructible_v<Body>;
 #endif
 
 // ---- the checks, one function per construct ---------------------------------------------------

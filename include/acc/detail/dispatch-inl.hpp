@@ -408,7 +408,7 @@ ACC_DETAIL_RUNTIME_FN void run_construct(const construct_entry& e, const void* t
   const nvtx_range range(nvtx, site);
   check_spec(spec, site);
   const dispatch_impl::placement p = dispatch_impl::place(spec, site);
-  if (p.where == target::nvidia && e.run_nvidia) {
+  if (p.where == target::nvidia && e.nvidia.run) {
     if (p.select && !empty) [[unlikely]] {
       if (e.selectable && dispatch_impl::run_leased(e, task, spec, p.device, body, copy, result, site)) return;
       if (dispatch_impl::run_selected(e, task, size, spec, p.device, body, copy, result, site)) return;

@@ -24,7 +24,10 @@ namespace acc::detail {
 // Each backend provides `run(backend, const Task&, const Body&, const launch_context&)` for
 // every task kind (detail/task.hpp); the calls below are unqualified so that they find them by
 // argument-dependent lookup in the backend's namespace when a construct instantiates them,
-// which lets each public header include only its own constructs' backend entries.
+// which lets each public header include only its own constructs' backend entries. A backend
+// may also provide `backend_entry_of(backend, const Task*, const Body*)` for a task kind whose
+// entry it writes once per kind rather than once per body (found the same way; below, the
+// default).
 
 template <class Body>
 void copy_body(void* to, const void* from) {
@@ -43,7 +46,7 @@ template <class Task, class Body>
 #if defined(ACC_DETAIL_CUDA)
 ACC_DETAIL_COLD
 #endif
-void run_task_on_host(const void* task, const void* body, const launch_context& ctx, void* result) {
+void run_task_on_host(const void* task, const void* body, const launch_context& ctx, void* result, const void*) {
   const Task& t = *static_cast<const Task*>(task);
   const Body& b = *static_cast<const Body*>(body);
   if constexpr (std::is_void_v<typename Task::result_type>) run(host::backend{}, t, b, ctx);
@@ -52,11 +55,23 @@ void run_task_on_host(const void* task, const void* body, const launch_context& 
 
 #if defined(ACC_DETAIL_CUDA)
 template <class Task, class Body>
-void run_task_on_nvidia(const void* task, const void* body, const launch_context& ctx, void* result) {
+void run_task_on_nvidia(const void* task, const void* body, const launch_context& ctx, void* result, const void*) {
   const Task& t = *static_cast<const Task*>(task);
   const Body& b = *static_cast<const Body*>(body);
   if constexpr (std::is_void_v<typename Task::result_type>) run(cuda::backend{}, t, b, ctx);
   else *static_cast<typename Task::result_type*>(result) = run(cuda::backend{}, t, b, ctx);
+}
+#endif
+
+/// A backend's entry of Task with Body, by default one function per body (run_task_on_*).
+template <class Task, class Body>
+constexpr backend_entry backend_entry_of(host::backend, const Task*, const Body*) {
+  return {&run_task_on_host<Task, Body>, nullptr};
+}
+#if defined(ACC_DETAIL_CUDA)
+template <class Task, class Body>
+constexpr backend_entry backend_entry_of(cuda::backend, const Task*, const Body*) {
+  return {&run_task_on_nvidia<Task, Body>, nullptr};
 }
 #endif
 
@@ -72,14 +87,15 @@ template <class Task, class Body>
 inline constexpr construct_entry entry_of{
     sizeof(Body), !std::is_empty_v<Body>, &captures_no_arrays<Body>, task_selectable<Task>(),
 #if defined(__CUDA_ARCH__)
-    nullptr, nullptr, nullptr,
+    nullptr, nullptr, {},
 #else
-    &copy_body<Body>, &destroy_body<Body>, &run_task_on_host<Task, Body>,
+    &copy_body<Body>, &destroy_body<Body>,
+    backend_entry_of(host::backend{}, static_cast<const Task*>(nullptr), static_cast<const Body*>(nullptr)),
 #endif
 #if defined(ACC_DETAIL_CUDA)
-    &run_task_on_nvidia<Task, Body>,
+    backend_entry_of(cuda::backend{}, static_cast<const Task*>(nullptr), static_cast<const Body*>(nullptr)),
 #else
-    nullptr,
+    {},
 #endif
     &typeid(Body),
 };

@@ -151,7 +151,7 @@ constexpr bool check_tile_args() {
       return false;
     } else if constexpr (!check_body_tile_loop<Body, Extent>()) {
       return false;
-    } else if constexpr (!std::is_copy_constructible_v<Body>) {
+    } else if constexpr (!body_copyable_v<Body>) {
       static_assert(dependent_false<Extent>,
                     "acc::tile_loop: the body must be copyable, as it is copied to every gang; capture by value");
       return false;

@@ -2,9 +2,11 @@
 #pragma once
 
 #include <acc/backend/cuda/launch.hpp>
+#include <acc/detail/construct_entry.hpp>
 #include <acc/extent.hpp>
 
 #include <cstdint>
+#include <cstring>
 
 namespace acc::detail::cuda {
 
@@ -96,16 +98,48 @@ void launch_loop(const index_space<Index, Rank>& s, std::uint64_t total, const l
   }
 }
 
+/// A rank-1 loop of a 32-bit index type, the common case, has one entry per index type rather
+/// than per body: per body there remain its kernel (the address of the kernel's pointer, in
+/// loop_kernel_of) and the kernel's limits cache. A kernel's address is not a constant
+/// expression as a `const void*`, so the typed pointer is kept and read back as bytes.
+struct loop_kernel_ref {
+  const void* kernel_pointer;  // a `void (*)(Index, std::uint32_t, Body)` (loop_1d32_of)
+  kernel_limits_cache* limits;
+};
+
+template <class Index, class Body>
+inline constexpr void (*loop_1d32_of)(Index, std::uint32_t, Body) = &loop_1d<std::uint32_t, Index, Body>;
+template <class Index, class Body>
+inline kernel_limits_cache loop_1d32_limits;  // constant-initialised: no guard
+template <class Index, class Body>
+inline constexpr loop_kernel_ref loop_kernel_of{&loop_1d32_of<Index, Body>, &loop_1d32_limits<Index, Body>};
+
+template <class Index>
+void run_loop_1d32(const void* task, const void* body, const launch_context& ctx, void*, const void* code) {
+  const auto& t = *static_cast<const loop_task<index_space<Index, 1>>*>(task);
+  const auto& k = *static_cast<const loop_kernel_ref*>(code);
+  // Every ABI nvcc targets represents all function pointers alike.
+  void (*kernel)();
+  static_assert(sizeof kernel == sizeof(void (*)(Index, std::uint32_t, int)));
+  std::memcpy(&kernel, k.kernel_pointer, sizeof kernel);
+  Index lo = t.space.lo[0];
+  std::uint32_t n = static_cast<std::uint32_t>(t.total);
+  void* args[] = {&lo, &n, const_cast<void*>(body)};
+  launch_loop_1d32(reinterpret_cast<const void*>(kernel), *k.limits, t.total, args, ctx);
+}
+
+template <class Index, class Body>
+  requires(sizeof(Index) <= 4)
+constexpr backend_entry backend_entry_of(backend, const loop_task<index_space<Index, 1>>*, const Body*) {
+  return {&run_loop_1d32<Index>, &loop_kernel_of<Index, Body>};
+}
+
 /// parallel_loop on ctx.device (task.total > 0).
 template <class Index, std::size_t Rank, class Body>
 void run(backend, const loop_task<index_space<Index, Rank>>& task, const Body& body, const launch_context& ctx) {
   if constexpr (Rank == 1 && sizeof(Index) <= 4) {
     // A 32-bit index never needs a 64-bit counter: the most iterations, 2^32 - 1, fit.
-    static kernel_limits_cache limits;  // constant-initialised, and per kernel as this function is per body
-    Index lo = task.space.lo[0];
-    std::uint32_t n = static_cast<std::uint32_t>(task.total);
-    void* args[] = {&lo, &n, const_cast<void*>(static_cast<const void*>(&body))};
-    launch_loop_1d32(reinterpret_cast<const void*>(&loop_1d<std::uint32_t, Index, Body>), limits, task.total, args, ctx);
+    run_loop_1d32<Index>(&task, &body, ctx, nullptr, &loop_kernel_of<Index, Body>);
   } else {
     const cudaStream_t stream = begin_launch(ctx);
     with_counter(task.total, [&](auto count) {

@@ -19,6 +19,9 @@ inline namespace ACC_DETAIL_HOST_ABI {
 ///   scan.hpp            scan_task, parallel_scan_task
 ///   tile.hpp            tile_task (tile_loop)
 /// and all of them run their work through executor.hpp (parts, chunks, OpenMP, exceptions).
+/// A task kind whose entry can be written once for every body also has a
+/// `backend_entry_of(backend, const Task*, const Body*)` (loop.hpp: parallel_loop), which the
+/// dispatch then takes instead of an entry per body (detail/dispatch.hpp).
 struct backend {};
 
 /// A unit of host gang and tile memory, aligned for any type (a vector of std::max_align_t

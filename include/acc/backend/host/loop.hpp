@@ -5,6 +5,7 @@
 #include <acc/backend/host/backend.hpp>
 #include <acc/backend/host/executor.hpp>
 #include <acc/detail/config.hpp>
+#include <acc/detail/construct_entry.hpp>
 #include <acc/detail/task.hpp>
 #include <acc/extent.hpp>
 
@@ -45,6 +46,22 @@ ACC_DETAIL_NOINLINE inline void run_loop_chunks(loop_chunk_fn chunk, const void*
 template <class Space, class Body>
 void run(backend, const loop_task<Space>& task, const Body& body, const launch_context& ctx) {
   run_loop_chunks(&loop_chunk<Space, Body>, &task, &body, task.total, ctx);
+}
+
+/// The dispatch's entry of parallel_loop, once per space type: `code` is the body's
+/// loop_chunk_of, so that a body's whole host path is its loop_chunk.
+template <class Space>
+void run_loop_entry(const void* task, const void* body, const launch_context& ctx, void*, const void* code) {
+  run_loop_chunks(*static_cast<const loop_chunk_fn*>(code), task, body, static_cast<const loop_task<Space>*>(task)->total,
+                  ctx);
+}
+
+template <class Space, class Body>
+inline constexpr loop_chunk_fn loop_chunk_of = &loop_chunk<Space, Body>;
+
+template <class Space, class Body>
+constexpr backend_entry backend_entry_of(backend, const loop_task<Space>*, const Body*) {
+  return {&run_loop_entry<Space>, &loop_chunk_of<Space, Body>};
 }
 
 }  // inline namespace ACC_DETAIL_HOST_ABI

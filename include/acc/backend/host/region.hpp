@@ -23,18 +23,13 @@
 #include <vector>
 
 namespace acc::detail::host {
-inline namespace ACC_DETAIL_HOST_ABI {
 
-/// A part's gang-shared memory, reused by each gang it runs (a GPU does not clear it either).
-inline std::vector<aligned_word> gang_memory(std::size_t bytes) {
-  if (bytes == 0) return {};
-  try {
-    return std::vector<aligned_word>((bytes + sizeof(aligned_word) - 1) / sizeof(aligned_word));
-  } catch (const std::exception&) {  // bad_alloc, or length_error past what a vector holds
-    throw body_error<bad_clause>("shared_bytes(" + std::to_string(bytes) +
-                                 "): the host cannot allocate that much gang-shared memory for a thread");
-  }
-}
+/// A part's gang-shared memory, reused by each gang it runs (a GPU does not clear it either);
+/// body_error<bad_clause> when the host cannot allocate it. In the runtime (region-inl.hpp):
+/// the vector's construction would cost every translation unit its instantiation.
+ACC_DETAIL_RUNTIME_FN std::vector<aligned_word> gang_memory(std::size_t bytes);
+
+inline namespace ACC_DETAIL_HOST_ABI {
 
 /// acc::parallel on the host. With reduction clauses R..., each gang has private copies
 /// starting at the identities; a part folds its gangs' copies in gang order into one value per

@@ -30,13 +30,7 @@ namespace acc::detail::host {
 struct tile_scratch {
   std::vector<std::vector<aligned_word>> slots;
   std::size_t next = 0;
-  void* take(std::size_t bytes) {
-    if (next == slots.size()) slots.emplace_back();
-    std::vector<aligned_word>& s = slots[next++];
-    const std::size_t words = (bytes + sizeof(aligned_word) - 1) / sizeof(aligned_word);
-    if (s.size() < words) s.assign(words, aligned_word{});
-    return s.data();
-  }
+  ACC_DETAIL_RUNTIME_FN void* take(std::size_t bytes);
 };
 
 struct tile_ops {
@@ -59,13 +53,10 @@ struct tile_ops {
     return p[off];
   }
 
-#if defined(ACC_BOUNDS_CHECK)
-  static void cache_index_error(const char* label, std::size_t dim, long long index, long long lo, long long hi) {
-    throw body_error<error>("index " + std::to_string(index) + " of dimension " + std::to_string(dim) + " of " +
-                (label && label[0] ? "'" + std::string(label) + "'" : std::string("a cached array")) +
-                " is outside its cached range [" + std::to_string(lo) + ", " + std::to_string(hi) + ")");
-  }
-#endif
+  // The failures below throw from the runtime (tile_ops-inl.hpp): their messages would cost
+  // every translation unit the string code (bench/results/compile.txt).
+  [[noreturn]] ACC_DETAIL_RUNTIME_FN static void cache_index_error(const char* label, std::size_t dim, long long index,
+                                                                  long long lo, long long hi);
 
   /// Takes `need` bytes of acc::cache's area after `used` of `total`, if they fit.
   static bool take_room(std::size_t& used, std::size_t need, std::size_t total) noexcept {
@@ -79,17 +70,11 @@ struct tile_ops {
   template <std::size_t R, class I>
   static void check_cache_room(const tile_t<R, I>&) noexcept {}
 
-  [[noreturn]] static void cache_bad_range(long long a, long long b) {
-    throw bad_clause("acc::cache: a range is negative (halo before/after or fixed count: " + std::to_string(a) + ", " +
-                     std::to_string(b) + ")");
-  }
+  [[noreturn]] ACC_DETAIL_RUNTIME_FN static void cache_bad_range(long long a, long long b);
 
   /// An acc::cache view that does not fit the area: acc::bad_clause from the call.
   static constexpr bool overflow_at_call = true;
-  [[noreturn]] static void cache_overflow(std::size_t bytes, std::size_t used, std::size_t total) {
-    throw bad_clause("acc::cache: " + std::to_string(bytes) + " bytes asked beyond the " + std::to_string(used) +
-                     " used of the " + std::to_string(total) + " that acc::cache_bytes gave the tile_loop");
-  }
+  [[noreturn]] ACC_DETAIL_RUNTIME_FN static void cache_overflow(std::size_t bytes, std::size_t used, std::size_t total);
 
   /// f(i[, j[, k]]) for all of the tile's iterations inside the extent, in order. No barrier.
   /// (Host and device: call_tile_body, which both backends share, calls it.)

@@ -1,0 +1,43 @@
+//! @file The runtime's definitions of backend/host/tile_ops.hpp: the tile scratch and the
+//! messages of acc::cache's failures. Compiled with detail/runtime-inl.hpp, which includes it.
+// A part of the runtime (detail/runtime-inl.hpp includes the parts in order, each once). On its
+// own this file includes the whole runtime, which includes it in its place.
+#if !defined(ACC_DETAIL_RUNTIME_PARTS)
+#  include <acc/detail/runtime-inl.hpp>
+#elif !defined(ACC_DETAIL_HOST_TILE_OPS_INL)
+#define ACC_DETAIL_HOST_TILE_OPS_INL
+
+#include <acc/backend/host/tile_ops.hpp>
+
+#include <string>
+
+namespace acc::detail::host {
+
+ACC_DETAIL_RUNTIME_FN void* tile_scratch::take(std::size_t bytes) {
+  if (next == slots.size()) slots.emplace_back();
+  std::vector<aligned_word>& s = slots[next++];
+  const std::size_t words = (bytes + sizeof(aligned_word) - 1) / sizeof(aligned_word);
+  if (s.size() < words) s.assign(words, aligned_word{});
+  return s.data();
+}
+
+ACC_DETAIL_RUNTIME_FN void tile_ops::cache_index_error(const char* label, std::size_t dim, long long index,
+                                                       long long lo, long long hi) {
+  throw body_error<error>("index " + std::to_string(index) + " of dimension " + std::to_string(dim) + " of " +
+                          (label && label[0] ? "'" + std::string(label) + "'" : std::string("a cached array")) +
+                          " is outside its cached range [" + std::to_string(lo) + ", " + std::to_string(hi) + ")");
+}
+
+ACC_DETAIL_RUNTIME_FN void tile_ops::cache_bad_range(long long a, long long b) {
+  throw bad_clause("acc::cache: a range is negative (halo before/after or fixed count: " + std::to_string(a) + ", " +
+                   std::to_string(b) + ")");
+}
+
+ACC_DETAIL_RUNTIME_FN void tile_ops::cache_overflow(std::size_t bytes, std::size_t used, std::size_t total) {
+  throw bad_clause("acc::cache: " + std::to_string(bytes) + " bytes asked beyond the " + std::to_string(used) +
+                   " used of the " + std::to_string(total) + " that acc::cache_bytes gave the tile_loop");
+}
+
+}  // namespace acc::detail::host
+
+#endif
