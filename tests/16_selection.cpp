@@ -1015,6 +1015,27 @@ TEST_CASE("tuned searches the factors again at the runner-up vector length", "[1
     for (int f : {0, 2, 4, 8, 16, 32, 64}) CHECK(s.best_time() <= 1.03 * matmul({v, f}));
 }
 
+TEST_CASE("tuned tries the other vector lengths at the fastest shape's gang count", "[16][tuned]") {
+  // Shaped after bench_tuned's hotspot step on the H200 (2^20 cells): the time follows the gang
+  // count, fastest at 256 gangs, and among shapes with 256 gangs 1024 lanes of 4 cells each beat
+  // 64 lanes of 64 (73.6 against 76.3 us). The search kept 64 lanes (the fastest at one cell a
+  // thread) and 64 cells a thread; at 64 cells a thread 1024 lanes make only 16 gangs.
+  constexpr double n = 1 << 20;
+  const auto hotspot = [&](launch_choice c) {
+    const double v = c.vector_length ? c.vector_length : 256, f = c.gang_factor ? c.gang_factor : 1;
+    const double gangs = n / (v * f);
+    const double lanes = v == 1024 ? 0.0 : v == 64 ? 0.037 : 0.06;
+    return 73.6e-6 * (1 + 0.1 * std::abs(std::log2(gangs / 256)) + lanes);
+  };
+  const tune_search s = run_search(true, true, hotspot);
+  REQUIRE(s.done());
+  CHECK(s.best() == launch_choice{1024, 4});
+  CHECK(s.best_time() == Approx(73.6e-6));
+  CHECK(s.shapes() <= tune_search::max_shapes);
+  for (int v : tune_search::vector_lengths)
+    for (int f : {0, 2, 4, 8, 16, 32, 64}) CHECK(s.best_time() <= 1.03 * hotspot({v, f}));
+}
+
 TEST_CASE("a tuned shape becomes launch clauses", "[16][tuned]") {
   acc::detail::launch_spec s;
   auto r = acc::detail::apply_choice(s, {256, 4}, 1 << 20);
