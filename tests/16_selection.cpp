@@ -902,6 +902,22 @@ tune_search run_search(bool vector_open, bool gangs_open, Time time) {
 }
 tune_search run_search(bool vector_open, bool gangs_open) { return run_search(vector_open, gangs_open, shape_time); }
 
+/// A whole search on `time` ends at `best`, within its shape budget and within 3% of every
+/// shape an exhaustive sweep would try.
+template <class Time>
+void check_search_finds(Time time, launch_choice best) {
+  const tune_search s = run_search(true, true, time);
+  REQUIRE(s.done());
+  CHECK(s.best() == best);
+  CHECK(s.best_time() == Approx(time(best)));
+  CHECK(s.shapes() <= tune_search::max_shapes);
+  for (int v : tune_search::vector_lengths)
+    for (int f : {0, 2, 4, 8, 16, 32, 64}) {
+      INFO("vector_length " << v << ", iterations per thread " << f);
+      CHECK(s.best_time() <= 1.03 * time(launch_choice{v, f}));
+    }
+}
+
 }  // namespace
 
 TEST_CASE("tuned finds the fastest shape in few trials", "[16][tuned]") {
@@ -984,13 +1000,7 @@ TEST_CASE("tuned finds a vector length that pays only with more iterations per t
     if (f == 0) return 1e-4 * (1.5 - 0.01 * std::log2(v / 32));
     return 1e-4 * (1 + 0.05 * std::abs(std::log2(f / 64)) + 0.1 * std::abs(std::log2(v / 128)));
   };
-  const tune_search s = run_search(true, true, spmv);
-  REQUIRE(s.done());
-  CHECK(s.best() == launch_choice{128, 64});
-  CHECK(s.best_time() == Approx(1e-4));
-  // Within 3% of every shape an exhaustive sweep would try.
-  for (int v : tune_search::vector_lengths)
-    for (int f : {0, 2, 4, 8, 16, 32, 64}) CHECK(s.best_time() <= 1.03 * spmv({v, f}));
+  check_search_finds(spmv, launch_choice{128, 64});
 }
 
 TEST_CASE("tuned searches the factors again at the runner-up vector length", "[16][tuned]") {
@@ -1006,13 +1016,22 @@ TEST_CASE("tuned searches the factors again at the runner-up vector length", "[1
     const double base = v == 1024 ? 3.578 : 3.46 * (1 + 0.02 * std::abs(std::log2(v / 128)));
     return 1e-4 * base * (1 + 0.05 * std::abs(std::log2(f / best_factor)));
   };
-  const tune_search s = run_search(true, true, matmul);
-  REQUIRE(s.done());
-  CHECK(s.best() == launch_choice{128, 4});
-  CHECK(s.best_time() == Approx(3.46e-4));
-  CHECK(s.shapes() <= tune_search::max_shapes);
-  for (int v : tune_search::vector_lengths)
-    for (int f : {0, 2, 4, 8, 16, 32, 64}) CHECK(s.best_time() <= 1.03 * matmul({v, f}));
+  check_search_finds(matmul, launch_choice{128, 4});
+}
+
+TEST_CASE("tuned tries the other vector lengths at the fastest shape's gang count", "[16][tuned]") {
+  // Shaped after bench_tuned's hotspot step on the H200 (2^20 cells): the time follows the gang
+  // count, fastest at 256 gangs, and among shapes with 256 gangs 1024 lanes of 4 cells each beat
+  // 64 lanes of 64 (73.6 against 76.3 us). The search kept 64 lanes (the fastest at one cell a
+  // thread) and 64 cells a thread; at 64 cells a thread 1024 lanes make only 16 gangs.
+  constexpr double n = 1 << 20;
+  const auto hotspot = [&](launch_choice c) {
+    if (c.gang_factor == 0) return 73.6e-6 * (c.vector_length == 64 ? 1.45 : 1.5);  // one cell a thread
+    const double v = c.vector_length, gangs = n / (v * c.gang_factor);
+    const double lanes = v == 1024 ? 0.0 : v == 64 ? 0.037 : 0.06;
+    return 73.6e-6 * (1 + 0.1 * std::abs(std::log2(gangs / 256)) + lanes);
+  };
+  check_search_finds(hotspot, launch_choice{1024, 4});
 }
 
 TEST_CASE("a tuned shape becomes launch clauses", "[16][tuned]") {

@@ -321,7 +321,7 @@ ACC_DETAIL_RUNTIME_FN void tune_search::record(launch_choice c, double seconds) 
   ++shapes_;
   const double t = selection_impl::median_of(runs_.data(), reps);
   if (phase_ == 0) default_time_ = t;
-  if (phase_ == 3 && (runner_time_ == 0 || t < runner_time_)) runner_time_ = t, runner_ = c;
+  if (phase_ == 3 && c.gang_factor == kept_factor_ && (runner_time_ == 0 || t < runner_time_)) runner_time_ = t, runner_ = c;
   if (best_time_ == 0 || t < best_time_) best_time_ = t, best_ = c;
   advance(t);
 }
@@ -349,9 +349,18 @@ ACC_DETAIL_RUNTIME_FN void tune_search::advance(double t) {
       base_factor_ = 0;
       for (int f : gang_factors) queue_.push_back({best_.vector_length ? best_.vector_length : vector_open_ ? 256 : 0, f});
     }
-    if (phase_ == 3 && vector_open_ && gangs_open_ && best_.gang_factor)
-      for (int v : vector_lengths)
-        if (v != best_.vector_length) queue_.push_back({v, best_.gang_factor});
+    if (phase_ == 3 && vector_open_ && gangs_open_ && best_.gang_factor) {
+      kept_factor_ = best_.gang_factor;
+      for (int v : vector_lengths) {
+        if (v == best_.vector_length) continue;
+        queue_.push_back({v, best_.gang_factor});
+        // The same gangs with v lanes: more lanes with fewer iterations each, or the reverse.
+        // The gang count, not the iterations per thread, can be what the kernel's time
+        // follows (how its rows fall to SMs); a factor of 1 is phase 1's shape, timed.
+        const int lanes = best_.vector_length * best_.gang_factor;
+        if (lanes % v == 0 && lanes / v >= 2 && lanes / v != best_.gang_factor) queue_.push_back({v, lanes / v});
+      }
+    }
     if (phase_ == 4 && runner_time_ > 0 && runner_time_ <= 1.1 * best_time_) {
       base_factor_ = runner_.gang_factor;
       for (int f : gang_factors)

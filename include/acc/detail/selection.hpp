@@ -201,7 +201,10 @@ struct launch_choice {
 /// x factor)) until one is 10% slower than the best so far; with the fastest factor, the other
 /// vector lengths again (a shape's best vector length depends on its gangs: a CG row product is
 /// fastest at 128 lanes and 64 rows per thread, though at one row per thread 1024 lanes beat
-/// 128); with the fastest of those other vector lengths, when it is within 10% of the best
+/// 128), each also with the fastest shape's gang count (bench_tuned's hotspot step: the search
+/// kept 64 lanes of 64 cells each, 256 gangs, 3.7% slower than the sweep's best, 1024 lanes of 4
+/// cells: the same 256 gangs, which keeping the factor never tries); with the fastest of the
+/// other vector lengths at the kept factor, when it is within 10% of the best
 /// shape, the factors again (its best factor is its own: a 1024 x 1024 matrix product is
 /// fastest at 128 lanes and 4 columns per thread, though at 2 columns per thread 1024 lanes
 /// beat 128). Every shape runs `reps` times and the median counts, so
@@ -213,8 +216,9 @@ public:
   static constexpr std::array<int, 6> vector_lengths{32, 64, 128, 256, 512, 1024};
   static constexpr std::array<int, 6> gang_factors{2, 4, 8, 16, 32, 64};
   /// At most this many shapes are run: the default, every vector length, then all but one of
-  /// them again; every factor, then all but one of them again.
-  static constexpr int max_shapes = 1 + 2 * int(vector_lengths.size()) - 1 + 2 * int(gang_factors.size()) - 1;
+  /// them again twice (the factor kept, the gangs kept); every factor, then all but one of them
+  /// again.
+  static constexpr int max_shapes = 1 + 3 * int(vector_lengths.size()) - 2 + 2 * int(gang_factors.size()) - 1;
 
   /// `vector_open` / `gangs_open`: the clauses leave vector_length / num_gangs to acc.
   ACC_DETAIL_RUNTIME_FN tune_search(bool vector_open, bool gangs_open);
@@ -244,10 +248,11 @@ private:
   void advance(double t);
 
   bool vector_open_ = false, gangs_open_ = false;
-  // 0 default, 1 vector lengths, 2 gang factors, 3 vector lengths at that factor, 4 gang
-  // factors at the vector length phase 3 found fastest
+  // 0 default, 1 vector lengths, 2 gang factors, 3 vector lengths at that factor and at
+  // those gangs, 4 gang factors at the vector length phase 3 found fastest
   int phase_ = 0;
-  launch_choice runner_{};  // phase 3's fastest shape
+  launch_choice runner_{};  // phase 3's fastest shape with phase 2's factor
+  int kept_factor_ = 0;     // phase 2's factor, which phase 3 keeps
   double runner_time_ = 0;
   int base_factor_ = 0;     // the factor the current factor phase started from
   std::vector<launch_choice> queue_;
