@@ -1,12 +1,12 @@
 // acc::tuned against an exhaustive sweep of fixed launch shapes and against the default shape,
-// on fourteen kernels (data resident on the GPU, so only the kernel is timed). Twelve are shaped
+// on fifteen kernels (data resident on the GPU, so only the kernel is timed). Thirteen are shaped
 // after the examples: saxpy (examples/saxpy), a hotspot step (examples/hotspot), hotspot3D's
 // z-marching step (examples/hotspot3D), a matrix product (examples/matmul), an n-body force sum
 // (examples/nbody), a CG sparse matrix-vector product (examples/npb_cg), a dot product (npb_cg's
 // norms, parallel_reduce), a b+tree search (examples/b+tree), per-instance ODE integrations
 // (examples/myocyte), NPB EP's slices (examples/npb_ep, a parallel_reduce of a struct),
-// k-means' membership step (examples/kmeans) and particlefilter's resampling search
-// (examples/particlefilter). Two are loops
+// k-means' membership step (examples/kmeans), particlefilter's resampling search
+// (examples/particlefilter) and NPB BT's x_solve (examples/npb_bt, its own code). Two are loops
 // of few, heavy iterations, where the default launch is poor: it gives each block up to 256
 // iterations (one per thread), so 4096 or 8192 iterations fill 16 or 32 blocks and leave most
 // of the GPU's SMs (132 on the H100) idle; 32 or 64 lanes spread them over every SM:
@@ -30,6 +30,7 @@
 
 #include "../examples/common/hotspot3d.hpp"
 #include "../examples/common/kmeans.hpp"
+#include "../examples/common/npb_bt.hpp"
 #include "../examples/common/npb_ep.hpp"
 #include "../examples/common/particlefilter.hpp"
 #include "check.cuh"
@@ -41,6 +42,7 @@
 #include <cstdio>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -63,6 +65,16 @@ void loop(const Space& space, shape s, const Body& body) {
     acc::parallel_loop(space, acc::vector_length(s.vector_length), acc::num_gangs(s.num_gangs), body);
   else if (s.vector_length) acc::parallel_loop(space, acc::vector_length(s.vector_length), body);
   else acc::parallel_loop(space, body);
+}
+
+/// f(clauses...) with the clauses of shape s: for kernels whose example function takes launch
+/// clauses and writes the construct itself.
+template <class F>
+void with_shape(shape s, F f) {
+  if (s.tuned) f(acc::tuned);
+  else if (s.vector_length && s.num_gangs) f(acc::vector_length(s.vector_length), acc::num_gangs(s.num_gangs));
+  else if (s.vector_length) f(acc::vector_length(s.vector_length));
+  else f();
 }
 
 template <class Body>
@@ -494,6 +506,70 @@ struct pf_resample {
   }
 };
 
+// examples/npb_bt's x_solve on the GPU at class A (a 64^3 grid): npb::bt::solve_lines<0>, one
+// iteration per grid line, 62 x 62 lines of 62 interior points, each a block tridiagonal
+// elimination and back substitution of 5x5 blocks (three flux Jacobians, a 5x5 inversion and
+// products per point: ~10^4 dependent floating-point operations), its C' blocks stored per point
+// for the way back, threads of neighbouring lines 64 points apart in u and rhs. The default's
+// 16 blocks of 256 threads run on 16 SMs; warps of 32 spread over the GPU (the example's npb_sp
+// twin passes vector_length(32) for this reason). Each call first restores rhs (the solve works in
+// place), a copy of 10 MB, so that every call solves the same system.
+struct bt_solve {
+  static constexpr const char* name = "bt x_solve";
+  static constexpr int n = 64;
+  static constexpr double dt = 0.0008;  // NPB BT class A's time step
+  npb::bt::grid g{{n, n, n}, long(n) * n * n};
+  npb::bt::coefficients c = npb::bt::make_coefficients(g.n, dt);
+  acc::array<double> u{5 * g.points}, rhs0{5 * g.points}, rhs{5 * g.points}, forcing{1},
+      aux{npb::bt::aux_fields * g.points}, lhs_c{25L * n * (n - 2) * (n - 2)};
+  bt_solve() {
+    const npb::bt::fields f = host_fields(rhs);
+    for (int k = 0; k < n; ++k)
+      for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) {
+          double v[5];
+          npb::bt::initial_value(c, g, k, j, i, v);
+          const long p = g.at(k, j, i);
+          for (int m = 0; m < 5; ++m) u[m * g.points + p] = v[m];
+          npb::bt::derive_aux(f, p);
+          // A right-hand side of the size NPB's has after compute_rhs (dt times the residual).
+          for (int m = 0; m < 5; ++m) rhs0[m * g.points + p] = dt * std::sin(0.1 * (i + 3 * j + 7 * k + 11 * m));
+        }
+  }
+  npb::bt::fields host_fields(const acc::array<double>& r) const {
+    return {g, acc::view<double>(u.data(), u.size()), acc::view<double>(r.data(), r.size()),
+            acc::view<double>(forcing.data(), forcing.size()), acc::view<double>(aux.data(), aux.size()),
+            acc::view<double>(lhs_c.data(), lhs_c.size())};
+  }
+  std::int64_t size() const { return std::int64_t(n - 2) * (n - 2); }
+  void run(shape s) {
+    acc::view<const double> from = rhs0;
+    acc::view<double> to = rhs;
+    acc::parallel_loop(5 * g.points, ACC_LAMBDA(long i) { to[i] = from[i]; });
+    const npb::bt::fields f{g, u, rhs, forcing, aux, lhs_c};
+    with_shape(s, [&](auto... clauses) { npb::bt::solve_lines<0>(f, c, clauses...); });
+  }
+  template <class F> void each(F f) { f(u); f(rhs0); f(rhs); f(forcing); f(aux); f(lhs_c); }
+  // Some lines as the host solves them (its Jacobians computed once a point, the GPU's three
+  // times: the same values), to a relative 1e-9.
+  bool check() const {
+    acc::array<double> want{5 * g.points};
+    for (long p = 0; p < 5 * g.points; ++p) want[p] = rhs0[p];
+    const npb::bt::fields f = host_fields(want);
+    std::vector<double> cprime(25 * n);
+    for (const auto [k, j] : {std::pair{1, 1}, std::pair{17, 40}, std::pair{n - 2, n - 2}}) {
+      const long p0 = g.at(k, j, 0);
+      npb::bt::solve_line(f, c, 0, p0, [&](int pos, int e) -> double& { return cprime[pos * 25 + e]; });
+      for (int pos = 1; pos <= n - 2; ++pos)
+        for (int m = 0; m < 5; ++m) {
+          const long q = m * g.points + p0 + pos;
+          if (!(std::fabs(rhs[q] - want[q]) <= 1e-9 * (1e-6 + std::fabs(want[q])))) return false;
+        }
+    }
+    return true;
+  }
+};
+
 struct few_heavy {
   static constexpr const char* name = "few heavy";
   static constexpr int n = 4096, steps = 1 << 14;
@@ -609,7 +685,7 @@ int main(int argc, char** argv) {
   bool ok = true;
   for (outcome o : {measure<saxpy>(runs), measure<hotspot>(runs), measure<hotspot3D>(runs), measure<matmul>(runs),
                     measure<nbody>(runs), measure<spmv>(runs), measure<dot>(runs), measure<btree>(runs),
-                    measure<myocyte>(runs), measure<npb_ep>(runs), measure<kmeans>(runs), measure<pf_resample>(runs),
+                    measure<myocyte>(runs), measure<npb_ep>(runs), measure<kmeans>(runs), measure<pf_resample>(runs), measure<bt_solve>(runs),
                     measure<few_heavy>(runs), measure<row_sums>(runs)})
     ok = ok && o.correct && o.within;
   std::printf("\n# acc's selection report (tuned: shape, time, default's time, shapes and trials of the search, "
