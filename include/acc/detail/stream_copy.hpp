@@ -14,7 +14,7 @@ namespace acc::detail {
 
 /// std::memcpy(dst, src, bytes) (the ranges not overlapping) whose stores bypass the caches
 /// where the CPU has such stores (x86-64), else std::memcpy. A DMA that reads lines the CPU has
-/// just written, still dirty in its caches, ran at 0.55-0.7 of the speed of one reading memory
+/// just written, still dirty in its caches, ran at 0.52-0.70 of the speed of one reading memory
 /// on the H200 machine from 1 to 16 MiB (bench/results/h100-transfer.txt); streamed, the lines
 /// are in memory when the DMA comes and the CPU does not read each destination line first.
 /// Ends with a store fence: the DMA, issued after, sees every byte.
