@@ -399,10 +399,10 @@ inline std::size_t staging_chunk(std::size_t bytes) noexcept {
 
 /// The host half of a staged chunk: on the program's OpenMP threads where a translation unit
 /// compiled with OpenMP registered them, else on the copy team. `more`: another chunk follows.
-/// Into a staging buffer (`to_staging`) the stores stream past the caches (stream_copy): the
+/// With `streaming` the stores pass the caches by (stream_copy; staging_policy says when): the
 /// DMA that reads the buffer next is slower on lines still dirty in them.
-inline void staging_copy(void* dst, const void* src, std::size_t bytes, bool more, bool to_staging) {
-  const piece_copy_fn piece = to_staging ? &stream_copy : &copy_team::plain_copy;
+inline void staging_copy(void* dst, const void* src, std::size_t bytes, bool more, bool streaming) {
+  const piece_copy_fn piece = streaming ? &stream_copy : &copy_team::plain_copy;
   if (const openmp_copy_fn f = openmp_copy(); f && bytes >= 2 * copy_team::min_part && f(dst, src, bytes, piece))
     return;
   copy_team_of_process().copy(dst, src, bytes, more, piece);
@@ -418,11 +418,12 @@ inline void staged_to_device(staging_pool& p, char* dst, const char* src, std::s
                              const call_site& site) {
   std::lock_guard lock(p.mutex);
   const std::size_t chunk = staging_chunk(bytes);
+  const bool streaming = bytes <= staging_policy::stream_max_bytes;
   for (std::size_t off = 0, k = 0; off < bytes; off += chunk, ++k) {
     const int i = static_cast<int>(k % staging_policy::buffers);
     const std::size_t len = std::min(chunk, bytes - off);
     ACC_DETAIL_CUDA_CHECK(cudaEventSynchronize(p.free[i]), site);  // its last DMA has read it
-    staging_copy(p.buffer[i], src + off, len, off + len < bytes, true);
+    staging_copy(p.buffer[i], src + off, len, off + len < bytes, streaming);
     ACC_DETAIL_CUDA_CHECK(cudaMemcpyAsync(dst + off, p.buffer[i], len, cudaMemcpyHostToDevice, stream), site);
     ACC_DETAIL_CUDA_CHECK(cudaEventRecord(p.free[i], stream), site);
   }
