@@ -56,12 +56,16 @@ public:
 
   unsigned helpers() const noexcept { return static_cast<unsigned>(threads_.size()); }
 
-  /// std::memcpy(dst, src, bytes), the ranges not overlapping; returns once all is copied.
-  /// `more`: another chunk of the same transfer follows at once, so the helpers wait for it
-  /// spinning.
-  void copy(void* dst, const void* src, std::size_t bytes, bool more = false) {
+  /// How each piece is copied: std::memcpy's signature (stream_copy, say).
+  using piece_copy = void (*)(void* dst, const void* src, std::size_t bytes) noexcept;
+  static void plain_copy(void* dst, const void* src, std::size_t bytes) noexcept { std::memcpy(dst, src, bytes); }
+
+  /// std::memcpy(dst, src, bytes), the ranges not overlapping, each piece by `copy_piece`;
+  /// returns once all is copied. `more`: another chunk of the same transfer follows at once,
+  /// so the helpers wait for it spinning.
+  void copy(void* dst, const void* src, std::size_t bytes, bool more = false, piece_copy copy_piece = plain_copy) {
     if (threads_.empty() || bytes < 2 * min_part) {
-      std::memcpy(dst, src, bytes);
+      copy_piece(dst, src, bytes);
       return;
     }
     // At least min_part a piece, and at most max_pieces of them; cut at 64 bytes so that
@@ -76,6 +80,7 @@ public:
       src_ = static_cast<const char*>(src);
       bytes_ = bytes;
       piece_ = piece;
+      copy_piece_ = copy_piece;
       copied_.store(0, std::memory_order_relaxed);
       job = (job_.load(std::memory_order_relaxed) >> job_shift) + 1;
       // Pieces are taken by incrementing the low half of `next_`; the high half names the job,
@@ -106,7 +111,7 @@ private:
       if ((t & ~std::uint64_t(0xffffffffu)) != tag || (t & 0xffffffffu) >= pieces) return;
       if (!next_.compare_exchange_weak(t, t + 1, std::memory_order_acq_rel, std::memory_order_acquire)) continue;
       const std::size_t b = std::size_t(t & 0xffffffffu) * piece_, e = std::min(bytes_, b + piece_);
-      std::memcpy(dst_ + b, src_ + b, e - b);
+      copy_piece_(dst_ + b, src_ + b, e - b);
       if (copied_.fetch_add(1, std::memory_order_acq_rel) + 1 == pieces) {
         std::lock_guard lock(m_);  // the caller checks copied_ under m_ before it sleeps
         done_.notify_one();
@@ -145,6 +150,7 @@ private:
   char* dst_ = nullptr;
   const char* src_ = nullptr;
   std::size_t bytes_ = 0, piece_ = min_part;
+  piece_copy copy_piece_ = plain_copy;
   std::vector<std::thread> threads_;
 };
 

@@ -109,10 +109,12 @@ ACC_DETAIL_RUNTIME_FN void register_cuda_ops(const device_ops* ops) noexcept;
 /// the CUDA backend or there is no usable GPU. Counted once.
 ACC_DETAIL_RUNTIME_FN int nvidia_device_count();
 
-/// A host memcpy over the program's OpenMP threads, registered by the first translation unit
-/// compiled with OpenMP (backend/host/executor.hpp); false when it cannot run one (called
+/// A host copy over the program's OpenMP threads, registered by the first translation unit
+/// compiled with OpenMP (backend/host/executor.hpp), each piece copied by `piece` (std::memcpy's
+/// signature: streaming stores into a staging buffer, say); false when it cannot run one (called
 /// inside an OpenMP region). Staged transfers use it in place of their own copy team.
-using openmp_copy_fn = bool (*)(void* dst, const void* src, std::size_t bytes) noexcept;
+using piece_copy_fn = void (*)(void* dst, const void* src, std::size_t bytes) noexcept;
+using openmp_copy_fn = bool (*)(void* dst, const void* src, std::size_t bytes, piece_copy_fn piece) noexcept;
 ACC_DETAIL_RUNTIME_FN void register_openmp_copy(openmp_copy_fn f) noexcept;
 ACC_DETAIL_RUNTIME_FN openmp_copy_fn openmp_copy() noexcept;
 

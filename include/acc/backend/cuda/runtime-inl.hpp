@@ -15,6 +15,7 @@
 #include <acc/backend/cuda/runtime.hpp>
 #include <acc/backend/cuda/tuning.hpp>
 #include <acc/detail/copy_team.hpp>
+#include <acc/detail/stream_copy.hpp>
 #include <acc/detail/runtime_state.hpp>
 #include <acc/error.hpp>
 
@@ -398,9 +399,13 @@ inline std::size_t staging_chunk(std::size_t bytes) noexcept {
 
 /// The host half of a staged chunk: on the program's OpenMP threads where a translation unit
 /// compiled with OpenMP registered them, else on the copy team. `more`: another chunk follows.
-inline void staging_copy(void* dst, const void* src, std::size_t bytes, bool more) {
-  if (const openmp_copy_fn f = openmp_copy(); f && bytes >= 2 * copy_team::min_part && f(dst, src, bytes)) return;
-  copy_team_of_process().copy(dst, src, bytes, more);
+/// With `streaming` the stores pass the caches by (stream_copy; staging_policy says when): the
+/// DMA that reads the buffer next is slower on lines still dirty in them.
+inline void staging_copy(void* dst, const void* src, std::size_t bytes, bool more, bool streaming) {
+  const piece_copy_fn piece = streaming ? &stream_copy : &copy_team::plain_copy;
+  if (const openmp_copy_fn f = openmp_copy(); f && bytes >= 2 * copy_team::min_part && f(dst, src, bytes, piece))
+    return;
+  copy_team_of_process().copy(dst, src, bytes, more, piece);
 }
 
 /// Pageable host -> device through the staging pool: staging_copy fills buffer k % n while
@@ -413,11 +418,12 @@ inline void staged_to_device(staging_pool& p, char* dst, const char* src, std::s
                              const call_site& site) {
   std::lock_guard lock(p.mutex);
   const std::size_t chunk = staging_chunk(bytes);
+  const bool streaming = bytes <= staging_policy::stream_max_bytes;
   for (std::size_t off = 0, k = 0; off < bytes; off += chunk, ++k) {
     const int i = static_cast<int>(k % staging_policy::buffers);
     const std::size_t len = std::min(chunk, bytes - off);
     ACC_DETAIL_CUDA_CHECK(cudaEventSynchronize(p.free[i]), site);  // its last DMA has read it
-    staging_copy(p.buffer[i], src + off, len, off + len < bytes);
+    staging_copy(p.buffer[i], src + off, len, off + len < bytes, streaming);
     ACC_DETAIL_CUDA_CHECK(cudaMemcpyAsync(dst + off, p.buffer[i], len, cudaMemcpyHostToDevice, stream), site);
     ACC_DETAIL_CUDA_CHECK(cudaEventRecord(p.free[i], stream), site);
   }
@@ -446,7 +452,7 @@ inline void staged_to_host(staging_pool& p, char* dst, const char* src, std::siz
     const int i = static_cast<int>(k % staging_policy::buffers);
     const std::size_t off = k * chunk, len = std::min(chunk, bytes - off);
     ACC_DETAIL_CUDA_CHECK(cudaEventSynchronize(p.free[i]), site);  // chunk k has landed
-    staging_copy(dst + off, p.buffer[i], len, k + 1 < chunks);
+    staging_copy(dst + off, p.buffer[i], len, k + 1 < chunks, false);
     if (k + staging_policy::buffers < chunks) queue_chunk(k + staging_policy::buffers);
   }
 }

@@ -94,11 +94,16 @@ struct memory_policy {
 /// recovers. Four buffers keep a DMA queued while the host fills or empties another; below
 /// min_bytes CUDA's own staging is as fast. The sizes are chosen, not yet measured: bench/transfer
 /// reports staged copies against pinned ones per size.
+/// Transfers to the device of at most stream_max_bytes fill the buffers with streaming stores
+/// (a DMA reading lines still dirty in the CPU's caches is slower); larger ones with ordinary
+/// stores, which measured faster there (streaming: better at 1-16 MiB, even at 64, worse from
+/// 256 MiB on the H200: bench/results/h100-transfer.txt).
 struct staging_policy {
   static constexpr int buffers = 4;
   static constexpr std::size_t buffer_bytes = std::size_t(8) << 20;
   static constexpr std::size_t min_chunk = std::size_t(1) << 20;
   static constexpr std::size_t min_bytes = std::size_t(256) << 10;
+  static constexpr std::size_t stream_max_bytes = std::size_t(64) << 20;
 };
 
 }  // namespace acc::detail::cuda

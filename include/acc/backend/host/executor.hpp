@@ -210,7 +210,7 @@ private:
 /// an OpenMP region (a nested one would have one thread), nor with fewer than 4 threads
 /// (OMP_NUM_THREADS=1 beside MPI ranks, say), where the copy team's idle cores do better, nor
 /// while another host thread's transfer has the OpenMP threads (two teams would share the cores).
-inline bool openmp_copy(void* dst, const void* src, std::size_t bytes) noexcept {
+inline bool openmp_copy(void* dst, const void* src, std::size_t bytes, piece_copy_fn copy_piece) noexcept {
   static bool busy = false;  // GCC/Clang atomic builtins, as the executor's flag
   if (omp_in_parallel() || omp_get_max_threads() < 4 || __atomic_exchange_n(&busy, true, __ATOMIC_ACQUIRE))
     return false;
@@ -221,7 +221,7 @@ inline bool openmp_copy(void* dst, const void* src, std::size_t bytes) noexcept 
 #  pragma omp parallel for schedule(dynamic, 1)
   for (std::int64_t k = 0; k < pieces; ++k) {
     const std::size_t b = std::size_t(k) * piece;
-    std::memcpy(d + b, s + b, smaller(piece, bytes - b));
+    copy_piece(d + b, s + b, smaller(piece, bytes - b));
   }
   __atomic_store_n(&busy, false, __ATOMIC_RELEASE);
   return true;
