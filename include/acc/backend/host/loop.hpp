@@ -42,12 +42,6 @@ ACC_DETAIL_NOINLINE inline void run_loop_chunks(loop_chunk_fn chunk, const void*
   ex.rethrow(ctx.site);
 }
 
-/// parallel_loop on the host.
-template <class Space, class Body>
-void run(backend, const loop_task<Space>& task, const Body& body, const launch_context& ctx) {
-  run_loop_chunks(&loop_chunk<Space, Body>, &task, &body, task.total, ctx);
-}
-
 /// The dispatch's entry of parallel_loop, once per space type: `code` is the body's
 /// loop_chunk_of, so that a body's whole host path is its loop_chunk.
 template <class Space>
@@ -58,6 +52,13 @@ void run_loop_entry(const void* task, const void* body, const launch_context& ct
 
 template <class Space, class Body>
 inline constexpr loop_chunk_fn loop_chunk_of = &loop_chunk<Space, Body>;
+
+/// parallel_loop on the host: the backend's entry of the construct, as every backend has one.
+/// The dispatch calls run_loop_entry through backend_entry_of, which this forwards to.
+template <class Space, class Body>
+void run(backend, const loop_task<Space>& task, const Body& body, const launch_context& ctx) {
+  run_loop_entry<Space>(&task, &body, ctx, nullptr, &loop_chunk_of<Space, Body>);
+}
 
 template <class Space, class Body>
 constexpr backend_entry backend_entry_of(backend, const loop_task<Space>*, const Body*) {
