@@ -3,6 +3,8 @@
 //! cannot feed at PCIe 5 rates.
 #pragma once
 
+#include <acc/detail/runtime_state.hpp>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -56,14 +58,13 @@ public:
 
   unsigned helpers() const noexcept { return static_cast<unsigned>(threads_.size()); }
 
-  /// How each piece is copied: std::memcpy's signature (stream_copy, say).
-  using piece_copy = void (*)(void* dst, const void* src, std::size_t bytes) noexcept;
+  /// A piece copied by std::memcpy (the other piece_copy_fn: stream_copy).
   static void plain_copy(void* dst, const void* src, std::size_t bytes) noexcept { std::memcpy(dst, src, bytes); }
 
   /// std::memcpy(dst, src, bytes), the ranges not overlapping, each piece by `copy_piece`;
   /// returns once all is copied. `more`: another chunk of the same transfer follows at once,
   /// so the helpers wait for it spinning.
-  void copy(void* dst, const void* src, std::size_t bytes, bool more = false, piece_copy copy_piece = plain_copy) {
+  void copy(void* dst, const void* src, std::size_t bytes, bool more = false, piece_copy_fn copy_piece = plain_copy) {
     if (threads_.empty() || bytes < 2 * min_part) {
       copy_piece(dst, src, bytes);
       return;
@@ -150,7 +151,7 @@ private:
   char* dst_ = nullptr;
   const char* src_ = nullptr;
   std::size_t bytes_ = 0, piece_ = min_part;
-  piece_copy copy_piece_ = plain_copy;
+  piece_copy_fn copy_piece_ = plain_copy;
   std::vector<std::thread> threads_;
 };
 

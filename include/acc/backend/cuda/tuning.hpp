@@ -96,8 +96,8 @@ struct memory_policy {
 /// reports staged copies against pinned ones per size.
 /// Transfers to the device of at most stream_max_bytes fill the buffers with streaming stores
 /// (a DMA reading lines still dirty in the CPU's caches is slower); larger ones with ordinary
-/// stores, which measured faster there (streaming: better at 1-16 MiB, even at 64, worse from
-/// 256 MiB on the H200: bench/results/h100-transfer.txt).
+/// stores: there the buffers are refilled many times over and streaming showed no gain
+/// (bench/results/h100-transfer.txt).
 struct staging_policy {
   static constexpr int buffers = 4;
   static constexpr std::size_t buffer_bytes = std::size_t(8) << 20;
