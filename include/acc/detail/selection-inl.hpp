@@ -124,7 +124,14 @@ ACC_DETAIL_RUNTIME_FN target adaptive_policy::choose(std::uint64_t n, const data
       return c.choice;
     }
   }
-  if (c.tie) return c.runs[0] <= c.runs[1] ? target::host : target::nvidia;  // turns
+  if (c.tie) {
+    // Turns in blocks: the side of the latest run goes on until its block is full, or it has
+    // all its runs.
+    const int tie_trials = std::clamp(o_.tie_trials, std::clamp(o_.trials, 1, 8), 8);
+    int s = c.last_side < 0 ? 0 : c.streak < std::max(2, o_.tie_block) ? c.last_side : 1 - c.last_side;
+    if (c.runs[s] >= tie_trials) s = 1 - s;
+    return s ? target::nvidia : target::host;
+  }
   return c.runs[0] < o_.trials ? target::host : target::nvidia;
 }
 
@@ -171,6 +178,10 @@ ACC_DETAIL_RUNTIME_FN void adaptive_policy::record(target where, std::uint64_t n
   if (c.n == 0) c.n = n ? n : 1, c.motion = m;
   if (seconds <= 0) seconds = 1e-9;  // a clock tick too coarse to see the run
   kernel = std::clamp(kernel, 0.0, seconds);
+  const bool changed_side = s != c.last_side;
+  c.streak = changed_side ? 1 : c.streak + 1;
+  c.last_side = s;
+  if (c.tie && !c.settled && changed_side) return;  // a block's first run: not counted (above)
   if (c.runs[s] < warm) {
     // Warm-up: the median of these runs is this side's time here, split into kernel and
     // movement, and each part feeds its model.
@@ -546,7 +557,7 @@ ACC_DETAIL_RUNTIME_FN std::string selection_report() {
         out += "  adaptive 2^" + std::to_string(cls) + ", " + data_name[r] + ": " +
                (c.choice == target::nvidia ? "gpu" : c.choice == target::host ? "host" : "undecided") +
                (c.by_model ? " (predicted)" : "") +
-               (c.tie       ? " (near tie: both timed twice, then on in turns)"
+               (c.tie       ? " (near tie: both timed twice, then on in blocks of turns)"
                 : c.retimed ? " (close call: both timed twice)"
                             : "") +
                (c.rechecked ? " (the other side timed again)" : "");

@@ -93,9 +93,12 @@ constexpr residency residency_of(const data_motion& m) noexcept {
 /// fast as the chosen one costs little more than the runs it replaces. Medians still within
 /// `margin` of each other after that second timing are a near tie, which three runs a side
 /// decide by chance and the hysteresis then never undoes (a switch needs the margin): both
-/// sides run on, taking turns, until each has `tie_trials` runs, whose medians decide; the
-/// extra runs cost little, either side being about as fast. Trials count up to 8 and the
-/// window up to 16.
+/// sides run on, taking turns in blocks of `tie_block` runs, until each has `tie_trials` runs,
+/// whose medians decide; the first run of each block is not counted, for it pays the change
+/// of side (OpenMP threads woken after the GPU's run, caches holding what the other side
+/// touched) that the settled class, running one side, never pays, and that a few percent of a
+/// near tie would hand to the other side; the extra runs cost little, either side being about
+/// as fast. Trials count up to 8 and the window up to 16.
 struct adaptive_options {
   double margin = 0.10;
   int trials = 3;
@@ -110,6 +113,7 @@ struct adaptive_options {
   double recheck = 10.0;
   double recheck_close = 2.0;
   int tie_trials = 8;
+  int tie_block = 3;
 };
 
 /// Per size class and residency of one call site on one GPU. Times are whole runs (data
@@ -127,6 +131,8 @@ struct adaptive_class {
   std::array<double, 16> window{};      // the chosen side's latest runs since it was chosen
   std::array<double, 2> lowest{};       // each side's lowest window while chosen (0: none yet)
   int window_runs = 0;
+  int last_side = -1;     // the side of the latest run recorded (-1: none), and how many in a row
+  int streak = 0;
   int favour_other = 0;   // full windows in a row whose second fastest run the other side beat by the margin
   std::uint64_t calls = 0;  // runs chosen since the class settled (sampling counts them)
   target choice = target::unset;
@@ -134,7 +140,7 @@ struct adaptive_class {
   bool settled = false;   // warm-up over: runs go to `choice`
   bool by_model = false;  // settled at first sight from the models' predictions
   bool retimed = false;   // the warm-up's medians were too close to call and both sides ran again
-  bool tie = false;       // still within the margin after that: both sides run to tie_trials
+  bool tie = false;       // still within the margin after that: both sides run to tie_trials, in blocks
   bool probing = false;   // the other side, known only by prediction, runs its warm-up before a switch
   bool rechecked = false; // the losing side was timed once more after the class had run long enough
   double probed_against = 0;  // the chosen side's window (second fastest run) that the probe must beat
