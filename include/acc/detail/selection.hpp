@@ -113,7 +113,7 @@ struct adaptive_options {
   double recheck = 10.0;
   double recheck_close = 2.0;
   int tie_trials = 8;
-  int tie_block = 3;
+  int tie_block = 3;  // at least 2 (one run counted a block)
 };
 
 /// Per size class and residency of one call site on one GPU. Times are whole runs (data
