@@ -348,7 +348,8 @@ ACC_DETAIL_RUNTIME_FN void nvtx_pop() noexcept {}
 // The other parts, in order: the present table and the implicit data of constructs; acc::adaptive,
 // acc::tuned and the tune cache; the dispatch path of compute constructs, which uses both; what
 // the host backend's headers would otherwise instantiate in every translation unit (the tile
-// scratch and acc::cache's messages, gang-shared memory); acc::devices_of.
+// scratch and acc::cache's messages, gang-shared memory); acc::devices_of; the OpenACC runtime
+// routines of acc/runtime.hpp.
 #define ACC_DETAIL_RUNTIME_PARTS 1
 #include <acc/detail/present_table-inl.hpp>
 #include <acc/detail/selection-inl.hpp>
@@ -356,4 +357,5 @@ ACC_DETAIL_RUNTIME_FN void nvtx_pop() noexcept {}
 #include <acc/backend/host/tile_ops-inl.hpp>
 #include <acc/backend/host/region-inl.hpp>
 #include <acc/detail/devices-inl.hpp>
+#include <acc/detail/routines-inl.hpp>
 
