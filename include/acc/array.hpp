@@ -1,6 +1,8 @@
 //! @file acc::array (owning) and acc::view (over user memory): what compute constructs capture.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/detail/array_ops.hpp>
 #include <acc/detail/array_owner.hpp>
 #include <acc/detail/capture.hpp>
@@ -38,7 +40,6 @@ template <class T>
 inline constexpr bool read_only_load_v =
     std::is_const_v<T> && std::is_arithmetic_v<T> && !std::is_same_v<std::remove_cv_t<T>, bool> &&
     !std::is_same_v<std::remove_cv_t<T>, long double> && (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8);
-
 
 /// The element count of extents ext[0..rank), or acc::bad_clause at the user's line when an
 /// extent is negative (it would wrap to a huge size_t) or the bytes overflow std::size_t.
@@ -437,6 +438,4 @@ private:
 
 }  // namespace acc
 
-#if ACC_DETAIL_RUNTIME_INLINE
-#  include <acc/detail/runtime-inl.hpp>
-#endif
+#include <acc/detail/header_close.hpp>

@@ -1,6 +1,8 @@
 //! @file Async queues: waiting and testing (OpenACC 3.3 §2.16, §3.2.11-3.2.14).
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/clauses.hpp>
 #include <acc/detail/runtime_state.hpp>
 #include <acc/error.hpp>
@@ -106,6 +108,4 @@ inline void wait_async(int waited, int waiting, std::source_location where = std
 
 }  // namespace acc
 
-#if ACC_DETAIL_RUNTIME_INLINE
-#  include <acc/detail/runtime-inl.hpp>
-#endif
+#include <acc/detail/header_close.hpp>

@@ -2,6 +2,8 @@
 //! acc::atomic_ref, and acc::atomic_add.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/detail/atomic_ops.hpp>
 #include <acc/detail/config.hpp>
 #include <acc/detail/memory_order.hpp>
@@ -271,3 +273,5 @@ private:
 };
 
 }  // namespace acc
+
+#include <acc/detail/header_close.hpp>

@@ -3,6 +3,8 @@
 //! back as an acc::cached_views_t for structured bindings.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/cached_view.hpp>
 #include <acc/detail/config.hpp>
 #include <acc/detail/tile_ops.hpp>
@@ -167,3 +169,5 @@ template <std::size_t K, class... V>
 struct std::tuple_element<K, acc::cached_views_t<V...>> {
   using type = std::tuple_element_t<K, std::tuple<V...>>;  // a type computation only
 };
+
+#include <acc/detail/header_close.hpp>

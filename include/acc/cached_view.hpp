@@ -2,6 +2,8 @@
 //! acc::cache returns: the tile's copy of part of an array, indexed with the array's indices.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/array.hpp>
 #include <acc/detail/config.hpp>
 #include <acc/detail/tile_ops.hpp>
@@ -108,3 +110,5 @@ private:
 };
 
 }  // namespace acc
+
+#include <acc/detail/header_close.hpp>

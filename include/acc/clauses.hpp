@@ -1,6 +1,8 @@
 //! @file Clause objects of the compute constructs (OpenACC 3.3 §2.5.x): plain values.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/detail/runtime_state.hpp>
 
 #include <cstddef>
@@ -139,3 +141,5 @@ inline constexpr adaptive_t adaptive{};
 inline constexpr tuned_t tuned{};
 
 }  // namespace acc
+
+#include <acc/detail/header_close.hpp>

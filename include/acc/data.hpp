@@ -1,6 +1,8 @@
 //! @file The data environment: data clauses, acc::data regions, enter/exit data, updates (OpenACC 3.3 §2.6-§2.7, §2.14).
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/array.hpp>
 #include <acc/clauses.hpp>
 #include <acc/detail/present_table.hpp>
@@ -792,6 +794,4 @@ T* deviceptr(T* p, std::source_location where = std::source_location::current())
 
 }  // namespace acc
 
-#if ACC_DETAIL_RUNTIME_INLINE
-#  include <acc/detail/runtime-inl.hpp>
-#endif
+#include <acc/detail/header_close.hpp>

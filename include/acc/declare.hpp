@@ -2,6 +2,8 @@
 //! program (OpenACC 3.3 §2.13 `declare create`).
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/data.hpp>
 #include <acc/detail/config.hpp>
 #include <acc/detail/present_table.hpp>
@@ -31,3 +33,5 @@
   ACC_DETAIL_DECLARED_VAR type name dims;                                                            \
   [[maybe_unused]] static const bool acc_detail_declared_##name =                                    \
       ::acc::detail::declare_global(&name, sizeof(name), #name, ACC_DETAIL_DECLARED_SYMBOL)
+
+#include <acc/detail/header_close.hpp>

@@ -2,6 +2,8 @@
 //! that acc::devices (a parallel_loop clause, acc/clauses.hpp) gives each device.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/clauses.hpp>
 #include <acc/data.hpp>
 #include <acc/detail/devices.hpp>
@@ -81,6 +83,4 @@ constexpr range_t<I> device_part(I n, int k, int parts) noexcept {
 
 }  // namespace acc
 
-#if ACC_DETAIL_RUNTIME_INLINE
-#  include <acc/detail/runtime-inl.hpp>
-#endif
+#include <acc/detail/header_close.hpp>

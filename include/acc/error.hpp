@@ -1,6 +1,8 @@
 //! @file Exceptions thrown by acc: one base, one subclass per kind of mistake.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/detail/config.hpp>
 
 #include <source_location>
@@ -76,3 +78,5 @@ template <class Error = error>
 
 }  // namespace detail
 }  // namespace acc
+
+#include <acc/detail/header_close.hpp>

@@ -1,6 +1,8 @@
 //! @file Iteration spaces of loops: a count, acc::range(lo, hi), acc::collapse(n0, n1[, n2]).
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/detail/config.hpp>
 
 #include <array>
@@ -186,3 +188,5 @@ inline constexpr bool invocable_with_rank_v = [] {
 
 }  // namespace detail
 }  // namespace acc
+
+#include <acc/detail/header_close.hpp>

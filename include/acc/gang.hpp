@@ -3,6 +3,8 @@
 //! The work is the backends' (backend/{cuda,host}/gang.hpp, picked by detail/gang_ops.hpp).
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/detail/body_checks.hpp>
 #include <acc/cached_view.hpp>
 #include <acc/detail/clauses.hpp>
@@ -210,3 +212,5 @@ ACC_DETAIL_HD void single(const gang_t& g, Scope, const F& f) {
 ACC_DETAIL_HD inline void barrier([[maybe_unused]] const gang_t& g) { detail::gang_ops::gang_barrier(); }
 
 }  // namespace acc
+
+#include <acc/detail/header_close.hpp>

@@ -2,6 +2,8 @@
 //! many times (a CUDA graph on a GPU: one launch for the whole sequence).
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/clauses.hpp>
 #include <acc/detail/runtime_state.hpp>
 #include <acc/error.hpp>
@@ -107,6 +109,4 @@ private:
 
 }  // namespace acc
 
-#if ACC_DETAIL_RUNTIME_INLINE
-#  include <acc/detail/runtime-inl.hpp>
-#endif
+#include <acc/detail/header_close.hpp>

@@ -1,6 +1,8 @@
 //! @file acc::parallel_loop, OpenACC's `parallel loop` (OpenACC 3.3 §2.11, §2.9).
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/clauses.hpp>
 #include <acc/detail/body_checks.hpp>
 #include <acc/detail/clauses.hpp>
@@ -38,7 +40,6 @@ struct invocable_with_reductions<Body, I, Rank, std::tuple<R...>> {
     else return std::is_invocable_v<const Body&, I, I, I, typename R::value_type&...>;
   }();
 };
-
 
 /// The checks of parallel_loop's arguments, in the order a user would fix them; only the
 /// first failure is reported, so the user sees one message rather than a cascade.
@@ -162,6 +163,4 @@ parallel_loop(Extent, Args&&...) -> parallel_loop<Extent, Args...>;
 
 }  // namespace acc
 
-#if ACC_DETAIL_RUNTIME_INLINE
-#  include <acc/detail/runtime-inl.hpp>
-#endif
+#include <acc/detail/header_close.hpp>

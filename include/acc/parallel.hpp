@@ -1,6 +1,8 @@
 //! @file Everything in acc: `#include <acc/parallel.hpp>`.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/array.hpp>
 #include <acc/async.hpp>
 #include <acc/atomic.hpp>
@@ -19,3 +21,5 @@
 #include <acc/scan.hpp>
 #include <acc/serial.hpp>
 #include <acc/tile.hpp>
+
+#include <acc/detail/header_close.hpp>

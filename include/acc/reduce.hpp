@@ -1,6 +1,8 @@
 //! @file acc::parallel_reduce and the reduction operators (OpenACC 3.3 §2.9.11 `reduction`).
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/detail/body_checks.hpp>
 #include <acc/clauses.hpp>
 #include <acc/detail/clauses.hpp>
@@ -178,6 +180,4 @@ auto parallel_reduce(Extent e, detail::sited_clause<default_present_t> first, co
 
 }  // namespace acc
 
-#if ACC_DETAIL_RUNTIME_INLINE
-#  include <acc/detail/runtime-inl.hpp>
-#endif
+#include <acc/detail/header_close.hpp>

@@ -2,6 +2,8 @@
 //! gangs of workers of vector lanes, with loops inside it (acc/gang.hpp).
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/detail/body_checks.hpp>
 #include <acc/clauses.hpp>
 #include <acc/detail/clauses.hpp>
@@ -109,6 +111,4 @@ parallel(Args&&...) -> parallel<Args...>;
 
 }  // namespace acc
 
-#if ACC_DETAIL_RUNTIME_INLINE
-#  include <acc/detail/runtime-inl.hpp>
-#endif
+#include <acc/detail/header_close.hpp>

@@ -1,6 +1,8 @@
 //! @file Device selection: the OpenACC runtime API (OpenACC 3.3 §3.2.1-3.2.5).
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/clauses.hpp>
 #include <acc/detail/config.hpp>
 #include <acc/detail/runtime_state.hpp>
@@ -259,7 +261,4 @@ ACC_DETAIL_RUNTIME_FN std::string get_property_string(int n, device_type t, devi
 
 }  // namespace acc
 
-
-#if ACC_DETAIL_RUNTIME_INLINE
-#  include <acc/detail/runtime-inl.hpp>
-#endif
+#include <acc/detail/header_close.hpp>

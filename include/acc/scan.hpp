@@ -4,6 +4,8 @@
 //! OpenACC 3.3 has no scan; Xu et al. (2016, §4.1.7) proposed a `scan` clause for it.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/detail/body_checks.hpp>
 #include <acc/array.hpp>
 #include <acc/clauses.hpp>
@@ -451,6 +453,4 @@ auto parallel_scan(Extent e, detail::sited_clause<default_present_t> first, cons
 
 }  // namespace acc
 
-#if ACC_DETAIL_RUNTIME_INLINE
-#  include <acc/detail/runtime-inl.hpp>
-#endif
+#include <acc/detail/header_close.hpp>

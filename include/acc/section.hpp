@@ -3,6 +3,8 @@
 //! clauses and updates take a contiguous section; acc::cache takes any.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/array.hpp>
 #include <acc/detail/clauses.hpp>
 #include <acc/detail/config.hpp>
@@ -209,3 +211,5 @@ ACC_DETAIL_HD auto section(const A& a, Ranges... ranges) {
 }
 
 }  // namespace acc
+
+#include <acc/detail/header_close.hpp>

@@ -2,6 +2,8 @@
 //! by one gang of one worker with one vector lane.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/clauses.hpp>
 #include <acc/detail/body_checks.hpp>
 #include <acc/detail/clauses.hpp>
@@ -87,6 +89,4 @@ serial(Args&&...) -> serial<Args...>;
 
 }  // namespace acc
 
-#if ACC_DETAIL_RUNTIME_INLINE
-#  include <acc/detail/runtime-inl.hpp>
-#endif
+#include <acc/detail/header_close.hpp>

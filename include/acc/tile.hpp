@@ -42,6 +42,8 @@
 //! tile_for, tile_barrier, per_iteration) in acc/tile_level.hpp and acc::cache in acc/cache.hpp.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/array.hpp>
 #include <acc/cache.hpp>
 #include <acc/cached_view.hpp>
@@ -117,6 +119,4 @@ tile_loop(Extent, Args&&...) -> tile_loop<Extent, Args...>;
 
 }  // namespace acc
 
-#if ACC_DETAIL_RUNTIME_INLINE
-#  include <acc/detail/runtime-inl.hpp>
-#endif
+#include <acc/detail/header_close.hpp>

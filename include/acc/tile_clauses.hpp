@@ -4,6 +4,8 @@
 //! trivially copyable values; acc/tile.hpp brings them with the construct.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/array.hpp>
 #include <acc/detail/clauses.hpp>
 #include <acc/detail/config.hpp>
@@ -223,3 +225,5 @@ auto dist_lastprivate(const A& a, Ranges... ranges) {
 }
 
 }  // namespace acc
+
+#include <acc/detail/header_close.hpp>

@@ -2,6 +2,8 @@
 //! acc::tile_for, acc::tile_barrier and acc::per_iteration, which such a body calls.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/array.hpp>
 #include <acc/detail/config.hpp>
 #include <acc/detail/tile_ops.hpp>
@@ -160,3 +162,5 @@ ACC_DETAIL_HD void tile_barrier(const tile_t<R, I>& t) {
 }
 
 }  // namespace acc
+
+#include <acc/detail/header_close.hpp>

@@ -1,6 +1,8 @@
 //! @file Which backend acc::array and acc::view use where the code runs: detail::array_ops.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/detail/config.hpp>
 
 #include <acc/backend/host/array.hpp>
@@ -18,3 +20,5 @@ using array_ops = host::array_ops;
 #endif
 
 }  // namespace acc::detail
+
+#include <acc/detail/header_close.hpp>

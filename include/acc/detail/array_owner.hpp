@@ -1,6 +1,8 @@
 //! @file The shared host storage behind acc::array handles (defined in detail/runtime-inl.hpp).
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/detail/config.hpp>
 
 #include <cstddef>
@@ -26,3 +28,5 @@ ACC_DETAIL_RUNTIME_FN void retain_array_owner(array_owner* owner) noexcept;
 ACC_DETAIL_RUNTIME_FN void release_array_owner(array_owner* owner) noexcept;
 
 }  // namespace acc::detail
+
+#include <acc/detail/header_close.hpp>

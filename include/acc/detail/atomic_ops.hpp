@@ -1,6 +1,8 @@
 //! @file Which backend performs acc's atomic updates where the code runs: detail::atomic_ops.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/detail/config.hpp>
 
 #include <acc/backend/host/atomic.hpp>
@@ -18,3 +20,5 @@ using atomic_ops = host::atomic_ops;
 #endif
 
 }  // namespace acc::detail
+
+#include <acc/detail/header_close.hpp>

@@ -1,6 +1,8 @@
 //! @file The checks every construct makes of its body: a lambda nvcc can launch, and index parameters that hold every index.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/detail/clauses.hpp>
 #include <acc/detail/config.hpp>
 #include <acc/extent.hpp>
@@ -215,3 +217,5 @@ ACC_DETAIL_BODY_CHECK(loop_scan)
 #undef ACC_DETAIL_BODY_CHECK
 
 }  // namespace acc::detail
+
+#include <acc/detail/header_close.hpp>

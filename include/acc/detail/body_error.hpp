@@ -3,6 +3,8 @@
 //! catches them rethrows them with the construct and its call site.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/error.hpp>
 
 #include <cstring>
@@ -25,3 +27,5 @@ private:
 };
 
 }  // namespace acc::detail
+
+#include <acc/detail/header_close.hpp>

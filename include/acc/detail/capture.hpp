@@ -1,6 +1,8 @@
 //! @file Implicit data of compute constructs: the arrays a body captured, mapped for one launch.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/detail/clauses.hpp>
 #include <acc/detail/config.hpp>
 #include <acc/detail/present_table.hpp>
@@ -75,3 +77,5 @@ private:
 };
 
 }  // namespace acc::detail
+
+#include <acc/detail/header_close.hpp>

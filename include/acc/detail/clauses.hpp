@@ -2,6 +2,8 @@
 //! fold of a construct's clauses into one launch_spec, so backends never see a pack.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/clauses.hpp>
 #include <acc/error.hpp>
 
@@ -356,3 +358,5 @@ decltype(auto) run_with_clauses(F&& f, const Args&... args) {
 }
 
 }  // namespace acc::detail
+
+#include <acc/detail/header_close.hpp>

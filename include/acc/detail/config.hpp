@@ -59,6 +59,17 @@
 #  define ACC_DETAIL_CUDA_RUNTIME_FN inline
 #endif
 
+// Whether the runtime is inline in this translation unit (header-only use), and so is defined
+// where the outermost acc header closes (detail/header_open.hpp). When it is not,
+// ACC_DETAIL_NO_HEADER_DEPTH lets the compiler skip header_open.hpp and header_close.hpp, which
+// it reads as guarded by that macro.
+#if ACC_DETAIL_RUNTIME_INLINE || (ACC_DETAIL_CUDA_RUNTIME_INLINE && defined(ACC_DETAIL_CUDA))
+#  define ACC_DETAIL_ANY_RUNTIME_INLINE 1
+#else
+#  define ACC_DETAIL_ANY_RUNTIME_INLINE 0
+#  define ACC_DETAIL_NO_HEADER_DEPTH
+#endif
+
 // Helpers that every construct's instantiation calls (launch planning, error paths): kept out
 // of line so that a translation unit compiles them once, not once per construct.
 #if defined(__GNUC__) || defined(__clang__)

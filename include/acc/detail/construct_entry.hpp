@@ -3,6 +3,8 @@
 //! the path).
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/detail/clauses.hpp>
 #include <acc/detail/config.hpp>
 #include <acc/detail/nvtx.hpp>
@@ -62,3 +64,5 @@ ACC_DETAIL_RUNTIME_FN void run_construct(const construct_entry& entry, const voi
                                          const call_site& site, nvtx_site* nvtx);
 
 }  // namespace acc::detail
+
+#include <acc/detail/header_close.hpp>

@@ -3,6 +3,8 @@
 //! cannot feed at PCIe 5 rates.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/detail/runtime_state.hpp>
 
 #include <algorithm>
@@ -175,3 +177,5 @@ inline copy_team& copy_team_of_process() {
 }
 
 }  // namespace acc::detail
+
+#include <acc/detail/header_close.hpp>

@@ -2,6 +2,8 @@
 //! (one contiguous part of the outermost loop per device, each a construct of its own).
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/clauses.hpp>
 #include <acc/detail/clauses.hpp>
 #include <acc/detail/dispatch.hpp>
@@ -101,3 +103,5 @@ void run_on_devices(const devices_t& d, const Space& space, std::uint64_t total,
 }
 
 }  // namespace acc::detail
+
+#include <acc/detail/header_close.hpp>

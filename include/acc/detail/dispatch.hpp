@@ -3,6 +3,8 @@
 //! entry per construct kind), finish (copy out, free).
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/detail/clauses.hpp>
 #include <acc/detail/config.hpp>
 #include <acc/detail/construct_entry.hpp>
@@ -118,3 +120,5 @@ auto dispatch(const Task& task, const launch_spec& spec, const Body& body, const
 }
 
 }  // namespace acc::detail
+
+#include <acc/detail/header_close.hpp>

@@ -2,6 +2,8 @@
 //! the backends that construct it need not include acc/gang.hpp, which includes them.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/detail/config.hpp>
 
 #include <cstddef>
@@ -80,3 +82,5 @@ struct gang_access {
 
 }  // namespace detail
 }  // namespace acc
+
+#include <acc/detail/header_close.hpp>

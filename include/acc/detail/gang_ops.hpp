@@ -2,6 +2,8 @@
 //! picks between backend/cuda/gang.hpp and backend/host/gang.hpp.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/detail/config.hpp>
 
 #include <acc/backend/host/gang.hpp>
@@ -20,3 +22,5 @@ using gang_ops = host::gang_ops;
 #endif
 
 }  // namespace acc::detail
+
+#include <acc/detail/header_close.hpp>

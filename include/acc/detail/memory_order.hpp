@@ -1,6 +1,8 @@
 //! @file Memory orders as acc's atomics pass them on: std::memory_order's values, without <atomic>.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/detail/config.hpp>
 
 #include <type_traits>
@@ -34,3 +36,5 @@ ACC_DETAIL_HD constexpr memory_order order_of(Order o) noexcept {
 }
 
 }  // namespace acc::detail
+
+#include <acc/detail/header_close.hpp>

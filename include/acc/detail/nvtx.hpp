@@ -3,6 +3,8 @@
 //! (ACC_NO_NVTX, or no nvtx3 headers where the runtime was compiled) they do nothing.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/detail/config.hpp>
 #include <acc/error.hpp>
 
@@ -86,3 +88,5 @@ private:
 
 }  // namespace ACC_DETAIL_NVTX_ABI
 }  // namespace acc::detail
+
+#include <acc/detail/header_close.hpp>

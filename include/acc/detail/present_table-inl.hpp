@@ -8,7 +8,6 @@
 #elif !defined(ACC_DETAIL_PRESENT_TABLE_INL)
 #define ACC_DETAIL_PRESENT_TABLE_INL
 
-
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -53,7 +52,6 @@ ACC_DETAIL_RUNTIME_FN std::string transfer_name(const char* action, const host_s
 ACC_DETAIL_RUNTIME_FN std::string describe_device(int device) {
   return device < 0 ? std::string("the host device") : "device " + std::to_string(device);
 }
-
 
 /// The entry holding all of `s`, or m.end(). Data that is only partly present is an error
 /// (OpenACC 3.3 §2.7.2), reported rather than silently given a second copy.
@@ -394,7 +392,6 @@ ACC_DETAIL_RUNTIME_FN void forget_host_range(const void* p, std::size_t bytes) n
     while (it != m.end() && it->first < e) drop_entry(device, m, it++, queue_sync);
   }
 }
-
 
 // ---- implicit data of compute constructs -----------------------------------------------------
 

@@ -2,6 +2,8 @@
 //! Declarations only: the table lives in detail/runtime-inl.hpp, compiled once.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/detail/config.hpp>
 #include <acc/detail/runtime_state.hpp>
 #include <acc/error.hpp>
@@ -86,3 +88,5 @@ ACC_DETAIL_RUNTIME_FN bool declare_global(const void* p, std::size_t bytes, cons
 ACC_DETAIL_RUNTIME_FN void forget_host_range(const void* p, std::size_t bytes) noexcept;
 
 }  // namespace acc::detail
+
+#include <acc/detail/header_close.hpp>

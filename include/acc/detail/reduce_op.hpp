@@ -1,6 +1,8 @@
 //! @file Reduction operators and how acc finds an operator's identity for a type.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/detail/config.hpp>
 #include <acc/extent.hpp>
 
@@ -190,3 +192,5 @@ using reduce_value_t = std::remove_cvref_t<
 
 }  // namespace detail
 }  // namespace acc
+
+#include <acc/detail/header_close.hpp>

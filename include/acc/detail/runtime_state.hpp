@@ -2,6 +2,8 @@
 //! Declarations only: the state itself lives in detail/runtime-inl.hpp, compiled once.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/detail/config.hpp>
 #include <acc/error.hpp>
 
@@ -159,3 +161,5 @@ ACC_DETAIL_RUNTIME_FN void yield_thread() noexcept;
 ACC_DETAIL_RUNTIME_FN bool done_at(const int* flags, int index) noexcept;
 
 }  // namespace acc::detail
+
+#include <acc/detail/header_close.hpp>

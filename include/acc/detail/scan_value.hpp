@@ -2,6 +2,8 @@
 //! (scan.hpp) and acc::loop_scan (gang.hpp).
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <type_traits>
 
 namespace acc::detail {
@@ -26,3 +28,5 @@ template <class Explicit, class Body>
 using scan_value_t = std::conditional_t<std::is_void_v<Explicit>, typename body_partial<Body>::type, Explicit>;
 
 }  // namespace acc::detail
+
+#include <acc/detail/header_close.hpp>

@@ -5,6 +5,8 @@
 //! runtime and by tests and benchmarks only, never by a public header.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/detail/clauses.hpp>
 #include <acc/detail/config.hpp>
 #include <acc/detail/runtime_state.hpp>
@@ -349,3 +351,5 @@ ACC_DETAIL_RUNTIME_FN bool adaptive_everywhere() noexcept;
 ACC_DETAIL_RUNTIME_FN void reset_selection();
 
 }  // namespace acc::detail
+
+#include <acc/detail/header_close.hpp>

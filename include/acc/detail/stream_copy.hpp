@@ -2,6 +2,8 @@
 //! the device: the pinned buffer it fills is read next by the GPU's DMA, not by the CPU.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -45,3 +47,5 @@ inline void stream_copy(void* dst, const void* src, std::size_t bytes) noexcept 
 }
 
 }  // namespace acc::detail
+
+#include <acc/detail/header_close.hpp>

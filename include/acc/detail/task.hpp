@@ -3,6 +3,8 @@
 //! launch_context&)` for each (backend/host/backend.hpp lists them).
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/detail/clauses.hpp>
 #include <acc/detail/present_table.hpp>
 #include <acc/error.hpp>
@@ -155,3 +157,5 @@ auto space_of(const Extent& extent, const call_site& site) {
 }
 
 }  // namespace acc::detail
+
+#include <acc/detail/header_close.hpp>

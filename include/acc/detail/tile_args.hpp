@@ -2,6 +2,8 @@
 //! each failure a static_assert that names the fix, in the order a user would fix them.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/detail/body_checks.hpp>
 #include <acc/clauses.hpp>
 #include <acc/detail/clauses.hpp>
@@ -162,3 +164,5 @@ constexpr bool check_tile_args() {
 }
 
 }  // namespace acc::detail
+
+#include <acc/detail/header_close.hpp>

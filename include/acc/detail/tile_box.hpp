@@ -4,6 +4,8 @@
 //! on a GPU, one thread on the host).
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/detail/config.hpp>
 #include <acc/detail/tile_fwd.hpp>
 #include <acc/detail/tile_range.hpp>
@@ -256,3 +258,5 @@ ACC_DETAIL_HD void store_box(const A& a, const U* storage, const cache_box<R>& b
 }
 
 }  // namespace acc::detail
+
+#include <acc/detail/header_close.hpp>

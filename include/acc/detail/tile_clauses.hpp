@@ -3,6 +3,8 @@
 //! detail/clauses.hpp.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/clauses.hpp>
 #include <acc/detail/clauses.hpp>
 #include <acc/detail/config.hpp>
@@ -108,3 +110,5 @@ auto cached_of(const C&... c) {
 }
 
 }  // namespace acc::detail
+
+#include <acc/detail/header_close.hpp>

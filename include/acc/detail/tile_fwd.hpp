@@ -3,6 +3,8 @@
 //! acc/cache.hpp): those use them only inside templates, which acc/tile.hpp instantiates.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <cstddef>
 
 namespace acc {
@@ -15,3 +17,5 @@ template <class... V>
 struct cached_views_t;
 
 }  // namespace acc
+
+#include <acc/detail/header_close.hpp>

@@ -5,6 +5,8 @@
 //! but for the host's cache_overflow, which only an Ops with overflow_at_call has.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/backend/host/tile_ops.hpp>
 #include <acc/detail/config.hpp>
 
@@ -21,3 +23,5 @@ using tile_ops = host::tile_ops;
 #endif
 
 }  // namespace acc::detail
+
+#include <acc/detail/header_close.hpp>

@@ -3,6 +3,8 @@
 //! the closure of body and clauses; and how a backend calls the body for one tile.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/detail/config.hpp>
 #include <acc/detail/tile_box.hpp>
 #include <acc/detail/tile_clauses.hpp>
@@ -178,3 +180,5 @@ ACC_DETAIL_HD void call_tile_body(const Body& body, const tile_t<Rank, Index>& t
 }
 
 }  // namespace acc::detail
+
+#include <acc/detail/header_close.hpp>

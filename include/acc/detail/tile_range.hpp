@@ -2,6 +2,8 @@
 //! dimension, the range it keeps of them, a halo around the tile's iterations or a fixed range.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/array.hpp>
 #include <acc/detail/config.hpp>
 
@@ -60,3 +62,5 @@ template <class T, std::size_t R> struct cacheable<array<T, R>> : std::true_type
 inline constexpr std::size_t label_chars = 24;
 
 }  // namespace acc::detail
+
+#include <acc/detail/header_close.hpp>

@@ -2,6 +2,8 @@
 //! tiles and their shared memory, and hands the task to the one dispatch.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/backend/host/tile.hpp>
 #include <acc/detail/capture.hpp>
 #include <acc/detail/clauses.hpp>
@@ -36,3 +38,5 @@ void run_tile_loop(const Extent& extent, const tile_spec<Rank>& spec, const Body
 }
 
 }  // namespace acc::detail
+
+#include <acc/detail/header_close.hpp>

@@ -2,6 +2,8 @@
 //! the traits of a section, and the views it returns, packed as a plain aggregate.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/detail/clauses.hpp>
 #include <acc/detail/config.hpp>
 #include <acc/detail/tile_fwd.hpp>
@@ -46,3 +48,5 @@ ACC_DETAIL_HD view_pack<V, Rest...> pack_views(const V& v, const Rest&... rest) 
 }
 
 }  // namespace acc::detail
+
+#include <acc/detail/header_close.hpp>

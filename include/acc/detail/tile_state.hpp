@@ -3,6 +3,8 @@
 //! the backends, which see tile_t only declared).
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/detail/config.hpp>
 #include <acc/detail/tile_fwd.hpp>
 
@@ -77,3 +79,5 @@ struct tile_access {
 };
 
 }  // namespace acc::detail
+
+#include <acc/detail/header_close.hpp>

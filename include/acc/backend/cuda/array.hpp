@@ -2,6 +2,8 @@
 //! elements through the read-only data cache), report bad indices with a message and a trap.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <cstddef>
 #include <cstdio>
 #include <type_traits>
@@ -44,3 +46,5 @@ struct array_ops {
 };
 
 }  // namespace acc::detail::cuda
+
+#include <acc/detail/header_close.hpp>

@@ -3,6 +3,8 @@
 //! the algorithm of CUB's DeviceScan, with its sm90 tunings (tuning.hpp).
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/backend/cuda/block_exchange.hpp>
 #include <acc/backend/cuda/block_scan.hpp>
 #include <acc/backend/cuda/launch.hpp>
@@ -147,3 +149,5 @@ private:
 };
 
 }  // namespace acc::detail::cuda
+
+#include <acc/detail/header_close.hpp>

@@ -5,6 +5,8 @@
 //! translation unit that includes acc/parallel.hpp; the built-ins need no header.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/detail/memory_order.hpp>
 
 #include <cstdint>
@@ -209,3 +211,5 @@ private:
 };
 
 }  // namespace acc::detail::cuda
+
+#include <acc/detail/header_close.hpp>

@@ -1,6 +1,8 @@
 //! @file The CUDA backend's tag: constructs reach its entries through it (detail/dispatch.hpp).
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 namespace acc::detail::cuda {
 
 /// The CUDA backend: one kernel (or a few) per construct kind, launched on the queue's stream.
@@ -10,3 +12,5 @@ namespace acc::detail::cuda {
 struct backend {};
 
 }  // namespace acc::detail::cuda
+
+#include <acc/detail/header_close.hpp>

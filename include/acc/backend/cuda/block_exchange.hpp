@@ -6,6 +6,8 @@
 //!   a warp needs only __syncwarp to rearrange its part).
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/backend/cuda/raw_storage.hpp>
 #include <acc/backend/cuda/warp.hpp>
 
@@ -74,3 +76,5 @@ private:
 };
 
 }  // namespace acc::detail::cuda
+
+#include <acc/detail/header_close.hpp>

@@ -3,6 +3,8 @@
 //! a block reduction sized at compile time (as cub::BlockReduce) cannot follow.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/backend/cuda/warp.hpp>
 
 namespace acc::detail::cuda {
@@ -29,3 +31,5 @@ __device__ T block_reduce(T v, const Op& op, int valid, T* slots) {
 }
 
 }  // namespace acc::detail::cuda
+
+#include <acc/detail/header_close.hpp>

@@ -5,6 +5,8 @@
 //! t holds positions t * Items .. t * Items + Items - 1 of the block's sequence.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/backend/cuda/raw_storage.hpp>
 #include <acc/backend/cuda/warp.hpp>
 
@@ -163,3 +165,5 @@ private:
 };
 
 }  // namespace acc::detail::cuda
+
+#include <acc/detail/header_close.hpp>

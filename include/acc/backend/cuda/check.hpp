@@ -1,6 +1,8 @@
 //! @file Every CUDA call acc makes goes through ACC_DETAIL_CUDA_CHECK.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/detail/config.hpp>
 #include <acc/error.hpp>
 
@@ -28,3 +30,5 @@ inline void check(cudaError_t e, const char* call, const call_site& site, const 
 /// Checks a CUDA call; on failure throws acc::device_error naming the call, this line and
 /// the user's construct (`site`, an acc::detail::call_site).
 #define ACC_DETAIL_CUDA_CHECK(call, site) ::acc::detail::cuda::check((call), #call, (site), __FILE__, __LINE__)
+
+#include <acc/detail/header_close.hpp>

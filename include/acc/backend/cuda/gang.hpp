@@ -2,6 +2,8 @@
 //! workers are threadIdx.y, a worker's vector lanes threadIdx.x (each worker whole warps).
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/backend/cuda/warp.hpp>
 #include <acc/detail/config.hpp>
 #include <acc/detail/gang_handle.hpp>
@@ -337,3 +339,5 @@ struct gang_ops {
 };
 
 }  // namespace acc::detail::cuda
+
+#include <acc/detail/header_close.hpp>

@@ -2,6 +2,8 @@
 //! once, launched on the queue at every replay.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/backend/cuda/check.hpp>
 #include <acc/backend/cuda/runtime.hpp>
 
@@ -24,3 +26,5 @@ ACC_DETAIL_CUDA_RUNTIME_FN void launch_graph(int device, int queue, void* graph,
 ACC_DETAIL_CUDA_RUNTIME_FN void destroy_graph(int device, void* graph) noexcept;
 
 }  // namespace acc::detail::cuda
+
+#include <acc/detail/header_close.hpp>

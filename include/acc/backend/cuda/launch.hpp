@@ -2,6 +2,8 @@
 //! Its functions that are not templates are defined in launch-inl.hpp, compiled once.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/backend/cuda/check.hpp>
 #include <acc/backend/cuda/per_device.hpp>
 #include <acc/backend/cuda/ops.hpp>
@@ -191,6 +193,4 @@ ACC_DETAIL_CUDA_RUNTIME_FN void launch_loop_1d32(const void* kernel, kernel_limi
 
 }  // namespace acc::detail::cuda
 
-#if ACC_DETAIL_CUDA_RUNTIME_INLINE
-#  include <acc/backend/cuda/launch-inl.hpp>
-#endif
+#include <acc/detail/header_close.hpp>

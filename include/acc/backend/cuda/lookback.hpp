@@ -5,6 +5,8 @@
 //! CUB's ScanTileState and TilePrefixCallbackOp.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/backend/cuda/raw_storage.hpp>
 #include <acc/backend/cuda/warp.hpp>
 
@@ -283,3 +285,5 @@ private:
 };
 
 }  // namespace acc::detail::cuda
+
+#include <acc/detail/header_close.hpp>

@@ -1,6 +1,8 @@
 //! @file CUDA backend of parallel_loop: one grid-stride kernel per rank.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/backend/cuda/launch.hpp>
 #include <acc/detail/construct_entry.hpp>
 #include <acc/extent.hpp>
@@ -150,3 +152,5 @@ void run(backend, const loop_task<index_space<Index, Rank>>& task, const Body& b
 }
 
 }  // namespace acc::detail::cuda
+
+#include <acc/detail/header_close.hpp>

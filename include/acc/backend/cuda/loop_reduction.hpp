@@ -3,6 +3,8 @@
 //! the blocks' (single_pass.hpp), or a second kernel does (reduction_vars.hpp).
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/backend/cuda/block_reduce.hpp>
 #include <acc/backend/cuda/launch.hpp>
 #include <acc/backend/cuda/reduction_vars.hpp>
@@ -91,3 +93,5 @@ void run(backend, const loop_reduction_task<index_space<Index, Rank>, std::tuple
 }
 
 }  // namespace acc::detail::cuda
+
+#include <acc/detail/header_close.hpp>

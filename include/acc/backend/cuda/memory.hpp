@@ -1,6 +1,8 @@
 //! @file The CUDA side of the data environment: device allocations, transfers, pinned host ranges.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/backend/cuda/check.hpp>
 #include <acc/backend/cuda/runtime.hpp>
 
@@ -144,3 +146,5 @@ private:
 ACC_DETAIL_CUDA_RUNTIME_FN result_slot& result_slot_of(std::size_t bytes, const call_site& site);
 
 }  // namespace acc::detail::cuda
+
+#include <acc/detail/header_close.hpp>

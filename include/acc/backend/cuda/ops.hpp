@@ -2,6 +2,8 @@
 //! g++ compiled, and the data environment, reach the GPU.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/backend/cuda/graph.hpp>
 #include <acc/backend/cuda/memory.hpp>
 #include <acc/backend/cuda/runtime.hpp>
@@ -25,9 +27,4 @@ inline const bool ops_registered = (register_ops(), true);
 
 }  // namespace acc::detail::cuda
 
-#if ACC_DETAIL_CUDA_RUNTIME_INLINE
-#  include <acc/backend/cuda/runtime-inl.hpp>
-#endif
-#if ACC_DETAIL_RUNTIME_INLINE
-#  include <acc/detail/runtime-inl.hpp>
-#endif
+#include <acc/detail/header_close.hpp>

@@ -1,6 +1,8 @@
 //! @file Values the CUDA backend computes once per device and then reads on every launch.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/detail/runtime_state.hpp>
 #include <acc/error.hpp>
 
@@ -42,3 +44,5 @@ private:
 };
 
 }  // namespace acc::detail::cuda
+
+#include <acc/detail/header_close.hpp>

@@ -3,6 +3,8 @@
 //! default member initialisers), so their scratch is bytes, read and written as T.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <type_traits>
 
 namespace acc::detail::cuda {
@@ -18,3 +20,5 @@ struct raw_storage {
 };
 
 }  // namespace acc::detail::cuda
+
+#include <acc/detail/header_close.hpp>

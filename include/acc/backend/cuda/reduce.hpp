@@ -3,6 +3,8 @@
 //! the blocks (single_pass.hpp), or a second kernel does.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/backend/cuda/block_reduce.hpp>
 #include <acc/backend/cuda/launch.hpp>
 #include <acc/backend/cuda/memory.hpp>
@@ -11,7 +13,6 @@
 #include <acc/backend/cuda/tuning.hpp>
 #include <acc/detail/reduce_op.hpp>
 #include <acc/extent.hpp>
-
 
 #include <cstddef>
 #include <cstdint>
@@ -142,3 +143,5 @@ T run(backend, const reduce_task<index_space<Index, Rank>, Op, T>& task, const B
 }
 
 }  // namespace acc::detail::cuda
+
+#include <acc/detail/header_close.hpp>

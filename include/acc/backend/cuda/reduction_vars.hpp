@@ -3,6 +3,8 @@
 //! in the single pass, by the last block of the construct's own kernel.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/backend/cuda/check.hpp>
 #include <acc/backend/cuda/launch.hpp>
 #include <acc/backend/cuda/memory.hpp>
@@ -174,3 +176,5 @@ private:
 };
 
 }  // namespace acc::detail::cuda
+
+#include <acc/detail/header_close.hpp>

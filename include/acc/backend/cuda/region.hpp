@@ -2,6 +2,8 @@
 //! vector lane (each worker padded to whole warps).
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/backend/cuda/gang.hpp>
 #include <acc/backend/cuda/launch.hpp>
 #include <acc/backend/cuda/reduction_vars.hpp>
@@ -90,3 +92,5 @@ void run(backend, const region_task<std::tuple<R...>>& task, const Body& body, c
 }
 
 }  // namespace acc::detail::cuda
+
+#include <acc/detail/header_close.hpp>

@@ -1,6 +1,8 @@
 //! @file The CUDA side of the runtime: device count, async queues as streams, waits.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/backend/cuda/check.hpp>
 #include <acc/detail/runtime_state.hpp>
 
@@ -82,3 +84,5 @@ ACC_DETAIL_CUDA_RUNTIME_FN void init_device(int device, const call_site& site);
 ACC_DETAIL_CUDA_RUNTIME_FN void shutdown_device(int device, const call_site& site);
 
 }  // namespace acc::detail::cuda
+
+#include <acc/detail/header_close.hpp>

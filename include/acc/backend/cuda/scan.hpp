@@ -3,6 +3,8 @@
 //! parallel_scan (one pass with look-back for integers, reduce-then-scan otherwise).
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/backend/cuda/array_scan.hpp>
 #include <acc/backend/cuda/block_exchange.hpp>
 #include <acc/backend/cuda/block_scan.hpp>
@@ -455,3 +457,5 @@ T run(backend, const parallel_scan_task<index_space<Index, 1>, Op, T>& task, con
 }
 
 }  // namespace acc::detail::cuda
+
+#include <acc/detail/header_close.hpp>

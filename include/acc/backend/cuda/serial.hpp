@@ -1,6 +1,8 @@
 //! @file CUDA backend of acc::serial: one block of one thread.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/backend/cuda/launch.hpp>
 #include <acc/detail/task.hpp>
 
@@ -20,3 +22,5 @@ void run(backend, const serial_task&, const Body& body, const launch_context& ct
 }
 
 }  // namespace acc::detail::cuda
+
+#include <acc/detail/header_close.hpp>

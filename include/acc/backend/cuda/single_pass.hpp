@@ -5,6 +5,8 @@
 //! atomics).
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/backend/cuda/check.hpp>
 #include <acc/backend/cuda/per_device.hpp>
 #include <acc/backend/cuda/runtime.hpp>
@@ -101,3 +103,5 @@ __device__ inline void reset_ticket(unsigned* ticket) {
 }
 
 }  // namespace acc::detail::cuda
+
+#include <acc/detail/header_close.hpp>

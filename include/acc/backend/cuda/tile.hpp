@@ -5,6 +5,8 @@
 //! (grid-stride over tile numbers, 64-bit). The body's operations: backend/cuda/tile_ops.hpp.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/backend/cuda/check.hpp>
 #include <acc/backend/cuda/launch.hpp>
 #include <acc/backend/cuda/runtime.hpp>
@@ -419,3 +421,5 @@ void run(backend, const tile_task<tile_geometry<Index, Rank>, tile_layout<N>>& t
 }
 
 }  // namespace acc::detail::cuda
+
+#include <acc/detail/header_close.hpp>

@@ -4,6 +4,8 @@
 //! these in nvcc's device pass (backend/host/tile_ops.hpp, the same members, elsewhere).
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/detail/config.hpp>
 #include <acc/detail/tile_box.hpp>
 #include <acc/detail/tile_range.hpp>
@@ -274,3 +276,5 @@ private:
 };
 
 }  // namespace acc::detail::cuda
+
+#include <acc/detail/header_close.hpp>

@@ -2,6 +2,8 @@
 //! measurements behind them are in bench/results/.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <cstddef>
 
 namespace acc::detail::cuda {
@@ -107,3 +109,5 @@ struct staging_policy {
 };
 
 }  // namespace acc::detail::cuda
+
+#include <acc/detail/header_close.hpp>

@@ -5,6 +5,8 @@
 //! a kernel is built with.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <cstring>
 #include <type_traits>
 
@@ -119,3 +121,5 @@ __device__ void warp_scan(T v, const Op& op, T& inclusive, T& exclusive) {
 }
 
 }  // namespace acc::detail::cuda
+
+#include <acc/detail/header_close.hpp>

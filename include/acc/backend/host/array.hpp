@@ -2,6 +2,8 @@
 //! host memory, report bad indices by exception, record captures for compute constructs.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/detail/body_error.hpp>
 
 #include <cstddef>
@@ -30,3 +32,5 @@ struct array_ops {
 };
 
 }  // namespace acc::detail::host
+
+#include <acc/detail/header_close.hpp>

@@ -5,6 +5,8 @@
 //! acc/parallel.hpp (detail/memory_order.hpp).
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/detail/memory_order.hpp>
 
 #include <type_traits>
@@ -81,3 +83,5 @@ struct atomic_ops {
 };
 
 }  // namespace acc::detail::host
+
+#include <acc/detail/header_close.hpp>

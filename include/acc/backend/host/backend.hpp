@@ -1,6 +1,8 @@
 //! @file The host backend's tag: constructs reach its entries through it (detail/dispatch.hpp).
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/detail/config.hpp>
 
 #include <cstddef>
@@ -32,3 +34,5 @@ struct alignas(alignof(std::max_align_t)) aligned_word {
 
 }  // inline namespace ACC_DETAIL_HOST_ABI
 }  // namespace acc::detail::host
+
+#include <acc/detail/header_close.hpp>

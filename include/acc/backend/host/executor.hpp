@@ -3,6 +3,8 @@
 //! first exception any thread throws carried out of the OpenMP region to the caller.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/detail/body_error.hpp>
 #include <acc/detail/config.hpp>
 #include <acc/detail/runtime_state.hpp>
@@ -232,3 +234,5 @@ inline const bool openmp_copy_registered = (register_openmp_copy(&openmp_copy), 
 
 }  // inline namespace ACC_DETAIL_HOST_ABI
 }  // namespace acc::detail::host
+
+#include <acc/detail/header_close.hpp>

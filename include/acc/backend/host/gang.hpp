@@ -2,6 +2,8 @@
 //! gang, so worker and vector loops are plain loops in order and barriers have nothing to wait for.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/detail/config.hpp>
 
 #include <acc/detail/body_error.hpp>
@@ -91,3 +93,5 @@ struct gang_ops {
 
 }  // inline namespace ACC_DETAIL_HOST_ABI
 }  // namespace acc::detail::host
+
+#include <acc/detail/header_close.hpp>

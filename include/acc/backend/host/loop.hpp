@@ -2,6 +2,8 @@
 //! the calling thread.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/backend/host/backend.hpp>
 #include <acc/backend/host/executor.hpp>
 #include <acc/detail/config.hpp>
@@ -67,3 +69,5 @@ constexpr backend_entry backend_entry_of(backend, const loop_task<Space>*, const
 
 }  // inline namespace ACC_DETAIL_HOST_ABI
 }  // namespace acc::detail::host
+
+#include <acc/detail/header_close.hpp>

@@ -1,6 +1,8 @@
 //! @file Host backend of parallel_loop with reduction clauses.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/detail/config.hpp>
 
 #include <acc/backend/host/backend.hpp>
@@ -59,3 +61,5 @@ void run(backend, const loop_reduction_task<index_space<Index, Rank>, std::tuple
 
 }  // inline namespace ACC_DETAIL_HOST_ABI
 }  // namespace acc::detail::host
+
+#include <acc/detail/header_close.hpp>

@@ -2,6 +2,8 @@
 //! thread combined in part order (deterministic for a fixed thread count).
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/backend/host/backend.hpp>
 #include <acc/backend/host/executor.hpp>
 #include <acc/detail/config.hpp>
@@ -63,3 +65,5 @@ T run(backend, const reduce_task<index_space<Index, Rank>, Op, T>& task, const B
 
 }  // inline namespace ACC_DETAIL_HOST_ABI
 }  // namespace acc::detail::host
+
+#include <acc/detail/header_close.hpp>

@@ -3,6 +3,8 @@
 //! are plain loops there.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/detail/config.hpp>
 
 #include <acc/backend/host/backend.hpp>
@@ -79,3 +81,5 @@ void run(backend, const region_task<std::tuple<R...>>& task, const Body& body, c
 
 }  // inline namespace ACC_DETAIL_HOST_ABI
 }  // namespace acc::detail::host
+
+#include <acc/detail/header_close.hpp>

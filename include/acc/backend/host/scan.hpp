@@ -4,6 +4,8 @@
 //! associative operator.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/backend/host/backend.hpp>
 #include <acc/backend/host/executor.hpp>
 #include <acc/detail/config.hpp>
@@ -156,3 +158,5 @@ void run(backend, const scan_task<Exclusive, T, V, Op>& task, const no_body&, co
 
 }  // inline namespace ACC_DETAIL_HOST_ABI
 }  // namespace acc::detail::host
+
+#include <acc/detail/header_close.hpp>

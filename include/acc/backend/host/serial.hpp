@@ -1,6 +1,8 @@
 //! @file Host backend of acc::serial: the body once, on the calling thread.
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/backend/host/backend.hpp>
 #include <acc/backend/host/executor.hpp>
 #include <acc/detail/config.hpp>
@@ -20,3 +22,5 @@ void run(backend, const serial_task&, const Body& body, const launch_context& ct
 
 }  // inline namespace ACC_DETAIL_HOST_ABI
 }  // namespace acc::detail::host
+
+#include <acc/detail/header_close.hpp>

@@ -2,6 +2,8 @@
 //! or the calling thread), a tile's iterations in order (backend/host/tile_ops.hpp).
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/backend/host/backend.hpp>
 #include <acc/backend/host/executor.hpp>
 #include <acc/backend/host/tile_ops.hpp>
@@ -95,3 +97,5 @@ void run(backend, const tile_task<tile_geometry<Index, Rank>, tile_layout<N>>& t
 
 }  // inline namespace ACC_DETAIL_HOST_ABI
 }  // namespace acc::detail::host
+
+#include <acc/detail/header_close.hpp>

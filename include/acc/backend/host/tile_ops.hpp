@@ -4,6 +4,8 @@
 //! but in nvcc's device pass (backend/cuda/tile_ops.hpp, the same members).
 #pragma once
 
+#include <acc/detail/header_open.hpp>
+
 #include <acc/backend/host/backend.hpp>
 #include <acc/detail/body_error.hpp>
 #include <acc/detail/config.hpp>
@@ -146,3 +148,5 @@ struct tile_ops {
 };
 
 }  // namespace acc::detail::host
+
+#include <acc/detail/header_close.hpp>
