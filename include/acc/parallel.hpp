@@ -21,5 +21,6 @@
 #include <acc/scan.hpp>
 #include <acc/serial.hpp>
 #include <acc/tile.hpp>
+#include <acc/update.hpp>
 
 #include <acc/detail/header_close.hpp>

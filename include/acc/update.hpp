@@ -1,0 +1,247 @@
+//! @file Updates of present data and its device address: acc::update_device, update_self (update_host),
+//! is_present, deviceptr (OpenACC 3.3 §2.14.4, §2.8, §3.2.28, §3.2.30).
+#pragma once
+
+#include <acc/detail/header_open.hpp>
+
+#include <acc/clauses.hpp>
+#include <acc/detail/data_actions.hpp>
+#include <acc/detail/present_table.hpp>
+
+#include <cstddef>
+#include <source_location>
+#include <type_traits>
+
+namespace acc {
+
+namespace detail {
+
+/// A namespace-scope variable of a plain type, as ACC_DECLARE makes (acc/declare.hpp): what
+/// updates, is_present and deviceptr take besides arrays, views and sections.
+template <class X>
+inline constexpr bool is_variable_v =
+    !is_data_v<X> && !std::is_pointer_v<X> && std::is_trivially_copyable_v<X> &&
+    (std::is_arithmetic_v<X> || std::is_enum_v<X> || std::is_array_v<X> || std::is_class_v<X>) &&
+    !std::is_same_v<X, async_t> && !std::is_same_v<X, if_t> && !std::is_same_v<X, device_num_t>;
+
+template <class X>
+inline constexpr bool is_update_item_v = is_data_v<X> || is_variable_v<std::remove_cvref_t<X>>;
+
+template <class X>
+host_span item_span(const X& x, const call_site& site) {
+  if constexpr (is_data_v<X>) return span_of(x, site);
+  else return {&x, sizeof(X), nullptr, false};
+}
+
+/// The first item of an update list and the caller's location: no defaulted
+/// std::source_location can follow a pack, but this conversion runs at the caller's line.
+/// The item's span is taken later, by update_list, which knows the update's name for errors.
+struct update_here {
+  const void* item;
+  host_span (*span_at)(const void* item, const call_site& site);
+  std::source_location where;
+  template <class X>
+    requires is_update_item_v<X>
+  update_here(const X& x, std::source_location w = std::source_location::current()) noexcept
+      : item(&x),
+        span_at([](const void* i, const call_site& site) { return item_span(*static_cast<const X*>(i), site); }),
+        where(w) {}
+};
+
+template <class... Args>
+inline constexpr bool update_list_ok =
+    ((is_update_item_v<Args> || std::is_same_v<Args, async_t> || std::is_same_v<Args, if_t> ||
+      std::is_same_v<Args, device_num_t>) &&
+     ...);
+
+template <class A>
+void fold_update_clause(int& queue, bool& on, int& device_num, const A& a) {
+  if constexpr (std::is_same_v<A, async_t>) queue = a.queue;
+  else if constexpr (std::is_same_v<A, if_t>) on = on && a.value;
+  else if constexpr (std::is_same_v<A, device_num_t>) device_num = a.value;
+}
+
+/// update device / self of a list, in order, with the list's async, device_num and if_ clauses.
+template <class... Args>
+void update_list(const char* name, bool to_device, const update_here& first, const Args&... rest) {
+  const call_site site{name, first.where};
+  int queue = queue_sync, device_num = -1;
+  bool on = true;
+  (fold_update_clause(queue, on, device_num, rest), ...);
+  check_data_queue(queue, site);
+  if (!on) return;
+  const int device = data_device(device_num, site);
+  update_action(device, first.span_at(first.item, site), to_device, queue, site);
+  const auto one = [&](const auto& a) {
+    if constexpr (is_update_item_v<decltype(a)>) update_action(device, item_span(a, site), to_device, queue, site);
+  };
+  (one(rest), ...);
+}
+
+/// The device address of present `s` for deviceptr, else acc::not_present_error.
+inline void* device_address(const host_span& s, bool empty_is_null, const call_site& site) {
+  const int device = current_device();
+  if (void* d = present_address(device, s)) return d;
+  if (empty_is_null && s.bytes == 0) return nullptr;
+  fail_absent(s, device, "enter it with acc::enter_data or an acc::data region before asking for its device address",
+              site);
+}
+
+}  // namespace detail
+
+/// Copies present host data to its device copy (OpenACC 3.3 §2.14.4 `update device`);
+/// acc::not_present_error if it is not present. A section updates only its part; an
+/// ACC_DECLARE variable is always present.
+/// e.g. acc::update_device(acc::section(a, 0, 100));
+template <class X>
+void update_device(const X& x, std::source_location where = std::source_location::current()) {
+  static_assert(detail::is_update_item_v<X>,
+                "acc::update_device: takes an acc::array, acc::view or acc::section, an ACC_DECLARE variable, or "
+                "(ptr, count)");
+  const detail::call_site site{"update_device", where};
+  detail::update(detail::item_span(x, site), true, detail::queue_sync, site);
+}
+/// As above, queued on q: returns at once (pageable memory: once the host data may be reused).
+/// e.g. acc::update_device(a, acc::async(1)); ... acc::wait(1);
+template <class X>
+void update_device(const X& x, async_t q, std::source_location where = std::source_location::current()) {
+  static_assert(detail::is_update_item_v<X>,
+                "acc::update_device: takes an acc::array, acc::view or acc::section, an ACC_DECLARE variable, or "
+                "(ptr, count)");
+  const detail::call_site site{"update_device", where};
+  detail::update(detail::item_span(x, site), true, q.queue, site);
+}
+/// update_device of `count` elements at host address p, which must be present.
+/// e.g. acc::enter_data(acc::copyin(v.data(), n)); ...; acc::update_device(v.data(), n);
+template <class T>
+void update_device(T* p, std::size_t count, std::source_location where = std::source_location::current()) {
+  static_assert(!std::is_void_v<T>, "acc::update_device: a void pointer has no element size; pass a typed pointer");
+  detail::update(detail::span_of(p, count), true, detail::queue_sync, {"update_device", where});
+}
+/// update_device of `count` elements at p, queued on q.
+template <class T>
+void update_device(T* p, std::size_t count, async_t q, std::source_location where = std::source_location::current()) {
+  static_assert(!std::is_void_v<T>, "acc::update_device: a void pointer has no element size; pass a typed pointer");
+  detail::update(detail::span_of(p, count), true, q.queue, {"update_device", where});
+}
+/// A list, as OpenACC's `update device(a, b, c) async(q)`: arrays, views, sections
+/// (acc::section(p, n) for a pointer range) and ACC_DECLARE variables, updated in order,
+/// then optionally acc::async(q), acc::device_num(n) and acc::if_(cond) for the whole list.
+/// e.g. acc::update_device(u, v, acc::section(p, n), acc::async(1));
+template <class... Rest>
+  requires(sizeof...(Rest) >= 1)
+void update_device(detail::update_here first, const Rest&... rest) {
+  static_assert(detail::update_list_ok<Rest...>,
+                "acc::update_device: a list takes acc::array, acc::view, acc::section (acc::section(p, n) for a "
+                "pointer) and ACC_DECLARE variables, then acc::async(q), acc::device_num(n) or acc::if_(cond)");
+  detail::update_list("update_device", true, first, rest...);
+}
+
+/// Copies the device copy of present data back to host memory (OpenACC 3.3 §2.14.4
+/// `update self`). e.g. acc::update_self(a);
+template <class X>
+void update_self(const X& x, std::source_location where = std::source_location::current()) {
+  static_assert(detail::is_update_item_v<X>,
+                "acc::update_self: takes an acc::array, acc::view or acc::section, an ACC_DECLARE variable, or "
+                "(ptr, count)");
+  const detail::call_site site{"update_self", where};
+  detail::update(detail::item_span(x, site), false, detail::queue_sync, site);
+}
+/// As above, queued on q; the host data is complete after acc::wait(q).
+template <class X>
+void update_self(const X& x, async_t q, std::source_location where = std::source_location::current()) {
+  static_assert(detail::is_update_item_v<X>,
+                "acc::update_self: takes an acc::array, acc::view or acc::section, an ACC_DECLARE variable, or "
+                "(ptr, count)");
+  const detail::call_site site{"update_self", where};
+  detail::update(detail::item_span(x, site), false, q.queue, site);
+}
+/// update_self of `count` elements at host address p, which must be present.
+template <class T>
+void update_self(T* p, std::size_t count, std::source_location where = std::source_location::current()) {
+  static_assert(!std::is_void_v<T>, "acc::update_self: a void pointer has no element size; pass a typed pointer");
+  detail::update(detail::span_of(p, count), false, detail::queue_sync, {"update_self", where});
+}
+/// update_self of `count` elements at p, queued on q.
+template <class T>
+void update_self(T* p, std::size_t count, async_t q, std::source_location where = std::source_location::current()) {
+  static_assert(!std::is_void_v<T>, "acc::update_self: a void pointer has no element size; pass a typed pointer");
+  detail::update(detail::span_of(p, count), false, q.queue, {"update_self", where});
+}
+/// A list, as OpenACC's `update self(a, b) async(q)`; see update_device's list.
+template <class... Rest>
+  requires(sizeof...(Rest) >= 1)
+void update_self(detail::update_here first, const Rest&... rest) {
+  static_assert(detail::update_list_ok<Rest...>,
+                "acc::update_self: a list takes acc::array, acc::view, acc::section (acc::section(p, n) for a "
+                "pointer) and ACC_DECLARE variables, then acc::async(q), acc::device_num(n) or acc::if_(cond)");
+  detail::update_list("update_self", false, first, rest...);
+}
+
+/// OpenACC's older name of update_self (`update host`), kept by the contract.
+template <class X>
+void update_host(const X& x, std::source_location where = std::source_location::current()) {
+  static_assert(detail::is_update_item_v<X>,
+                "acc::update_host: takes an acc::array, acc::view or acc::section, an ACC_DECLARE variable, or "
+                "(ptr, count)");
+  const detail::call_site site{"update_host", where};
+  detail::update(detail::item_span(x, site), false, detail::queue_sync, site);
+}
+/// update_host queued on q.
+template <class X>
+void update_host(const X& x, async_t q, std::source_location where = std::source_location::current()) {
+  static_assert(detail::is_update_item_v<X>,
+                "acc::update_host: takes an acc::array, acc::view or acc::section, an ACC_DECLARE variable, or "
+                "(ptr, count)");
+  const detail::call_site site{"update_host", where};
+  detail::update(detail::item_span(x, site), false, q.queue, site);
+}
+
+/// Whether all of x is present on the current device (`acc_is_present`, OpenACC 3.3 §3.2.30).
+/// On the host device this reports what data clauses entered, as on a GPU; ACC_DECLARE
+/// variables are always present.
+/// e.g. acc::enter_data(acc::copyin(a)); assert(acc::is_present(a));
+template <class X>
+bool is_present(const X& x, std::source_location where = std::source_location::current()) {
+  static_assert(detail::is_update_item_v<X>,
+                "acc::is_present: takes an acc::array, acc::view or acc::section, an ACC_DECLARE variable, or "
+                "(ptr, count)");
+  const detail::host_span s = detail::item_span(x, {"is_present", where});
+  return s.bytes == 0 || detail::present_address(detail::current_device(), s) != nullptr;
+}
+/// Whether `count` elements at `p` are present.
+template <class T, class N>
+bool is_present(T* p, N count, std::source_location where = std::source_location::current()) {
+  const detail::host_span s = detail::checked_span(p, count, "is_present", where);
+  return s.bytes == 0 || detail::present_address(detail::current_device(), s) != nullptr;
+}
+
+/// The device address of present data, for CUDA libraries and CUDA-aware MPI: OpenACC's
+/// `host_data use_device(x)` (OpenACC 3.3 §2.8) and `acc_deviceptr` (§3.2.28). On the host
+/// device, the host address. Data that is not present: acc::not_present_error naming it and
+/// the call site (an empty array or view gives nullptr).
+/// e.g. { acc::data region{acc::copy(a)}; cublasDscal(h, n, &s, acc::deviceptr(a), 1); }
+template <class X>
+  requires(!std::is_array_v<X>)
+auto deviceptr(const X& x, std::source_location where = std::source_location::current()) {
+  static_assert(detail::is_update_item_v<X>,
+                "acc::deviceptr: takes an acc::array, acc::view, acc::section, an ACC_DECLARE variable or a pointer");
+  if constexpr (detail::is_data_v<X>) {
+    using T = std::remove_pointer_t<decltype(x.data())>;
+    const detail::call_site site{"deviceptr", where};
+    return static_cast<T*>(detail::device_address(detail::span_of(x, site), true, site));
+  } else {
+    const detail::call_site site{"deviceptr", where};
+    return static_cast<X*>(detail::device_address(detail::item_span(x, site), false, site));
+  }
+}
+/// The device address of host address p, inside any present range (an ACC_DECLARE array
+/// decays to this form).
+template <class T>
+T* deviceptr(T* p, std::source_location where = std::source_location::current()) {
+  return static_cast<T*>(detail::device_address(detail::host_span{p, 0}, false, {"deviceptr", where}));
+}
+
+}  // namespace acc
+
+#include <acc/detail/header_close.hpp>
