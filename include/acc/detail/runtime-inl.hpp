@@ -345,14 +345,16 @@ ACC_DETAIL_RUNTIME_FN void nvtx_pop() noexcept {}
 
 }  // namespace acc::detail
 
-// The other parts, in order: the present table and the implicit data of constructs; acc::adaptive,
-// acc::tuned and the tune cache; the dispatch path of compute constructs, which uses both; what
+// The other parts, in order: the present table; the implicit data of constructs; acc::adaptive
+// and the record of selections; acc::tuned's search and the tune cache; the dispatch path of compute constructs, which uses both; what
 // the host backend's headers would otherwise instantiate in every translation unit (the tile
 // scratch and acc::cache's messages, gang-shared memory); acc::devices_of; the OpenACC runtime
 // routines of acc/runtime.hpp.
 #define ACC_DETAIL_RUNTIME_PARTS 1
 #include <acc/detail/present_table-inl.hpp>
+#include <acc/detail/capture-inl.hpp>
 #include <acc/detail/selection-inl.hpp>
+#include <acc/detail/tune-inl.hpp>
 #include <acc/detail/dispatch-inl.hpp>
 #include <acc/backend/host/tile_ops-inl.hpp>
 #include <acc/backend/host/region-inl.hpp>

@@ -3,8 +3,8 @@
 //! parallel_loop. Every construct's instantiation calls these, and optimising them is most of
 //! what a translation unit's first construct costs to compile (bench/results/compile.txt), so
 //! they are compiled once with the rest of the CUDA runtime: into acc_runtime by
-//! src/runtime_cuda.cpp where the CMake targets say so, otherwise inline at the end of
-//! launch.hpp (config.hpp, ACC_DETAIL_CUDA_RUNTIME_INLINE). Plain host code over the CUDA
+//! src/runtime_cuda.cpp where the CMake targets say so, otherwise inline where the outermost
+//! acc header closes (detail/header_close.hpp, config.hpp's ACC_DETAIL_CUDA_RUNTIME_INLINE). Plain host code over the CUDA
 //! runtime API, as runtime-inl.hpp.
 #pragma once
 
