@@ -10,6 +10,7 @@
 #ifndef ACC_DETAIL_NO_HEADER_DEPTH
 #include <acc/detail/config.hpp>
 
+// Tested again here: on the first reading the guard above was tested before config.hpp defined it.
 #if ACC_DETAIL_ANY_RUNTIME_INLINE
 #  if !defined(ACC_DETAIL_HEADER_DEPTH_1)
 #    define ACC_DETAIL_HEADER_DEPTH_1
