@@ -341,10 +341,12 @@ int main(int argc, char** argv) {
       // At least 51 timed runs of each kind: with 5, at 2^24 and above, the host's run-to-run
       // spread alone (4.9-6.1 ms for a 2^24 triad) moved a kind's median by 10%; with 15, by
       // up to 8% (bench/results/h100-adaptive.txt); with 25, a round of --rounds 8 had 4 runs of
-      // each kind, too few for its own medians. Short calls get more (up to 201): a few
+      // each kind, too few for its own medians. Shorter calls get more, up to 1001: a few
       // microseconds of OpenMP fork and join, or a synchronous launch, spread by 10-50% from
-      // run to run, and they cost little.
-      const int runs = runs_arg > 0 ? runs_arg : int(std::clamp<std::int64_t>((std::int64_t(1) << 28) / n, 51, 201));
+      // run to run, and a GPU run that moves its data now and then takes 2-5 times its usual
+      // time (the H100 machine's 2^24 sum), so a round's median of 7 runs fell on either mode.
+      // 2^31 / n keeps the row's time about level from 2^21 to 2^25.
+      const int runs = runs_arg > 0 ? runs_arg : int(std::clamp<std::int64_t>((std::int64_t(1) << 31) / n, 51, 1001));
       for (outcome o : {measure<triad>(n, resident, runs, rounds, interleave, paired, samples),
                         measure<stencil>(n, resident, runs, rounds, interleave, paired, samples),
                         measure<sum>(n, resident, runs, rounds, interleave, paired, samples)})
