@@ -4,16 +4,22 @@
 // page-locked; on the host device the same programs must give the same results. The copy team
 // that does the host half of staging is checked on its own, on every backend.
 #include <acc/detail/copy_team.hpp>
+#include <acc/detail/runtime_state.hpp>
 #include <acc/detail/stream_copy.hpp>
 #include <acc/parallel.hpp>
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <random>
 #include <thread>
 #include <vector>
+
+#if defined(_OPENMP)
+#  include <omp.h>
+#endif
 
 namespace {
 
@@ -106,31 +112,112 @@ TEST_CASE("the streaming copy copies any size at any alignment exactly", "[17][t
 }
 
 #if defined(_OPENMP)
-TEST_CASE("the OpenMP copy of staged transfers copies any size exactly, and declines inside a region",
+// Sets the OpenMP thread count for one test case and gives the old one back however it ends.
+struct omp_threads_for_case {
+  int saved = omp_get_max_threads();
+  explicit omp_threads_for_case(int n) { omp_set_num_threads(n); }
+  ~omp_threads_for_case() { omp_set_num_threads(saved); }
+  omp_threads_for_case(const omp_threads_for_case&) = delete;
+  omp_threads_for_case& operator=(const omp_threads_for_case&) = delete;
+};
+
+// What a chunked copy's `ready` saw: the chunks in the order they were handed on, and whether
+// each was whole in its destination when it was.
+struct chunk_log {
+  const unsigned char* src;
+  unsigned char* const* dst;
+  std::size_t bytes, chunk;
+  std::vector<std::size_t> order;  // reserved: `ready` is noexcept
+  bool whole = true;
+
+  static void ready(void* context, std::size_t k) noexcept {
+    auto& log = *static_cast<chunk_log*>(context);
+    log.order.push_back(k);
+    const std::size_t off = k * log.chunk, len = std::min(log.chunk, log.bytes - off);
+    log.whole = log.whole && std::memcmp(log.dst[k], log.src + off, len) == 0;
+  }
+};
+
+TEST_CASE("the OpenMP copy of staged transfers copies every chunk exactly and hands each on whole, in order",
           "[17][transfer]") {
   // Registered by this translation unit (backend/host/executor.hpp); staged transfers use it.
   REQUIRE(acc::detail::openmp_copy() != nullptr);
-  const std::size_t piece = std::size_t(128) << 10;
-  std::vector<unsigned char> src((3 * piece) + 4096), dst(src.size());
+  const omp_threads_for_case five(5);  // it needs 4 threads or more, also on a 2-core machine
+  std::vector<unsigned char> src((6u << 20) + 64);
   std::mt19937 gen(5u);
   for (auto& c : src) c = static_cast<unsigned char>(gen());
   // Each piece by plain memcpy (into user memory) or by streaming stores (into staging buffers).
   const auto piece_copy = GENERATE(&acc::detail::copy_team::plain_copy, &acc::detail::stream_copy);
-  for (const std::size_t n : {std::size_t(0), std::size_t(1), piece - 1, piece, piece + 1, 3 * piece + 77}) {
-    std::fill(dst.begin(), dst.end(), 0x5a);
-    const bool copied = acc::detail::host::openmp_copy(dst.data() + 1, src.data() + 2, n, piece_copy);
-    if (!copied) continue;  // fewer than 4 OpenMP threads: the copy team's job, tested above
-    REQUIRE(dst[0] == 0x5a);
-    REQUIRE(std::memcmp(dst.data() + 1, src.data() + 2, n) == 0);
-    REQUIRE(dst[n + 1] == 0x5a);
+  struct shape {
+    std::size_t bytes, chunk, piece;
+  };
+  const std::size_t k64 = std::size_t(64) << 10, m1 = std::size_t(1) << 20;
+  // One byte; one chunk, smaller than a piece; chunks of whole pieces; pieces that do not divide
+  // the chunk and a short last chunk; the most chunks a job may have, with odd sizes.
+  for (const shape sh : {shape{1, 1, 1}, shape{4097, 4097, k64}, shape{4 * m1, m1, k64},
+                         shape{m1 + 4093, 256u << 10, k64 - 1}, shape{(5 * m1) + 7, m1 + 3, 100003},
+                         shape{64 * 1000 - 1, 1000, 77}}) {
+    // Chunk k goes to its own place, 3 bytes after the one before, offset by one from src.
+    const std::size_t chunks = (sh.bytes + sh.chunk - 1) / sh.chunk;
+    std::vector<unsigned char> dst(sh.bytes + 3 * chunks + 8, 0x5a);
+    std::vector<unsigned char*> at(chunks);
+    for (std::size_t k = 0; k < chunks; ++k) at[k] = dst.data() + 1 + k * (sh.chunk + 3);
+    chunk_log log{src.data() + 2, at.data(), sh.bytes, sh.chunk, {}};
+    log.order.reserve(acc::detail::chunked_copy::max_chunks);
+    acc::detail::chunked_copy job;
+    job.chunk_dst = reinterpret_cast<char* const*>(at.data());
+    job.src = reinterpret_cast<const char*>(src.data() + 2);
+    job.bytes = sh.bytes;
+    job.chunk = sh.chunk;
+    job.piece = sh.piece;
+    job.copy = piece_copy;
+    job.ready = &chunk_log::ready;
+    job.context = &log;
+    INFO("bytes " << sh.bytes << ", chunk " << sh.chunk << ", piece " << sh.piece);
+    REQUIRE(acc::detail::host::openmp_copy(job));
+    REQUIRE(log.order.size() == chunks);
+    for (std::size_t k = 0; k < chunks; ++k) REQUIRE(log.order[k] == k);
+    REQUIRE(log.whole);
+    for (std::size_t k = 0; k < chunks; ++k) {
+      const std::size_t len = std::min(sh.chunk, sh.bytes - k * sh.chunk);
+      REQUIRE(std::memcmp(at[k], src.data() + 2 + k * sh.chunk, len) == 0);
+      REQUIRE(at[k][-1] == 0x5a);  // the bytes between the places are untouched
+      REQUIRE(at[k][len] == 0x5a);
+    }
   }
+
+  // Nothing to copy: done, nothing handed on. Too many chunks, inside a region, fewer than 4
+  // threads: declined, nothing copied.
+  std::vector<unsigned char> out(100000, 0x5a);
+  unsigned char* const many[65] = {};
+  chunk_log log{src.data(), many, 65 * 1000, 1000, {}};
+  log.order.reserve(acc::detail::chunked_copy::max_chunks);
+  acc::detail::chunked_copy job;
+  job.chunk_dst = reinterpret_cast<char* const*>(many);
+  job.src = reinterpret_cast<const char*>(src.data());
+  job.bytes = 0;
+  job.chunk = 1000;
+  job.piece = 100;
+  job.copy = piece_copy;
+  job.ready = &chunk_log::ready;
+  job.context = &log;
+  REQUIRE(acc::detail::host::openmp_copy(job));
+  job.bytes = 65 * 1000;  // 65 chunks (the null places are never written: it declines first)
+  REQUIRE_FALSE(acc::detail::host::openmp_copy(job));
+  unsigned char* const one[1] = {out.data()};
+  job.chunk_dst = reinterpret_cast<char* const*>(one);
+  job.bytes = job.chunk = 50000;
   bool inside = true;
 #  pragma omp parallel num_threads(2)
   {
 #  pragma omp single
-    inside = acc::detail::host::openmp_copy(dst.data(), src.data(), piece, acc::detail::copy_team::plain_copy);
+    inside = acc::detail::host::openmp_copy(job);
   }
   REQUIRE_FALSE(inside);
+  omp_set_num_threads(3);
+  REQUIRE_FALSE(acc::detail::host::openmp_copy(job));
+  REQUIRE(log.order.empty());
+  REQUIRE(std::count(out.begin(), out.end(), 0x5a) == static_cast<std::ptrdiff_t>(out.size()));
 }
 #endif
 

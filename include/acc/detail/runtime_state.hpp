@@ -111,12 +111,35 @@ ACC_DETAIL_RUNTIME_FN void register_cuda_ops(const device_ops* ops) noexcept;
 /// the CUDA backend or there is no usable GPU. Counted once.
 ACC_DETAIL_RUNTIME_FN int nvidia_device_count();
 
-/// A host copy over the program's OpenMP threads, registered by the first translation unit
-/// compiled with OpenMP (backend/host/executor.hpp), each piece copied by `piece` (std::memcpy's
-/// signature: streaming stores into a staging buffer, say); false when it cannot run one (called
-/// inside an OpenMP region). Staged transfers use it in place of their own copy team.
+/// std::memcpy's signature: how a piece of a chunked_copy is copied (streaming stores into a
+/// staging buffer, say).
 using piece_copy_fn = void (*)(void* dst, const void* src, std::size_t bytes) noexcept;
-using openmp_copy_fn = bool (*)(void* dst, const void* src, std::size_t bytes, piece_copy_fn piece) noexcept;
+
+/// The host half of a staged transfer: `bytes` from `src`, cut into chunks of `chunk` bytes
+/// (the last one shorter), chunk k copied to `chunk_dst[k]` in pieces of at most `piece` bytes,
+/// each by `copy`. As soon as all of chunk k is copied, and after chunk k - 1 was handed on,
+/// `ready(context, k)` is called on the calling thread (it issues chunk k's DMA, say), so the
+/// copy of later chunks overlaps what `ready` starts. `ready` may be null.
+struct chunked_copy {
+  /// The most chunks a job may have (the done counters live on the copying thread's stack).
+  static constexpr std::size_t max_chunks = 64;
+
+  char* const* chunk_dst = nullptr;
+  const char* src = nullptr;
+  std::size_t bytes = 0, chunk = 0, piece = 0;
+  piece_copy_fn copy = nullptr;
+  void (*ready)(void* context, std::size_t chunk) noexcept = nullptr;
+  void* context = nullptr;
+
+  std::size_t chunks() const noexcept { return chunk ? (bytes + chunk - 1) / chunk : 0; }
+};
+
+/// A chunked_copy over the program's OpenMP threads, registered by the first translation unit
+/// compiled with OpenMP (backend/host/executor.hpp); false when it cannot run one (inside an
+/// OpenMP region, fewer than 4 threads, another host thread's copy under way, or more than
+/// chunked_copy::max_chunks chunks), and then it has copied nothing. Staged transfers use it in
+/// place of their own copy team.
+using openmp_copy_fn = bool (*)(const chunked_copy& job) noexcept;
 ACC_DETAIL_RUNTIME_FN void register_openmp_copy(openmp_copy_fn f) noexcept;
 ACC_DETAIL_RUNTIME_FN openmp_copy_fn openmp_copy() noexcept;
 

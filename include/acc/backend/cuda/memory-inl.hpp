@@ -184,9 +184,79 @@ inline std::size_t staging_chunk(std::size_t bytes) noexcept {
 /// DMA that reads the buffer next is slower on lines still dirty in them.
 inline void staging_copy(void* dst, const void* src, std::size_t bytes, bool more, bool streaming) {
   const piece_copy_fn piece = streaming ? &stream_copy : &copy_team::plain_copy;
-  if (const openmp_copy_fn f = openmp_copy(); f && bytes >= 2 * copy_team::min_part && f(dst, src, bytes, piece))
-    return;
+  if (const openmp_copy_fn f = openmp_copy(); f && bytes >= 2 * copy_team::min_part) {
+    char* const to[1] = {static_cast<char*>(dst)};
+    chunked_copy job;
+    job.chunk_dst = to;
+    job.src = static_cast<const char*>(src);
+    job.bytes = job.chunk = bytes;
+    job.piece = staging_policy::piece;
+    job.copy = piece;
+    if (f(job)) return;
+  }
   copy_team_of_process().copy(dst, src, bytes, more, piece);
+}
+
+/// A pipelined transfer's DMAs, queued by the OpenMP copy's calling thread as chunks complete
+/// (chunked_copy::ready). The first error stops the rest; the caller reports it.
+struct pipe_dmas {
+  char* dst;
+  char* const* slot;
+  std::size_t bytes, chunk;
+  cudaStream_t stream;
+  cudaError_t error = cudaSuccess;
+
+  static void queue(void* context, std::size_t k) noexcept {
+    auto& d = *static_cast<pipe_dmas*>(context);
+    if (d.error != cudaSuccess) return;
+    const std::size_t off = k * d.chunk;
+    d.error = cudaMemcpyAsync(d.dst + off, d.slot[k], std::min(d.chunk, d.bytes - off), cudaMemcpyHostToDevice,
+                              d.stream);
+  }
+};
+
+/// Pageable host -> device for a transfer that fits the staging buffers, in one OpenMP region
+/// (openmp_copy): chunk k goes to buffer k % n, after the chunks before it there, and its DMA
+/// is queued on `stream` as soon as its last piece is in, while the threads copy the next
+/// chunks. Waits first for the buffers' earlier DMAs. Returns false, having done nothing, where
+/// the OpenMP copy cannot run (no OpenMP, too few threads, inside a region): then the chunk
+/// loop (staged_to_device) does it. Returns as staged_to_device does.
+inline bool staged_to_device_pipelined(staging_pool& p, char* dst, const char* src, std::size_t bytes,
+                                       cudaStream_t stream, const call_site& site) {
+  constexpr int n = staging_policy::buffers;
+  static_assert(2 * staging_policy::pipe_max_chunk <= staging_policy::buffer_bytes &&
+                    (n * staging_policy::buffer_bytes) / staging_policy::pipe_max_chunk <= chunked_copy::max_chunks,
+                "a pipelined transfer's chunks must fit the staging buffers and chunked_copy");
+  const openmp_copy_fn f = openmp_copy();
+  if (!f || bytes > n * staging_policy::buffer_bytes) return false;
+  const std::size_t quarter = (bytes / 4 + staging_policy::pipe_piece - 1) / staging_policy::pipe_piece *
+                              staging_policy::pipe_piece;
+  const std::size_t chunk = std::clamp(quarter, staging_policy::pipe_min_chunk, staging_policy::pipe_max_chunk);
+  const std::size_t chunks = (bytes + chunk - 1) / chunk;
+  if ((chunks + n - 1) / n * chunk > staging_policy::buffer_bytes) return false;  // not with the sizes above
+  char* slot[chunked_copy::max_chunks];
+  for (std::size_t k = 0; k < chunks; ++k) slot[k] = p.buffer[k % n] + (k / n) * chunk;
+
+  std::lock_guard lock(p.mutex);
+  for (int i = 0; i < n; ++i) ACC_DETAIL_CUDA_CHECK(cudaEventSynchronize(p.free[i]), site);
+  pipe_dmas dmas{dst, slot, bytes, chunk, stream};
+  chunked_copy job;
+  job.chunk_dst = slot;
+  job.src = src;
+  job.bytes = bytes;
+  job.chunk = chunk;
+  job.piece = staging_policy::pipe_piece;
+  job.copy = bytes <= staging_policy::stream_max_bytes ? &stream_copy : &copy_team::plain_copy;
+  job.ready = &pipe_dmas::queue;
+  job.context = &dmas;
+  if (!f(job)) return false;
+  // Every buffer's next user waits for the DMAs queued so far, the failed transfer's included.
+  cudaError_t recorded = cudaSuccess;
+  for (int i = 0; i < n; ++i)
+    if (const cudaError_t e = cudaEventRecord(p.free[i], stream); recorded == cudaSuccess) recorded = e;
+  ACC_DETAIL_CUDA_CHECK(dmas.error, site);
+  ACC_DETAIL_CUDA_CHECK(recorded, site);
+  return true;
 }
 
 /// Pageable host -> device through the staging pool: staging_copy fills buffer k % n while
@@ -255,7 +325,10 @@ ACC_DETAIL_CUDA_RUNTIME_FN void to_device(int device, void* dst, const void* src
     return;
   }
   cudaStream_t stream = queue_stream(device, queue, site);
-  staged_to_device(*pool, static_cast<char*>(dst), static_cast<const char*>(src), bytes, stream, site);
+  char* const to = static_cast<char*>(dst);
+  const char* const from = static_cast<const char*>(src);
+  if (!staged_to_device_pipelined(*pool, to, from, bytes, stream, site))
+    staged_to_device(*pool, to, from, bytes, stream, site);
   if (queue == queue_sync) ACC_DETAIL_CUDA_CHECK(cudaStreamSynchronize(stream), site);
 }
 

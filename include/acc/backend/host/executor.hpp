@@ -205,25 +205,55 @@ private:
 };
 
 #if defined(ACC_DETAIL_OPENMP)
-/// The host half of a staged transfer on the program's own OpenMP threads: the cores its host
-/// loops use, and right after one of them awake at its barrier, where a separate copy team
-/// would have to wait for a core (libgomp's threads spin there for milliseconds). Pieces are
-/// handed out as threads come, so one that is slow to start does not hold the copy. Not inside
-/// an OpenMP region (a nested one would have one thread), nor with fewer than 4 threads
-/// (OMP_NUM_THREADS=1 beside MPI ranks, say), where the copy team's idle cores do better, nor
-/// while another host thread's transfer has the OpenMP threads (two teams would share the cores).
-inline bool openmp_copy(void* dst, const void* src, std::size_t bytes, piece_copy_fn copy_piece) noexcept {
+/// The host half of a staged transfer (chunked_copy, runtime_state.hpp) on the program's own
+/// OpenMP threads: the cores its host loops use, and right after one of them awake at its
+/// barrier, where a separate copy team would have to wait for a core (libgomp's threads spin
+/// there for milliseconds). One region for the whole job: pieces are handed out in order as
+/// threads come, so one that is slow to start does not hold the copy, and the calling thread
+/// hands each chunk on as soon as its pieces are in, between its own pieces, so the DMA of one
+/// chunk overlaps the copy of the next without a region per chunk. Not inside an OpenMP region
+/// (a nested one would have one thread), nor with fewer than 4 threads (OMP_NUM_THREADS=1
+/// beside MPI ranks, say), where the copy team's idle cores do better, nor while another host
+/// thread's transfer has the OpenMP threads (two teams would share the cores).
+inline bool openmp_copy(const chunked_copy& job) noexcept {
   static bool busy = false;  // GCC/Clang atomic builtins, as the executor's flag
-  if (omp_in_parallel() || omp_get_max_threads() < 4 || __atomic_exchange_n(&busy, true, __ATOMIC_ACQUIRE))
+  if (job.bytes == 0) return true;
+  const std::size_t chunks = job.chunks();
+  if (job.chunk == 0 || chunks > chunked_copy::max_chunks || omp_in_parallel() || omp_get_max_threads() < 4)
     return false;
-  constexpr std::size_t piece = std::size_t(128) << 10;
-  const std::int64_t pieces = static_cast<std::int64_t>((bytes + piece - 1) / piece);
-  char* const d = static_cast<char*>(dst);
-  const char* const s = static_cast<const char*>(src);
-#  pragma omp parallel for schedule(dynamic, 1)
-  for (std::int64_t k = 0; k < pieces; ++k) {
-    const std::size_t b = std::size_t(k) * piece;
-    copy_piece(d + b, s + b, smaller(piece, bytes - b));
+  if (__atomic_exchange_n(&busy, true, __ATOMIC_ACQUIRE)) return false;
+  const std::size_t piece = larger<std::size_t>(job.piece, 1);
+  const std::size_t per_chunk = (job.chunk + piece - 1) / piece;
+  const auto chunk_bytes = [&](std::size_t c) { return smaller(job.chunk, job.bytes - c * job.chunk); };
+  const auto pieces_of = [&](std::size_t c) { return (chunk_bytes(c) + piece - 1) / piece; };
+  const std::uint64_t pieces = (chunks - 1) * per_chunk + pieces_of(chunks - 1);
+  std::uint64_t next = 0;
+  std::uint64_t done[chunked_copy::max_chunks] = {};
+#  pragma omp parallel
+  {
+    const bool caller = omp_get_thread_num() == 0;
+    std::size_t handed = 0;
+    // The calling thread hands on, in order, every chunk whose pieces are all in; with `wait`,
+    // until all are handed on.
+    const auto hand_on = [&](bool wait) {
+      while (handed < chunks) {
+        if (__atomic_load_n(&done[handed], __ATOMIC_ACQUIRE) != pieces_of(handed)) {
+          if (!wait) return;
+          continue;
+        }
+        if (job.ready) job.ready(job.context, handed);
+        ++handed;
+      }
+    };
+    for (;;) {
+      const std::uint64_t k = __atomic_fetch_add(&next, 1, __ATOMIC_RELAXED);
+      if (k >= pieces) break;
+      const std::size_t c = k / per_chunk, at = (k % per_chunk) * piece;
+      job.copy(job.chunk_dst[c] + at, job.src + c * job.chunk + at, smaller(piece, chunk_bytes(c) - at));
+      __atomic_fetch_add(&done[c], 1, __ATOMIC_RELEASE);
+      if (caller) hand_on(false);
+    }
+    if (caller) hand_on(true);
   }
   __atomic_store_n(&busy, false, __ATOMIC_RELEASE);
   return true;
