@@ -215,10 +215,10 @@ struct pipe_dmas {
   }
 };
 
-/// Pageable host -> device for a transfer that fits the staging buffers, in one OpenMP region
-/// (openmp_copy): chunk k goes to buffer k % n, after the chunks before it there, and its DMA
-/// is queued on `stream` as soon as its last piece is in, while the threads copy the next
-/// chunks. Waits first for the buffers' earlier DMAs. Returns false, having done nothing, where
+/// Pageable host -> device for a transfer of staging_policy::pipe_min_bytes or more that fits
+/// the staging buffers, in one OpenMP region (openmp_copy): chunk k goes to buffer k % n, after
+/// the chunks before it there, and its DMA is queued on `stream` as soon as its last piece is
+/// in, while the threads copy the next chunks. Waits first for the buffers' earlier DMAs. Returns false, having done nothing, where
 /// the OpenMP copy cannot run (no OpenMP, too few threads, inside a region): then the chunk
 /// loop (staged_to_device) does it. Returns as staged_to_device does.
 inline bool staged_to_device_pipelined(staging_pool& p, char* dst, const char* src, std::size_t bytes,
@@ -228,10 +228,10 @@ inline bool staged_to_device_pipelined(staging_pool& p, char* dst, const char* s
                     (n * staging_policy::buffer_bytes) / staging_policy::pipe_max_chunk <= chunked_copy::max_chunks,
                 "a pipelined transfer's chunks must fit the staging buffers and chunked_copy");
   const openmp_copy_fn f = openmp_copy();
-  if (!f || bytes > n * staging_policy::buffer_bytes) return false;
+  if (!f || bytes < staging_policy::pipe_min_bytes || bytes > n * staging_policy::buffer_bytes) return false;
   const std::size_t quarter = (bytes / 4 + staging_policy::pipe_piece - 1) / staging_policy::pipe_piece *
                               staging_policy::pipe_piece;
-  const std::size_t chunk = std::clamp(quarter, staging_policy::pipe_min_chunk, staging_policy::pipe_max_chunk);
+  const std::size_t chunk = std::min(quarter, staging_policy::pipe_max_chunk);
   const std::size_t chunks = (bytes + chunk - 1) / chunk;
   if ((chunks + n - 1) / n * chunk > staging_policy::buffer_bytes) return false;  // not with the sizes above
   char* slot[chunked_copy::max_chunks];

@@ -100,18 +100,20 @@ struct memory_policy {
 /// (a DMA reading lines still dirty in the CPU's caches is slower); larger ones with ordinary
 /// stores: there the buffers are refilled many times over and streaming showed no gain
 /// (bench/results/h100-transfer.txt).
-/// A transfer to the device that fits all the buffers (buffers * buffer_bytes) is pipelined
-/// instead: one OpenMP region copies it in `pipe_piece` pieces, and its chunks (a quarter of
-/// it, from pipe_min_chunk to pipe_max_chunk) go to the DMA engine as each is complete, so only
-/// the first chunk's copy is not overlapped (memory-inl.hpp, staged_to_device_pipelined).
-/// Chunk loops copy theirs in pieces of `piece`.
+/// A transfer to the device of pipe_min_bytes or more that fits all the buffers (buffers *
+/// buffer_bytes) is pipelined instead: one OpenMP region copies it in `pipe_piece` pieces, and
+/// its chunks (a quarter of it, at most pipe_max_chunk) go to the DMA engine as each is
+/// complete, so only the first chunk's copy is not overlapped (memory-inl.hpp,
+/// staged_to_device_pipelined). Below pipe_min_bytes the DMAs of quarter chunks cost more
+/// than the overlap gains (1 MiB: bench/results/h100-transfer.txt). Chunk loops copy theirs in
+/// pieces of `piece`.
 struct staging_policy {
   static constexpr int buffers = 4;
   static constexpr std::size_t buffer_bytes = std::size_t(8) << 20;
   static constexpr std::size_t min_chunk = std::size_t(1) << 20;
   static constexpr std::size_t piece = std::size_t(128) << 10;
   static constexpr std::size_t pipe_piece = std::size_t(64) << 10;
-  static constexpr std::size_t pipe_min_chunk = std::size_t(256) << 10;
+  static constexpr std::size_t pipe_min_bytes = std::size_t(4) << 20;
   static constexpr std::size_t pipe_max_chunk = std::size_t(4) << 20;
   static constexpr std::size_t min_bytes = std::size_t(256) << 10;
   static constexpr std::size_t stream_max_bytes = std::size_t(64) << 20;
