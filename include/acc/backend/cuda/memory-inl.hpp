@@ -218,9 +218,10 @@ struct pipe_dmas {
 /// Pageable host -> device for a transfer of staging_policy::pipe_min_bytes or more that fits
 /// the staging buffers, in one OpenMP region (openmp_copy): chunk k goes to buffer k % n, after
 /// the chunks before it there, and its DMA is queued on `stream` as soon as its last piece is
-/// in, while the threads copy the next chunks. Waits first for the buffers' earlier DMAs. Returns false, having done nothing, where
-/// the OpenMP copy cannot run (no OpenMP, too few threads, inside a region): then the chunk
-/// loop (staged_to_device) does it. Returns as staged_to_device does.
+/// in, while the threads copy the next chunks. Waits first for the buffers' earlier DMAs.
+/// Returns false, having done nothing, where the OpenMP copy cannot run (no OpenMP, too few
+/// threads, inside a region): then the chunk loop (staged_to_device) does it. Otherwise returns
+/// as staged_to_device does.
 inline bool staged_to_device_pipelined(staging_pool& p, char* dst, const char* src, std::size_t bytes,
                                        cudaStream_t stream, const call_site& site) {
   constexpr int n = staging_policy::buffers;
