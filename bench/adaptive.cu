@@ -321,7 +321,7 @@ int main(int argc, char** argv) {
   std::printf("# median microseconds per call; ratio = adaptive / better fixed choice, the median of the rounds' ratios\n"
               "# (OVER 5%%: above 1.05); of meds: the same of the medians above\n"
               "# runs on: adaptive's choice (*: decided from predictions); pred err: |predicted - measured| / measured\n"
-              "# of that side's time in this size class; switches: changes of choice after the warm-up (at most 1);\n"
+              "# of that side's time in this size class; switches: changes of choice after the warm-up (at most 2: one, and one back);\n"
               "# warm-up: adaptive's calls before the blocks: to 5 after its recheck, at least 10, at most the row's runs\n");
   std::printf("%-9s %-15s %-5s %12s %12s %12s %8s %8s %-6s %8s %8s %7s\n", "kernel", "data", "size", "host", "gpu",
               "adaptive", "ratio", "of meds", "runs on", "pred err", "switches", "warm-up");

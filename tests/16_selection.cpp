@@ -207,6 +207,64 @@ TEST_CASE("adaptive does not switch on slow spells that hold most of each window
   CHECK(policy.at(18).switches == 0);
 }
 
+TEST_CASE("adaptive goes back after a switch that a long slow spell of the chosen side caused", "[16][selection]") {
+  // The H100 run at 2452e65: a 2^22 stencil with its data on the host, 1.7 ms on the host and
+  // 3.0 ms on the GPU (copies included). Host runs took 3.7 ms and more for three windows and
+  // the probe between them, the class went to the GPU, and the one switch a class then had kept
+  // it there at 1.8x the host's time.
+  const std::uint64_t n = 1 << 22;
+  const adaptive_options o{};
+  const auto gpu = [](std::uint64_t) { return 3.0e-3; };
+  bool slow = false;
+  int host_runs = 0;
+  const auto host = [&](std::uint64_t) { return ++host_runs, slow ? 4.5e-3 : 1.7e-3; };
+  for (const double spell_after : {0.0, 2.0, 12.0}) {  // the spell ends at the switch, or lasts windows more
+    CAPTURE(spell_after);
+    adaptive_policy policy;
+    slow = false;
+    drive(policy, n, 2 * o.trials + 4 * o.window, host, gpu);
+    REQUIRE(policy.choose(n) == target::host);
+    REQUIRE(policy.at(22).switches == 0);
+    slow = true;
+    for (int i = 0; i < 200 && policy.at(22).switches == 0; ++i) drive(policy, n, 1, host, gpu);
+    REQUIRE(policy.at(22).switches == 1);
+    REQUIRE(policy.choose(n) == target::nvidia);
+    drive(policy, n, int(spell_after * o.window), host, gpu);
+    slow = false;
+    drive(policy, n, 300, host, gpu);
+    CHECK(policy.choose(n) == target::host);
+    CHECK(policy.at(22).switches == 2);
+    // Two switches are all a class has: a GPU faster now does not move it again.
+    drive(policy, n, 300, host, [](std::uint64_t) { return 0.5e-3; });
+    CHECK(policy.choose(n) == target::host);
+    CHECK(policy.at(22).switches == 2);
+  }
+}
+
+TEST_CASE("adaptive times a side left for good less and less often", "[16][selection]") {
+  // A host triad at 6 us slows to 120 us for good (another program took the cores): the class
+  // goes to the GPU (68 us). The host, faster while it was chosen, is timed again now and then,
+  // each time after twice the runs of the time before, so it costs a vanishing share.
+  const std::uint64_t n = 1 << 10;
+  const adaptive_options o{};
+  adaptive_policy policy;
+  drive(policy, n, 2 * o.trials + 4 * o.window, [](auto) { return 6e-6; }, [](auto) { return 68e-6; });
+  REQUIRE(policy.choose(n) == target::host);
+  int host_runs = 0;
+  double host_time = 0, gpu_time = 0;
+  const auto host = [&](std::uint64_t) { return ++host_runs, host_time += 120e-6, 120e-6; };
+  const auto gpu = [&](std::uint64_t) { return gpu_time += 68e-6, 68e-6; };
+  for (int i = 0; i < 400 && policy.at(10).switches == 0; ++i) drive(policy, n, 1, host, gpu);
+  REQUIRE(policy.at(10).switches == 1);
+  host_runs = 0, host_time = gpu_time = 0;
+  drive(policy, n, 20000, host, gpu);
+  CHECK(policy.choose(n) == target::nvidia);
+  CHECK(policy.at(10).switches == 1);
+  CHECK(policy.at(10).undo_probes >= 3);
+  CHECK(host_runs <= o.trials * (policy.at(10).undo_probes + 1));
+  CHECK(host_time < 0.02 * (host_time + gpu_time));
+}
+
 TEST_CASE("adaptive does not time the losing side again in a slow spell of the chosen one", "[16][selection]") {
   // The H100 machine at 2f7e9d0: a 2^20 stencil with its data on the host ran on the host at
   // 420 us (the GPU, copies included, 1.4 ms); four runs in a row took 8 ms, their window came
@@ -535,18 +593,28 @@ TEST_CASE("adaptive times a settled class's short runs only as samples, and none
     REQUIRE(policy.choose(big) == target::nvidia);
     CHECK(policy.timed(big));
   }
-  SECTION("a class that used its switch is not timed any more") {
-    for (int i = 0; i < 40 * o.sample; ++i) {
+  SECTION("a class that used its switches is not timed any more") {
+    // The host slows to 200 us: the class goes to the GPU (68 us), and is still sampled, for
+    // the way back is open.
+    for (int i = 0; i < 40 * o.sample && policy.at(10).switches == 0; ++i) {
       const target t = policy.choose(n);
       if (policy.timed(n)) policy.record(t, n, t == target::host ? 200e-6 : 68e-6);
     }
     REQUIRE(policy.at(10).switches == 1);
+    REQUIRE(policy.choose(n) == target::nvidia);
+    CHECK(policy.timed(n));
+    // The host is back at 6 us: the class goes back, and that was its last switch.
+    for (int i = 0; i < 40 * o.sample && policy.at(10).switches == 1; ++i) {
+      const target t = policy.choose(n);
+      if (policy.timed(n)) policy.record(t, n, t == target::host ? 6e-6 : 68e-6);
+    }
+    REQUIRE(policy.at(10).switches == 2);
     for (int i = 0; i < 8 * o.trials; ++i) {
       const target t = policy.choose(n);
-      if (policy.timed(n)) policy.record(t, n, 68e-6);  // the new side's warm-up
+      if (policy.timed(n)) policy.record(t, n, 6e-6);  // the new side's warm-up
     }
     for (int i = 0; i < 100; ++i) {
-      policy.choose(n);
+      CHECK(policy.choose(n) == target::host);
       CHECK(!policy.timed(n));
     }
     CHECK(policy.lease(n) == 64);  // nothing left to sample

@@ -246,6 +246,7 @@ ACC_DETAIL_RUNTIME_FN void adaptive_policy::record(target where, std::uint64_t n
         c.choice = where;
         ++c.switches;
         c.window_runs = 0;
+        c.undo_calls = c.calls;
       }
     }
     return;
@@ -261,12 +262,13 @@ ACC_DETAIL_RUNTIME_FN void adaptive_policy::record(target where, std::uint64_t n
   if (c.confirming) {
     // The probe beat the window before it; the switch waits for it to beat the window after it
     // too. A slow spell of the chosen side that held the window before the probe and ended
-    // during it would otherwise spend the one switch on the slower side for good.
+    // during it would otherwise send the class to the slower side.
     c.confirming = false;
     if (c.best[1 - s] < current * (1 - o_.margin)) {
       c.choice = s ? target::host : target::nvidia;
       ++c.switches;
       c.window_runs = 0;
+      c.undo_calls = c.calls;
     }
     return;
   }
@@ -279,10 +281,27 @@ ACC_DETAIL_RUNTIME_FN void adaptive_policy::record(target where, std::uint64_t n
   // A window trust_model times this side's own time (its lowest window, or its warm-up, which
   // may itself have fallen in a spell) is a slow spell, or a lasting slowdown that the windows
   // below see through: a recheck now would set the other side's time against the spell's, and
-  // a spell of a few runs would spend the one switch.
+  // a spell of a few runs would spend a switch.
   const double own = c.best[s] > 0 ? std::min(c.best[s], c.lowest[s]) : c.lowest[s];
   const bool spell = current > o_.trust_model * own;
   const double recheck = other < current / (1 - o_.close_call) ? o_.recheck_close : o_.recheck;
+  // The way back after a switch: where the side left ran faster by the margin while it was
+  // chosen (its lowest window), it is timed again once this side has spent `recheck` times what
+  // that costs since the switch, then twice that since, and so on (so a side that stays slower
+  // costs a vanishing share of the runs). Its probe decides as a switch's would. The switch may
+  // have followed a slow spell of the side left that outlasted the windows, the probe and the
+  // confirmation; such a spell may outlast a probe or two more, but not a doubling series.
+  if (c.switches > 0 && !spell && other > 0 && c.lowest[1 - s] > 0 && c.lowest[1 - s] < current * (1 - o_.margin) &&
+      double(c.calls - c.undo_calls) * current >=
+          recheck * std::ldexp(1.0, std::min(c.undo_probes, 30)) * trials * probe_cost) {
+    ++c.undo_probes;
+    c.undo_calls = c.calls;
+    c.probing = true;
+    c.probed_against = current;
+    c.favour_other = 0;
+    c.runs[1 - s] = 0;
+    return;
+  }
   if (!c.rechecked && !spell && other > 0 && double(c.calls) * current >= recheck * trials * probe_cost) {
     // Long enough on this side that timing the other once more costs little: the probe below,
     // whose result decides as a switch's would.
@@ -299,7 +318,7 @@ ACC_DETAIL_RUNTIME_FN void adaptive_policy::record(target where, std::uint64_t n
   }
   if (++c.favour_other < std::max(1, o_.confirm)) return;
   // The other side is timed now before the switch, also when its warm-up was timed: only
-  // predicted, a wrong prediction must not spend the one switch; timed in the warm-up, its
+  // predicted, a wrong prediction must not spend a switch; timed in the warm-up, its
   // time is from other conditions than the windows' (a slow spell that slows both sides, such
   // as threads starved by another program, would otherwise send the class to a side no faster).
   c.probing = true;

@@ -68,7 +68,12 @@ constexpr residency residency_of(const data_motion& m) noexcept {
 /// SPRAT's knobs: ΔT as a fraction of the current side's time; timed runs per side in a
 /// class's warm-up (their median counts: the first run pays allocation and first touch, and a
 /// single preempted run must not decide); runs of the chosen side whose second fastest is compared
-/// with the other side before a switch; switches allowed per class after it settled; windows
+/// with the other side before a switch; switches allowed per class after it settled (two: a
+/// switch, and its undoing where the side it left proves the faster after all: a slow spell of
+/// the chosen side that outlasts the windows, the probe and the confirmation below would
+/// otherwise hold the class on the slower side for good, as it did once on the H100 for a
+/// host-resident stencil at 2^22, bench/results/h100-adaptive.txt; the way back passes the same
+/// windows, probe and confirmation, so a class changes side at most twice); windows
 /// in a row that must all favour the other side before it switches (a slow spell that fills
 /// one window, such as the GPU's start-up or threads woken from sleep, must not decide for
 /// good; and with `confirm` above 1 the other side, timed again before any switch, must beat the
@@ -105,7 +110,7 @@ struct adaptive_options {
   double margin = 0.10;
   int trials = 3;
   int window = 5;
-  int max_switches = 1;
+  int max_switches = 2;
   int confirm = 2;
   int sample = 8;
   double time_every_run = 50e-6;
@@ -145,6 +150,8 @@ struct adaptive_class {
   bool tie = false;       // still within the margin after that: both sides run to tie_trials, in blocks
   bool probing = false;   // the other side, known only by prediction, runs its warm-up before a switch
   bool rechecked = false; // the losing side was timed once more after the class had run long enough
+  int undo_probes = 0;    // the side left by a switch, timed again since (record: the way back)
+  std::uint64_t undo_calls = 0;  // `calls` at the switch or at the latest of those probes
   double probed_against = 0;  // the chosen side's window (second fastest run) that the probe must beat
   bool confirming = false;    // the probe beat it: the chosen side's next window must lose to it too
 };
@@ -156,11 +163,11 @@ struct adaptive_class {
 /// can be predicted and one prediction is `trust_model` times the other, else timed on both (`trials` runs each, their median counts; medians
 /// within `close_call` of each other are a close call, and both sides run `trials` times again,
 /// past whatever made the first runs at this size slow); from then on it runs on the faster, and switches
-/// once at most, when the other side's time (measured, else predicted) beats the second fastest run of the
-/// chosen side's last `window` timed runs by `margin` in `confirm` windows in a row; the other
-/// side is then timed again (`trials` runs, a probe: its warm-up was in other conditions, or
-/// it was only predicted), and the switch is made only if that time beats the chosen side's
-/// by the margin too.
+/// (at most `max_switches` times: once, and once back) when the other side's time (measured, else
+/// predicted) beats the second fastest run of the chosen side's last `window` timed runs by `margin`
+/// in `confirm` windows in a row; the other side is then timed again (`trials` runs, a probe: its
+/// warm-up was in other conditions, or it was only predicted), and the switch is made only if
+/// that time beats the chosen side's by the margin too.
 class adaptive_policy {
 public:
   explicit adaptive_policy(adaptive_options o = {}) noexcept : o_(o) {}
