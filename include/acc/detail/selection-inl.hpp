@@ -234,6 +234,13 @@ ACC_DETAIL_RUNTIME_FN void adaptive_policy::record(target where, std::uint64_t n
     }
     return;
   }
+  // A switch to `to`: the new side's windows start afresh, and so does the way back (below).
+  const auto switch_to = [&](target to) {
+    c.choice = to;
+    ++c.switches;
+    c.window_runs = 0;
+    c.undo_calls = c.calls;
+  };
   if (c.probing) {
     // The probe of the other side: its warm-up's median against the window that called for it.
     if (where == c.choice || c.runs[s] < trials) return;
@@ -243,10 +250,7 @@ ACC_DETAIL_RUNTIME_FN void adaptive_policy::record(target where, std::uint64_t n
       if (o_.confirm > 1) {
         c.confirming = true;  // decided by the chosen side's next window (below)
       } else {
-        c.choice = where;
-        ++c.switches;
-        c.window_runs = 0;
-        c.undo_calls = c.calls;
+        switch_to(where);
       }
     }
     return;
@@ -265,10 +269,7 @@ ACC_DETAIL_RUNTIME_FN void adaptive_policy::record(target where, std::uint64_t n
     // during it would otherwise send the class to the slower side.
     c.confirming = false;
     if (c.best[1 - s] < current * (1 - o_.margin)) {
-      c.choice = s ? target::host : target::nvidia;
-      ++c.switches;
-      c.window_runs = 0;
-      c.undo_calls = c.calls;
+      switch_to(s ? target::host : target::nvidia);
     }
     return;
   }
@@ -285,6 +286,14 @@ ACC_DETAIL_RUNTIME_FN void adaptive_policy::record(target where, std::uint64_t n
   const double own = c.best[s] > 0 ? std::min(c.best[s], c.lowest[s]) : c.lowest[s];
   const bool spell = current > o_.trust_model * own;
   const double recheck = other < current / (1 - o_.close_call) ? o_.recheck_close : o_.recheck;
+  // A probe of the other side against this window: its runs are that side's warm-up again, and
+  // decide as a switch's would (the probing branch above).
+  const auto probe_other = [&] {
+    c.probing = true;
+    c.probed_against = current;
+    c.favour_other = 0;
+    c.runs[1 - s] = 0;
+  };
   // The way back after a switch: where the side left ran faster by the margin while it was
   // chosen (its lowest window), it is timed again once this side has spent `recheck` times what
   // that costs since the switch, then twice that since, and so on (so a side that stays slower
@@ -296,20 +305,14 @@ ACC_DETAIL_RUNTIME_FN void adaptive_policy::record(target where, std::uint64_t n
           recheck * std::ldexp(1.0, std::min(c.undo_probes, 30)) * trials * probe_cost) {
     ++c.undo_probes;
     c.undo_calls = c.calls;
-    c.probing = true;
-    c.probed_against = current;
-    c.favour_other = 0;
-    c.runs[1 - s] = 0;
+    probe_other();
     return;
   }
   if (!c.rechecked && !spell && other > 0 && double(c.calls) * current >= recheck * trials * probe_cost) {
     // Long enough on this side that timing the other once more costs little: the probe below,
     // whose result decides as a switch's would.
     c.rechecked = true;
-    c.probing = true;
-    c.probed_against = current;
-    c.favour_other = 0;
-    c.runs[1 - s] = 0;
+    probe_other();
     return;
   }
   if (!(other > 0 && other < current * (1 - o_.margin))) {
@@ -321,9 +324,7 @@ ACC_DETAIL_RUNTIME_FN void adaptive_policy::record(target where, std::uint64_t n
   // predicted, a wrong prediction must not spend a switch; timed in the warm-up, its
   // time is from other conditions than the windows' (a slow spell that slows both sides, such
   // as threads starved by another program, would otherwise send the class to a side no faster).
-  c.probing = true;
-  c.probed_against = current;
-  c.runs[1 - s] = 0;  // the probe's runs are that side's warm-up again
+  probe_other();
 }
 
 }  // namespace acc::detail

@@ -71,9 +71,8 @@ constexpr residency residency_of(const data_motion& m) noexcept {
 /// with the other side before a switch; switches allowed per class after it settled (two: a
 /// switch, and its undoing where the side it left proves the faster after all: a slow spell of
 /// the chosen side that outlasts the windows, the probe and the confirmation below would
-/// otherwise hold the class on the slower side for good, as it did once on the H100 for a
-/// host-resident stencil at 2^22, bench/results/h100-adaptive.txt; the way back passes the same
-/// windows, probe and confirmation, so a class changes side at most twice); windows
+/// otherwise hold the class on the slower side for good (bench/results/h100-adaptive.txt); the
+/// way back passes the same probe and confirmation, so a class changes side at most twice); windows
 /// in a row that must all favour the other side before it switches (a slow spell that fills
 /// one window, such as the GPU's start-up or threads woken from sleep, must not decide for
 /// good; and with `confirm` above 1 the other side, timed again before any switch, must beat the
