@@ -18,7 +18,7 @@
 #include <string_view>
 #include <type_traits>
 
-#if defined(ACC_BOUNDS_CHECK) && defined(__CUDACC__)
+#if defined(ACC_BOUNDS_CHECK) && defined(ACC_DETAIL_CUDA)
 #  include <cstdio>
 #endif
 

@@ -120,14 +120,11 @@ template <class Extent, class... Args>
 struct parallel_loop {
   parallel_loop(Extent extent, Args&&... args, std::source_location where = std::source_location::current()) {
     if constexpr (detail::check_loop_args<Extent, Args...>()) {
-#if defined(__CUDA_ARCH__)
       // nvcc's device pass generates no host code: of a loop without clauses it needs only the
       // kernels, which the construct's entry names (the entry the host pass dispatches to).
-      if constexpr (sizeof...(Args) == 1)
+      if constexpr (detail::device_pass && sizeof...(Args) == 1) {
         (void)&detail::entry_of<detail::loop_task<detail::space_t<Extent>>, std::remove_cvref_t<Args>...>;
-      else
-#endif
-      {
+      } else {
         const detail::call_site site{"parallel_loop", where};
         static detail::nvtx_site nvtx;  // constant-initialised: no guard per construct
         if constexpr (sizeof...(Args) == 1) {

@@ -122,11 +122,7 @@ ACC_DETAIL_RUNTIME_FN bool async_test_all(std::source_location where = std::sour
 /// In a kernel nvcc compiled for the GPU it is true for nvidia (and not_host); elsewhere,
 /// including bodies the host backend runs, for host.
 ACC_ROUTINE constexpr bool on_device(device_type t) noexcept {
-#if defined(__CUDA_ARCH__)
-  return t == device_type::nvidia || t == device_type::not_host;
-#else
-  return t == device_type::host;
-#endif
+  return detail::device_pass ? t == device_type::nvidia || t == device_type::not_host : t == device_type::host;
 }
 
 // ---- init, shutdown and set (OpenACC 3.3 §2.14.1-2.14.3, §3.2.6-3.2.8) ------------------------

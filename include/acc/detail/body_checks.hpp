@@ -142,7 +142,7 @@ inline constexpr bool kernel_body_v = true;
 /// only the host pass asks: a body that cannot be copied compiles in the device pass and the
 /// host pass reports it.
 template <class Body>
-#if defined(__CUDA_ARCH__)
+#if defined(ACC_DETAIL_DEVICE_PASS)
 inline constexpr bool body_copyable_v = true;
 #else
 inline constexpr bool body_copyable_v = std::is_copy_constructible_v<Body>;

@@ -85,7 +85,7 @@
 // copy, inlined, is stores, the capture hook and the reference count that the host compiler
 // optimises again at every ACC_LAMBDA (bench/results/compile.txt). Out of line they are one
 // call each, compiled once per type. Device code keeps them inline: there a copy is stores.
-#if (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDA_ARCH__)
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(ACC_DETAIL_DEVICE_PASS)
 #  define ACC_DETAIL_HOST_NOINLINE __attribute__((noinline))
 #else
 #  define ACC_DETAIL_HOST_NOINLINE
@@ -108,3 +108,16 @@
 #  define ACC_CLASS_LAMBDA [=, *this]
 #  define ACC_ROUTINE
 #endif
+
+namespace acc::detail {
+
+/// ACC_DETAIL_DEVICE_PASS as a constant, for the public templates that differ in nvcc's device
+/// pass (acc::on_device, parallel_loop's entry): they test it with `if constexpr` or `?:`, so
+/// the public headers hold no compiler macro (the header test checks it).
+#if defined(ACC_DETAIL_DEVICE_PASS)
+inline constexpr bool device_pass = true;
+#else
+inline constexpr bool device_pass = false;
+#endif
+
+}  // namespace acc::detail

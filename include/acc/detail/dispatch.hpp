@@ -88,7 +88,7 @@ inline unsigned char captures_no_arrays = 0;
 template <class Task, class Body>
 inline constexpr construct_entry entry_of{
     sizeof(Body), !std::is_empty_v<Body>, &captures_no_arrays<Body>, task_selectable<Task>(),
-#if defined(__CUDA_ARCH__)
+#if defined(ACC_DETAIL_DEVICE_PASS)
     nullptr, nullptr, {},
 #else
     &copy_body<Body>, &destroy_body<Body>,
