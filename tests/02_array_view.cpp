@@ -50,6 +50,20 @@ void shift_through_view(acc::array<int> a, acc::view<int> tail, int n) {
   acc::parallel_loop(n, ACC_LAMBDA(int i) { tail(i) = a(i) + 1; });
 }
 
+// Every kind of construct over present arrays, each copying its body as it maps the captures.
+void touch_present(acc::array<double> a, acc::array<double, 2> m, fields f, long n, int q) {
+  acc::parallel_loop(n, acc::default_present, ACC_LAMBDA(long i) { a(i) += 1; });
+  acc::parallel_loop(n, acc::async(q), acc::default_present, ACC_LAMBDA(long i) { a(i) += m(i % 3, i % 5); });
+  acc::wait(q);
+  double total = 0;
+  acc::parallel_loop(n, acc::default_present, acc::reduction(acc::plus, total),
+                     ACC_LAMBDA(long i, double& t) { t += a(i); });
+  acc::parallel(acc::num_gangs(3), acc::default_present, ACC_LAMBDA(const acc::gang_t& g) {
+    acc::loop(g, acc::gang, n, [&](long i) { f.a(i) += static_cast<long long>(total) % 7; });
+  });
+  sum_fields(f, n);
+}
+
 }  // namespace
 
 TEST_CASE("arrays have their extents, zeroed elements and a label", "[02][array]") {
@@ -195,4 +209,48 @@ TEST_CASE("constructs over arrays leave no device memory behind", "[02][array][l
     axpy(y, acc::view<const long long>(x), 2, 4099);
   };
   REQUIRE(acc_test::leaked_by(scenario) == 0);
+}
+
+TEST_CASE("a construct's copies of its captured arrays neither keep nor free their elements", "[02][array][loop]") {
+  // The construct's own copy of a body borrows the arrays it captures (detail::copy_array_owner):
+  // counted, the elements would outlive the program's handles (present, never freed); released
+  // without being counted, they would be freed under them (no longer present).
+  const long n = 997;
+  const double* a_host = nullptr;
+  const long long* fa_host = nullptr;
+  {
+    acc::array<double> a("a", n);
+    acc::array<double, 2> m("m", 3, 5);
+    fields f{acc::array<long long>("fa", n), acc::view<const long long>()};
+    std::vector<long long> b(n);
+    fill_random(a.data(), a.size(), 11u);
+    fill_random(m.data(), m.size(), 12u);
+    fill_random(f.a.data(), f.a.size(), 13u);
+    fill_random(b.data(), b.size(), 14u);
+    f.b = acc::view<const long long>("b", b.data(), n);
+    std::vector<double> ra(a.data(), a.data() + n);
+    std::vector<long long> rfa(f.a.data(), f.a.data() + n);
+    acc::enter_data(acc::copyin(a), acc::copyin(m), acc::copyin(f.a), acc::copyin(f.b));
+    a_host = a.data();
+    fa_host = f.a.data();
+    for (int round = 0; round < 3; ++round) {
+      touch_present(a, m, f, n, 1);
+      double total = 0;
+      for (long i = 0; i < n; ++i) {
+        ra[i] += 1 + m(i % 3, i % 5);
+        total += ra[i];
+      }
+      for (long i = 0; i < n; ++i) rfa[i] += static_cast<long long>(total) % 7 + b[i];
+      REQUIRE(acc::is_present(a));
+      REQUIRE(acc::is_present(m));
+      REQUIRE(acc::is_present(f.a));
+    }
+    acc::update_self(a);
+    acc::update_self(f.a);
+    for (long i = 0; i < n; ++i) REQUIRE(a(i) == ra[i]);
+    for (long i = 0; i < n; ++i) REQUIRE(f.a(i) == rfa[i]);
+    acc::exit_data(acc::delete_(f.b));
+  }  // the last handles of a, m and f.a: their elements and present entries go
+  REQUIRE_FALSE(acc::is_present(a_host, n));
+  REQUIRE_FALSE(acc::is_present(fa_host, n));
 }

@@ -368,10 +368,10 @@ public:
                   "acc::array: give one integer extent per dimension, e.g. acc::array<double, 2> m(ni, nj)");
   }
 
-  /// Another handle to the same elements (the capture hook runs in the view member's copy).
+  /// Another handle to the same elements (the capture hook runs in the view member's copy). In a
+  /// construct's copy of its body the handle borrows, counting nothing (detail::copy_array_owner).
   ACC_DETAIL_HOST_NOINLINE ACC_DETAIL_HD array(const array& o) noexcept : v_(o.v_), owner_(o.owner_) {
-    if constexpr (detail::array_ops::is_host)
-      detail::retain_array_owner(owner_);
+    if constexpr (detail::array_ops::is_host) owner_ = detail::copy_array_owner(o.owner_);
   }
   ACC_DETAIL_HOST_NOINLINE ACC_DETAIL_HD array(array&& o) noexcept : v_(o.v_), owner_(o.owner_) {
     if constexpr (detail::array_ops::is_host) {

@@ -265,12 +265,23 @@ ACC_DETAIL_RUNTIME_FN array_owner* make_array_owner(std::size_t bytes, std::stri
   return owner;
 }
 
-ACC_DETAIL_RUNTIME_FN void retain_array_owner(array_owner* owner) noexcept {
-  if (owner) std::atomic_ref<long>(owner->refs).fetch_add(1, std::memory_order_relaxed);
+// A borrowed handle is the owner's address with its low bit set (array_owner is allocated by new,
+// so that bit is free).
+static_assert(alignof(array_owner) >= 2);
+
+ACC_DETAIL_RUNTIME_FN array_owner* copy_array_owner(array_owner* owner) noexcept {
+  const auto bits = reinterpret_cast<std::uintptr_t>(owner);
+  if (bits == 0) return nullptr;
+  if (this_thread().capture) return reinterpret_cast<array_owner*>(bits | 1);
+  auto* const held = reinterpret_cast<array_owner*>(bits & ~std::uintptr_t(1));
+  std::atomic_ref<long>(held->refs).fetch_add(1, std::memory_order_relaxed);
+  return held;
 }
 
 ACC_DETAIL_RUNTIME_FN void release_array_owner(array_owner* owner) noexcept {
-  if (!owner || std::atomic_ref<long>(owner->refs).fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+  if (!owner || (reinterpret_cast<std::uintptr_t>(owner) & 1) ||
+      std::atomic_ref<long>(owner->refs).fetch_sub(1, std::memory_order_acq_rel) != 1)
+    return;
   forget_host_range(owner->storage, owner->bytes);
   if (owner->storage) ::operator delete(owner->storage, std::align_val_t(owner->align));
   delete owner;
