@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstddef>
+#include <optional>
 #include <random>
 #include <utility>
 #include <vector>
@@ -253,4 +254,22 @@ TEST_CASE("a construct's copies of its captured arrays neither keep nor free the
   }  // the last handles of a, m and f.a: their elements and present entries go
   REQUIRE_FALSE(acc::is_present(a_host, n));
   REQUIRE_FALSE(acc::is_present(fa_host, n));
+}
+
+TEST_CASE("an array whose last handle goes while a construct copies its body is freed after the copy", "[02][array]") {
+  // A body whose copy constructor copies an array it made itself hands the construct's copy a
+  // borrowed handle to storage whose last owner then goes: the capture scope frees it at its end.
+  const std::size_t n = 7;
+  std::optional<acc::array<double>> made(std::in_place, "made", n);
+  const double* p = made->data();
+  acc::enter_data(acc::copyin(*made));
+  acc::array<double> borrowed;
+  {
+    acc::detail::capture_scope scope;  // as a construct opens while it copies its body
+    borrowed = *made;
+    made.reset();
+    REQUIRE(acc::is_present(p, n));  // not freed yet: the borrowed handle still points at it
+    REQUIRE(borrowed.data() == p);
+  }
+  REQUIRE_FALSE(acc::is_present(p, n));
 }

@@ -19,6 +19,7 @@ struct array_owner {
   void* storage = nullptr;
   std::size_t bytes = 0;
   std::size_t align = 0;
+  array_owner* next_freed = nullptr;  // capture_scope::freed's list
 };
 
 /// Page-aligned when a page or more, so that pinning one array's pages never collides with
@@ -33,7 +34,9 @@ ACC_DETAIL_RUNTIME_FN array_owner* make_array_owner(std::size_t bytes, std::stri
 /// array twice (nvcc's wrapper of an extended lambda holds the captures twice) and destroys
 /// it twice: most of what a captured array cost a launch (bench/results/h100-launch.txt).
 ACC_DETAIL_RUNTIME_FN array_owner* copy_array_owner(array_owner* owner) noexcept;
-/// Drops a copy's count (nothing for a borrowed owner); the last count frees the storage.
+/// Drops a copy's count (nothing for a borrowed owner); the last count frees the storage, or,
+/// inside a construct's copy of its body, leaves it to the capture scope's end: a body whose
+/// copy constructor copied an array it made itself has borrowed the storage it would free.
 ACC_DETAIL_RUNTIME_FN void release_array_owner(array_owner* owner) noexcept;
 
 }  // namespace acc::detail

@@ -8,6 +8,7 @@
 #elif !defined(ACC_DETAIL_CAPTURE_INL)
 #define ACC_DETAIL_CAPTURE_INL
 
+#include <acc/detail/array_owner.hpp>
 #include <acc/detail/capture.hpp>
 #include <acc/detail/present_table.hpp>
 #include <acc/detail/runtime_state.hpp>
@@ -40,6 +41,10 @@ ACC_DETAIL_RUNTIME_FN capture_scope::capture_scope() noexcept : outer(this_threa
 ACC_DETAIL_RUNTIME_FN capture_scope::~capture_scope() {
   close();
   delete more;
+  while (array_owner* o = freed) {
+    freed = o->next_freed;
+    free_array_owner(o);
+  }
 }
 
 ACC_DETAIL_RUNTIME_FN void capture_scope::close() noexcept {

@@ -21,6 +21,7 @@ struct captured {
   host_span span;
 };
 
+struct array_owner;   // detail/array_owner.hpp
 struct capture_list;  // detail/runtime-inl.hpp: the captures of one scope
 struct implicit_blocks;  // detail/runtime-inl.hpp: the device copies of one construct
 
@@ -34,6 +35,7 @@ struct capture_scope {
   int count = 0;
   capture_list* more = nullptr;
   capture_scope* outer;
+  array_owner* freed = nullptr;  // arrays whose last handle went while the scope was open: freed at its end
   bool open = true;
   bool lost = false;  // a capture past the inline ones found no memory: the construct reports it
 

@@ -278,13 +278,22 @@ ACC_DETAIL_RUNTIME_FN array_owner* copy_array_owner(array_owner* owner) noexcept
   return held;
 }
 
+inline void free_array_owner(array_owner* owner) noexcept {
+  forget_host_range(owner->storage, owner->bytes);
+  if (owner->storage) ::operator delete(owner->storage, std::align_val_t(owner->align));
+  delete owner;
+}
+
 ACC_DETAIL_RUNTIME_FN void release_array_owner(array_owner* owner) noexcept {
   if (!owner || (reinterpret_cast<std::uintptr_t>(owner) & 1) ||
       std::atomic_ref<long>(owner->refs).fetch_sub(1, std::memory_order_acq_rel) != 1)
     return;
-  forget_host_range(owner->storage, owner->bytes);
-  if (owner->storage) ::operator delete(owner->storage, std::align_val_t(owner->align));
-  delete owner;
+  if (capture_scope* s = this_thread().capture) {
+    owner->next_freed = s->freed;
+    s->freed = owner;
+    return;
+  }
+  free_array_owner(owner);
 }
 
 // ---- NVTX ------------------------------------------------------------------------------------
