@@ -51,7 +51,8 @@ void shift_through_view(acc::array<int> a, acc::view<int> tail, int n) {
   acc::parallel_loop(n, ACC_LAMBDA(int i) { tail(i) = a(i) + 1; });
 }
 
-// Every kind of construct over present arrays, each copying its body as it maps the captures.
+// Loops (sync, async, with a reduction) and a gang region over present arrays, each copying its
+// body as it maps the captures.
 void touch_present(acc::array<double> a, acc::array<double, 2> m, fields f, long n, int q) {
   acc::parallel_loop(n, acc::default_present, ACC_LAMBDA(long i) { a(i) += 1; });
   acc::parallel_loop(n, acc::async(q), acc::default_present, ACC_LAMBDA(long i) { a(i) += m(i % 3, i % 5); });
