@@ -129,13 +129,14 @@ def parse_scan(lines):
 
 def parse_transfer(lines):
     """MiB | h2d pin, update, ratio, staged, ratio | d2h the same | enter ms, pin ms, ratio
-    (GB/s; the ratios are the lowest of the runs, the enter ratio the highest; older files:
-    MiB | h2d pin, page, acc, ratio | d2h pin, page, acc, ratio | enter ms)"""
+    [, pin old ms, ratio] (GB/s; the ratios are the lowest of the runs, the enter ratios the highest;
+    the first pinned copy is of memory written just before the enter, the optional second of memory
+    written long before; older files: MiB | h2d pin, page, acc, ratio | d2h pin, page, acc, ratio | enter ms)"""
     rows = []
     seen = set()
     new = re.compile(rf"^\s*(\d+)\s*\|\s*({NUM})\s+({NUM})\s+({NUM})\s+({NUM})\s+({NUM})\s*\|"
                      rf"\s*({NUM})\s+({NUM})\s+({NUM})\s+({NUM})\s+({NUM})\s*\|"
-                     rf"\s*({NUM})\s+({NUM})\s+({NUM})\s*$")
+                     rf"\s*({NUM})\s+({NUM})\s+({NUM})(?:\s+({NUM})\s+({NUM}))?\s*$")
     old = re.compile(rf"^\s*(\d+)\s*\|\s*({NUM})\s+({NUM})\s+({NUM})\s+({NUM})\s*\|"
                      rf"\s*({NUM})\s+({NUM})\s+({NUM})\s+({NUM})\s*\|")
 
@@ -149,11 +150,14 @@ def parse_transfer(lines):
         m = new.match(line)
         if m:
             mib = m.group(1)
-            h_pin, h_up, h_ratio, _, _, d_pin, d_up, d_ratio, _, _, enter, pin, enter_ratio = map(float, m.groups()[1:])
+            h_pin, h_up, h_ratio, _, _, d_pin, d_up, d_ratio, _, _, enter, pin, enter_ratio = map(float, m.groups()[1:14])
             add(f"h2d update {mib} MiB", h_up, h_pin, h_ratio)
             add(f"d2h update {mib} MiB", d_up, d_pin, d_ratio)
             add(f"first enter {mib} MiB", enter, pin, 1.0 / enter_ratio, gbs=False,
                 refname="pinned cudaMemcpy (ms)")
+            if m.group(15):
+                add(f"first enter, old pin {mib} MiB", enter, float(m.group(15)), 1.0 / float(m.group(16)),
+                    gbs=False, refname="pinned cudaMemcpy (ms)")
             continue
         m = old.match(line)
         if m:
