@@ -398,6 +398,47 @@ TEST_CASE("parallel_scan of 64-bit sums with contributions beyond the narrow ran
   }
 }
 
+#if defined(__CUDACC__)
+#  include <acc/backend/cuda/scan.hpp>
+
+namespace {
+struct restore_scan_shape {
+  ~restore_scan_shape() { acc::detail::cuda::scan_shape_choice = acc::detail::cuda::scan_shape::of_device; }
+};
+}  // namespace
+
+// The GPU's parallel_scan takes its tile shapes by the device's memory speed per SM (4096- or
+// 3072-iteration tiles of 4-byte sums, 4096- or 5120-iteration narrow tiles of 64-bit sums),
+// so a GPU run of the cases above takes one of the two; these take both.
+TEST_CASE("parallel_scan in the tile shapes of slow and of fast memory, on any GPU", "[10][scan][parallel_scan]") {
+  using acc::detail::cuda::scan_shape;
+  const restore_scan_shape restore;
+  const scan_shape shape = GENERATE(scan_shape::slow_memory, scan_shape::fast_memory);
+  const long n = GENERATE(1, 3071, 3073, 4095, 4097, 5119, 5121, 100003);
+  CAPTURE(shape == scan_shape::fast_memory, n);
+  acc::detail::cuda::scan_shape_choice = shape;
+  SECTION("compaction with int and long counters") {
+    acc::array<int> x(n), out = acc_test::filled(n + 1, -1);
+    acc_test::fill_random(x, 37u + static_cast<unsigned>(n), -50, 50);
+    std::vector<int> expect;
+    std::copy_if(x.data(), x.data() + n, std::back_inserter(expect), [](int v) { return v > 0; });
+    const long kept = compact_positive<int>(x, n, out);
+    REQUIRE(kept == static_cast<long>(expect.size()));
+    require_equal(out.data(), expect);
+    REQUIRE(out[kept] == -1);
+    std::vector<int> expect3;
+    std::copy_if(x.data(), x.data() + n, std::back_inserter(expect3), [](int v) { return v % 3 == 0; });
+    REQUIRE(compact_int_counter<int>(x, static_cast<int>(n), out) == static_cast<int>(expect3.size()));
+    require_equal(out.data(), expect3);
+  }
+  SECTION("64-bit sums, narrow tiles and tiles with contributions beyond them") {
+    check_wide_contributions<long long>(n, 1L << 22, {-1});
+    check_wide_contributions<long long>(n, 7, {419430, -419431, 524287, -524288, 1LL << 40});
+    check_wide_contributions<unsigned long long>(n, 5003, {419431ULL, 524288ULL, 1ULL << 63});
+  }
+}
+#endif
+
 TEST_CASE("parallel_scan over a range, with clauses and arrays", "[10][scan][parallel_scan]") {
   acc::array<long long> prefix(2001);
   REQUIRE(range_sum(-1000, 1001, prefix) == 0);

@@ -93,11 +93,13 @@ struct scan_policy {
   static constexpr int block = 256;
   template <class T>
   static constexpr int items = sizeof(T) <= 4 ? 16 : sizeof(T) <= 8 ? 10 : sizeof(T) <= 16 ? 4 : 2;
-  /// Items per thread of a narrow 64-bit tile (narrow_scan_v): its block vote and 64-bit
-  /// look-back cost more per tile than a 4-byte scan's, and longer tiles amortise them. 20 is
-  /// the fastest tried for a long long compaction on an H200; 4-byte tiles keep the H100's 16
-  /// (bench/results/h100-scan.txt).
-  static constexpr int narrow_items = 20;
+  /// Items per thread of a narrow 64-bit tile (narrow_scan_v): the 4-byte tiles' 16, the
+  /// fastest tried for a long long compaction on an H100 (bench/results/h100-scan.txt).
+  static constexpr int narrow_items = 16;
+  /// The same on a GPU whose memory is fast for its SMs (fast_memory_per_sm): the block vote
+  /// and the 64-bit look-back cost more per tile against the memory's time there, and longer
+  /// tiles amortise them; 20 is the fastest tried on an H200, where it lost on an H100.
+  static constexpr int fast_narrow_items = 20;
   using delay = lookback_delay<76, 1150>;
   /// Tiles of 4-byte values keep 6 blocks resident per SM (at most 42 registers a thread):
   /// left to itself nvcc gives the look-back kernel of a compaction 48 registers and 5 blocks,
@@ -211,15 +213,25 @@ __global__ void __launch_bounds__(Block, MinBlocks)
 /// 64-bit integer sums (compaction counters, mostly) scan each tile in 32 bits when every
 /// contribution of the tile is small enough that no partial sum within the tile leaves the
 /// 32-bit range; only the tile's total and prefix, in the look-back, stay 64-bit. A tile with a
-/// larger contribution takes a wide path. Halving the exchange and scan and keeping 20 items a
-/// thread in registers brings a long long compaction to the int one's speed
-/// (bench/results/h100-scan.txt).
+/// larger contribution takes a wide path. Halving the exchange and scan and keeping the
+/// contributions in registers as 32-bit values brings a long long compaction near the int
+/// one's speed (bench/results/h100-scan.txt).
 template <class T, class Op>
 inline constexpr bool narrow_scan_v = std::is_integral_v<T> && sizeof(T) == 8 && std::is_same_v<Op, acc::plus_t>;
 
 /// Items per thread of a parallel_scan tile: narrow tiles keep 32-bit contributions.
 template <class T, class Op>
 inline constexpr int scan_items = narrow_scan_v<T, Op> ? scan_policy::narrow_items : scan_policy::items<T>;
+
+/// The most items per thread a parallel_scan of T may take on any device.
+template <class T, class Op>
+inline constexpr int max_scan_items = narrow_scan_v<T, Op> ? scan_policy::fast_narrow_items : scan_items<T, Op>;
+
+/// Which of scan_policy's shapes parallel_scan takes: the one for the device's memory speed
+/// (fast_memory_per_sm), or the one for slow or for fast memory on every device, so that the
+/// tests run both shapes whatever GPU they have and bench_scan times both on one.
+enum class scan_shape { of_device, slow_memory, fast_memory };
+inline scan_shape scan_shape_choice = scan_shape::of_device;
 
 template <class T>
 using narrow_of = std::conditional_t<std::is_signed_v<T>, std::int32_t, std::uint32_t>;
@@ -428,15 +440,24 @@ T parallel_scan_with(Index lo, std::uint64_t total, int device, cudaStream_t str
   return result;
 }
 
-/// parallel_scan with the tile shape for T and this device: scan_policy's short tiles for a
-/// 4-byte look-back on a device with fast memory per SM, else scan_items x min_blocks.
+/// parallel_scan with the tile shape for T and this device: on a device with fast memory per
+/// SM, scan_policy's short tiles for a 4-byte look-back and its long ones for a narrow 64-bit
+/// one; else scan_items x min_blocks.
 template <class T, class Count, class Index, class Op, class Body>
 T parallel_scan_on(Index lo, std::uint64_t total, int device, cudaStream_t stream, const Op& op, const Body& body,
                    const call_site& site) {
-  if constexpr (exact_scan_v<T> && !narrow_scan_v<T, Op> && sizeof(T) <= 4) {
-    if (fast_memory_per_sm(device, site))
-      return parallel_scan_with<scan_policy::short_items, scan_policy::short_min_blocks, T, Count>(
-          lo, total, device, stream, op, body, site);
+  constexpr bool short_4_byte = exact_scan_v<T> && !narrow_scan_v<T, Op> && sizeof(T) <= 4;
+  if constexpr (short_4_byte || narrow_scan_v<T, Op>) {
+    const bool fast = scan_shape_choice == scan_shape::of_device ? fast_memory_per_sm(device, site)
+                                                                 : scan_shape_choice == scan_shape::fast_memory;
+    if (fast) {
+      if constexpr (short_4_byte)
+        return parallel_scan_with<scan_policy::short_items, scan_policy::short_min_blocks, T, Count>(
+            lo, total, device, stream, op, body, site);
+      else
+        return parallel_scan_with<scan_policy::fast_narrow_items, scan_policy::min_blocks<T>, T, Count>(
+            lo, total, device, stream, op, body, site);
+    }
   }
   return parallel_scan_with<scan_items<T, Op>, scan_policy::min_blocks<T>, T, Count>(lo, total, device, stream, op,
                                                                                       body, site);
@@ -447,9 +468,8 @@ template <class Index, class Op, class T, class Body>
 T run(backend, const parallel_scan_task<index_space<Index, 1>, Op, T>& task, const Body& body,
       const launch_context& ctx) {
   const cudaStream_t stream = begin_launch(ctx);
-  // 32-bit counters while every iteration number of every tile fits (scan_items' tiles are
-  // the longest T takes).
-  if (task.total <= (std::uint64_t(1) << 31) - std::uint64_t(scan_policy::block * scan_items<T, Op>))
+  // 32-bit counters while every iteration number of every tile fits.
+  if (task.total <= (std::uint64_t(1) << 31) - std::uint64_t(scan_policy::block * max_scan_items<T, Op>))
     return parallel_scan_on<T, std::uint32_t>(task.space.lo[0], task.total, ctx.device, stream, task.op, body,
                                               ctx.site);
   return parallel_scan_on<T, std::uint64_t>(task.space.lo[0], task.total, ctx.device, stream, task.op, body,
