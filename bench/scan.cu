@@ -2,7 +2,9 @@
 // its throughput) and thrust::inclusive_scan / exclusive_scan, on 2^28 ints and doubles in the
 // same run; and stream compaction with acc::parallel_scan against cub::DeviceSelect::If (the
 // bar: >= 0.9x).
-//   bench_scan [--log2 28] [--runs 30]
+//   bench_scan [--log2 28] [--runs 30] [--tiles device|slow|fast]
+// --tiles: parallel_scan's tile shapes for this device's memory speed (the default), or those
+// for slow or for fast memory per SM (acc::detail::cuda::scan_shape), to compare them on one GPU.
 // The versions compared take turns within each run (bench::time_each), each writing its own
 // output. Exits 1 if a result is wrong, 0 without a GPU (nothing to measure).
 #include <acc/parallel.hpp>
@@ -20,7 +22,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
+#include <string>
 #include <vector>
 
 namespace {
@@ -177,13 +181,29 @@ bool bench_compaction(const char* counter, long long n, int runs) {
 int main(int argc, char** argv) try {
   const int log2n = bench::int_arg(argc, argv, "--log2", 28), runs = bench::int_arg(argc, argv, "--runs", 30);
   if (!bench::have_gpu()) return 0;
+  namespace cuda = acc::detail::cuda;
+  for (int i = 1; i + 1 < argc; ++i)
+    if (std::strcmp(argv[i], "--tiles") == 0) {
+      const std::string v = argv[i + 1];
+      if (v != "device" && v != "slow" && v != "fast") {
+        std::fprintf(stderr, "bench_scan: --tiles takes device, slow or fast, not %s\n", v.c_str());
+        return 2;
+      }
+      cuda::scan_shape_choice = v == "slow"   ? cuda::scan_shape::slow_memory
+                                : v == "fast" ? cuda::scan_shape::fast_memory
+                                              : cuda::scan_shape::of_device;
+    }
   cudaDeviceProp prop{};
   CHECK(cudaGetDeviceProperties(&prop, acc::get_device_num(acc::device_type::nvidia)));
   std::printf("device: %s; GB/s of data read and written, median of %d runs\n", prop.name, runs);
-  // The compactions' parallel_scan tiles of 4-byte sums (scan_policy): short ones on this device?
-  const bool short_tiles = acc::detail::cuda::fast_memory_per_sm(acc::get_device_num(acc::device_type::nvidia), {});
-  std::printf("parallel_scan tiles of 4-byte sums: %d x %d\n", acc::detail::cuda::scan_policy::block,
-              short_tiles ? acc::detail::cuda::scan_policy::short_items : acc::detail::cuda::scan_policy::items<int>);
+  // The compactions' parallel_scan tiles (scan_policy): those for fast memory on this device?
+  const bool fast = cuda::scan_shape_choice == cuda::scan_shape::of_device
+                        ? cuda::fast_memory_per_sm(acc::get_device_num(acc::device_type::nvidia), {})
+                        : cuda::scan_shape_choice == cuda::scan_shape::fast_memory;
+  std::printf("parallel_scan tiles of 4-byte sums: %d x %d, of narrow 64-bit sums: %d x %d (%s)\n",
+              cuda::scan_policy::block, fast ? cuda::scan_policy::short_items : cuda::scan_policy::items<int>,
+              cuda::scan_policy::block, fast ? cuda::scan_policy::fast_narrow_items : cuda::scan_policy::narrow_items,
+              cuda::scan_shape_choice == cuda::scan_shape::of_device ? "this device's" : "--tiles");
   std::printf("%-9s %-7s %-5s %10s %10s %10s %9s\n", "scan", "type", "size", "acc", "cub", "thrust", "acc/cub");
   const long long n = 1LL << log2n;
   bool ok = bench_scans<int>("int", n, runs);
