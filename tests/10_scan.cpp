@@ -233,6 +233,23 @@ int compact_int_counter(acc::view<const T> x, int n, acc::view<T> out) {
   });
 }
 
+/// Both compactions of n random ints against std::copy_if: long and int counters.
+void check_compactions(long n, unsigned seed) {
+  acc::array<int> x(n), out = acc_test::filled(n + 1, -1);
+  acc_test::fill_random(x, seed, -50, 50);
+  std::vector<int> expect;
+  std::copy_if(x.data(), x.data() + n, std::back_inserter(expect), [](int v) { return v > 0; });
+  const long kept = compact_positive<int>(x, n, out);
+  REQUIRE(kept == static_cast<long>(expect.size()));
+  require_equal(out.data(), expect);
+  REQUIRE(out[kept] == -1);  // nothing written past the kept elements
+
+  std::vector<int> expect3;
+  std::copy_if(x.data(), x.data() + n, std::back_inserter(expect3), [](int v) { return v % 3 == 0; });
+  REQUIRE(compact_int_counter<int>(x, static_cast<int>(n), out) == static_cast<int>(expect3.size()));
+  require_equal(out.data(), expect3);
+}
+
 // Explicit T with a generic body (a functor with a templated call operator; nvcc does not
 // allow generic extended lambdas), recording every iteration's prefix.
 template <class T>
@@ -303,19 +320,7 @@ long long odd_range(long long lo, long long hi, acc::view<long long> last_prefix
 TEST_CASE("parallel_scan compacts like std::copy_if", "[10][scan][parallel_scan]") {
   const long n = GENERATE(0, 1, 2, 257, 4097, 100003, (1 << 20) + 3);
   CAPTURE(n);
-  acc::array<int> x(n), out = acc_test::filled(n + 1, -1);
-  acc_test::fill_random(x, 31u + static_cast<unsigned>(n), -50, 50);
-  std::vector<int> expect;
-  std::copy_if(x.data(), x.data() + n, std::back_inserter(expect), [](int v) { return v > 0; });
-  const long kept = compact_positive<int>(x, n, out);
-  REQUIRE(kept == static_cast<long>(expect.size()));
-  require_equal(out.data(), expect);
-  REQUIRE(out[kept] == -1);  // nothing written past the kept elements
-
-  std::vector<int> expect3;
-  std::copy_if(x.data(), x.data() + n, std::back_inserter(expect3), [](int v) { return v % 3 == 0; });
-  REQUIRE(compact_int_counter<int>(x, static_cast<int>(n), out) == static_cast<int>(expect3.size()));
-  require_equal(out.data(), expect3);
+  check_compactions(n, 31u + static_cast<unsigned>(n));
 }
 
 TEST_CASE("parallel_scan gives each iteration its exclusive prefix", "[10][scan][parallel_scan]") {
@@ -417,20 +422,7 @@ TEST_CASE("parallel_scan in the tile shapes of slow and of fast memory, on any G
   const long n = GENERATE(1, 3071, 3073, 4095, 4097, 5119, 5121, 100003);
   CAPTURE(shape == scan_shape::fast_memory, n);
   acc::detail::cuda::scan_shape_choice = shape;
-  SECTION("compaction with int and long counters") {
-    acc::array<int> x(n), out = acc_test::filled(n + 1, -1);
-    acc_test::fill_random(x, 37u + static_cast<unsigned>(n), -50, 50);
-    std::vector<int> expect;
-    std::copy_if(x.data(), x.data() + n, std::back_inserter(expect), [](int v) { return v > 0; });
-    const long kept = compact_positive<int>(x, n, out);
-    REQUIRE(kept == static_cast<long>(expect.size()));
-    require_equal(out.data(), expect);
-    REQUIRE(out[kept] == -1);
-    std::vector<int> expect3;
-    std::copy_if(x.data(), x.data() + n, std::back_inserter(expect3), [](int v) { return v % 3 == 0; });
-    REQUIRE(compact_int_counter<int>(x, static_cast<int>(n), out) == static_cast<int>(expect3.size()));
-    require_equal(out.data(), expect3);
-  }
+  SECTION("compaction with int and long counters") { check_compactions(n, 37u + static_cast<unsigned>(n)); }
   SECTION("64-bit sums, narrow tiles and tiles with contributions beyond them") {
     check_wide_contributions<long long>(n, 1L << 22, {-1});
     check_wide_contributions<long long>(n, 7, {419430, -419431, 524287, -524288, 1LL << 40});
