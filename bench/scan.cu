@@ -197,9 +197,7 @@ int main(int argc, char** argv) try {
   CHECK(cudaGetDeviceProperties(&prop, acc::get_device_num(acc::device_type::nvidia)));
   std::printf("device: %s; GB/s of data read and written, median of %d runs\n", prop.name, runs);
   // The compactions' parallel_scan tiles (scan_policy): those for fast memory on this device?
-  const bool fast = cuda::scan_shape_choice == cuda::scan_shape::of_device
-                        ? cuda::fast_memory_per_sm(acc::get_device_num(acc::device_type::nvidia), {})
-                        : cuda::scan_shape_choice == cuda::scan_shape::fast_memory;
+  const bool fast = cuda::scan_shapes_for_fast_memory(acc::get_device_num(acc::device_type::nvidia), {});
   std::printf("parallel_scan tiles of 4-byte sums: %d x %d, of narrow 64-bit sums: %d x %d (%s)\n",
               cuda::scan_policy::block, fast ? cuda::scan_policy::short_items : cuda::scan_policy::items<int>,
               cuda::scan_policy::block, fast ? cuda::scan_policy::fast_narrow_items : cuda::scan_policy::narrow_items,

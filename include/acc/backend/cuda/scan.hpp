@@ -233,6 +233,12 @@ inline constexpr int max_scan_items = narrow_scan_v<T, Op> ? scan_policy::fast_n
 enum class scan_shape { of_device, slow_memory, fast_memory };
 inline scan_shape scan_shape_choice = scan_shape::of_device;
 
+/// Whether parallel_scan on `device` takes scan_policy's shapes for fast memory.
+inline bool scan_shapes_for_fast_memory(int device, const call_site& site) {
+  return scan_shape_choice == scan_shape::of_device ? fast_memory_per_sm(device, site)
+                                                    : scan_shape_choice == scan_shape::fast_memory;
+}
+
 template <class T>
 using narrow_of = std::conditional_t<std::is_signed_v<T>, std::int32_t, std::uint32_t>;
 
@@ -448,9 +454,7 @@ T parallel_scan_on(Index lo, std::uint64_t total, int device, cudaStream_t strea
                    const call_site& site) {
   constexpr bool short_4_byte = exact_scan_v<T> && !narrow_scan_v<T, Op> && sizeof(T) <= 4;
   if constexpr (short_4_byte || narrow_scan_v<T, Op>) {
-    const bool fast = scan_shape_choice == scan_shape::of_device ? fast_memory_per_sm(device, site)
-                                                                 : scan_shape_choice == scan_shape::fast_memory;
-    if (fast) {
+    if (scan_shapes_for_fast_memory(device, site)) {
       if constexpr (short_4_byte)
         return parallel_scan_with<scan_policy::short_items, scan_policy::short_min_blocks, T, Count>(
             lo, total, device, stream, op, body, site);
