@@ -3,8 +3,9 @@
 // same run; and stream compaction with acc::parallel_scan against cub::DeviceSelect::If (the
 // bar: >= 0.9x).
 //   bench_scan [--log2 28] [--runs 30] [--tiles device|slow|fast]
-// --tiles: parallel_scan's tile shapes for this device's memory speed (the default), or those
-// for slow or for fast memory per SM (acc::detail::cuda::scan_shape), to compare them on one GPU.
+// --tiles: parallel_scan's narrow 64-bit tiles for this device's memory speed (the default), or
+// those for slow or for fast memory per SM (acc::detail::cuda::scan_shape), to compare them on
+// one GPU.
 // The versions compared take turns within each run (bench::time_each), each writing its own
 // output. Exits 1 if a result is wrong, 0 without a GPU (nothing to measure).
 #include <acc/parallel.hpp>
@@ -196,11 +197,11 @@ int main(int argc, char** argv) try {
   cudaDeviceProp prop{};
   CHECK(cudaGetDeviceProperties(&prop, acc::get_device_num(acc::device_type::nvidia)));
   std::printf("device: %s; GB/s of data read and written, median of %d runs\n", prop.name, runs);
-  // The compactions' parallel_scan tiles (scan_policy): those for fast memory on this device?
+  // The compactions' parallel_scan tiles (scan_policy): the narrow ones for fast memory here?
   const bool fast = cuda::scan_shapes_for_fast_memory(acc::get_device_num(acc::device_type::nvidia), {});
   std::printf("parallel_scan tiles of 4-byte sums: %d x %d, of narrow 64-bit sums: %d x %d (%s)\n",
-              cuda::scan_policy::block, fast ? cuda::scan_policy::short_items : cuda::scan_policy::items<int>,
-              cuda::scan_policy::block, fast ? cuda::scan_policy::fast_narrow_items : cuda::scan_policy::narrow_items,
+              cuda::scan_policy::block, cuda::scan_items<int, acc::plus_t>, cuda::scan_policy::block,
+              fast ? cuda::scan_policy::fast_narrow_items : cuda::scan_items<long long, acc::plus_t>,
               cuda::scan_shape_choice == cuda::scan_shape::of_device ? "this device's" : "--tiles");
   std::printf("%-9s %-7s %-5s %10s %10s %10s %9s\n", "scan", "type", "size", "acc", "cub", "thrust", "acc/cub");
   const long long n = 1LL << log2n;

@@ -412,9 +412,9 @@ struct restore_scan_shape {
 };
 }  // namespace
 
-// The GPU's parallel_scan takes its tile shapes by the device's memory speed per SM (4096- or
-// 3072-iteration tiles of 4-byte sums, 4096- or 5120-iteration narrow tiles of 64-bit sums),
-// so a GPU run of the cases above takes one of the two; these take both.
+// The GPU's parallel_scan takes its narrow tiles of 64-bit sums by the device's memory speed per
+// SM (4096 or 5120 iterations), so a GPU run of the cases above takes one of the two; these take
+// both. The sizes also straddle the 3072-iteration tiles of 4-byte sums, the same on every GPU.
 TEST_CASE("parallel_scan in the tile shapes of slow and of fast memory, on any GPU", "[10][scan][parallel_scan]") {
   using acc::detail::cuda::scan_shape;
   const restore_scan_shape restore;

@@ -98,7 +98,7 @@ ACC_DETAIL_CUDA_RUNTIME_FN int resident_gangs(per_device<resident_shape>& cache,
 
 /// Whether `device`'s peak memory bandwidth per SM is at least 30 GB/s (an H200: 36, an H100
 /// SXM: 25), from its memory clock and bus width; cached per device. Tile shapes that suit only
-/// GPUs of one kind of memory read it (scan_policy's short tiles).
+/// GPUs of one kind of memory read it (scan_policy's narrow tiles).
 ACC_DETAIL_CUDA_RUNTIME_FN bool fast_memory_per_sm(int device, const call_site& site);
 
 struct launch_config {

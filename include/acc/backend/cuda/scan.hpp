@@ -83,9 +83,9 @@ void run(backend, const scan_task<Exclusive, T, V, Op>& task, const no_body&, co
 // ---- parallel_scan ---------------------------------------------------------------------------
 
 /// parallel_scan tiles: `block` threads of `items<T>` iterations, so that a tile keeps about
-/// 16 KiB of contributions in registers (CUB's sm90 scan tunings use 3072-element tiles of
-/// 4-byte values); the items per thread are the fastest of those tried for a compaction on an
-/// H100 (bench/results/h100-scan.txt).
+/// 16 KiB of contributions in registers; 4-byte integer sums take the shorter look-back tiles
+/// below (CUB's sm90 scan tunings use 3072-element tiles of 4-byte values), 64-bit integer sums
+/// narrow tiles where they can (bench/results/h100-scan.txt).
 /// The look-back waits with the delays CUB's sm90 tuning gives DeviceSelect::If on 4-byte
 /// items (tuning_select_if.cuh, fixed_delay_constructor_t<76, 1150>), which beat
 /// TilePrefixCallbackOp's default (bench/results/h100-scan.txt).
@@ -93,24 +93,24 @@ struct scan_policy {
   static constexpr int block = 256;
   template <class T>
   static constexpr int items = sizeof(T) <= 4 ? 16 : sizeof(T) <= 8 ? 10 : sizeof(T) <= 16 ? 4 : 2;
-  /// Items per thread of a narrow 64-bit tile (narrow_scan_v): the 4-byte tiles' 16, the
-  /// fastest tried for a long long compaction on an H100 (bench/results/h100-scan.txt).
+  /// Items per thread of a narrow 64-bit tile (narrow_scan_v): 16, the fastest tried for a
+  /// long long compaction on an H100 (bench/results/h100-scan.txt).
   static constexpr int narrow_items = 16;
   /// The same on a GPU whose memory is fast for its SMs (fast_memory_per_sm): the block vote
   /// and the 64-bit look-back cost more per tile against the memory's time there, and longer
   /// tiles amortise them. 20 is the fastest tried on an H200 (on an H100, 16 is).
   static constexpr int fast_narrow_items = 20;
   using delay = lookback_delay<76, 1150>;
-  /// Tiles of 4-byte values keep 6 blocks resident per SM (at most 42 registers a thread):
-  /// left to itself nvcc gives the look-back kernel of a compaction 48 registers and 5 blocks,
-  /// too few to hide the look-back's latency (bench/results/h100-runtime.txt).
+  /// Tiles of 4-byte values (and narrow 64-bit tiles, which hold 32-bit ones) keep 6 blocks
+  /// resident per SM (at most 42 registers a thread): left to itself nvcc gives the look-back
+  /// kernel of a compaction 48 registers and 5 blocks, too few to hide the look-back's latency
+  /// (bench/results/h100-runtime.txt).
   template <class T>
   static constexpr int min_blocks = sizeof(T) <= 4 ? 6 : 1;
-  /// Look-back tiles of 4-byte values on a GPU whose memory is fast for its SMs
-  /// (fast_memory_per_sm): shorter tiles, 8 resident per SM (at most 32 registers a thread).
-  /// A tile then finishes sooner and its successors wait less in the look-back: the faster
-  /// shape for a compaction on an H200, where on an H100 12 items lost to the 16 above
-  /// (bench/results/h100-scan.txt).
+  /// Look-back tiles of 4-byte values (integer sums, compaction counters above all), on every
+  /// GPU: shorter than `items`, 8 resident per SM (at most 32 registers a thread). A tile then
+  /// finishes sooner and its successors wait less in the look-back: the faster shape for an
+  /// int compaction on an H200 and on an H100 alike (bench/results/h100-scan.txt).
   static constexpr int short_items = 12;
   static constexpr int short_min_blocks = 8;
 };
@@ -219,21 +219,32 @@ __global__ void __launch_bounds__(Block, MinBlocks)
 template <class T, class Op>
 inline constexpr bool narrow_scan_v = std::is_integral_v<T> && sizeof(T) == 8 && std::is_same_v<Op, acc::plus_t>;
 
-/// Items per thread of a parallel_scan tile: narrow tiles keep 32-bit contributions.
+/// A 4-byte integer sum, scanned with decoupled look-back in scan_policy's short tiles.
+template <class T>
+inline constexpr bool short_scan_v = exact_scan_v<T> && sizeof(T) <= 4;
+
+/// Items per thread of a parallel_scan tile (where memory is slow per SM, for narrow tiles):
+/// narrow tiles keep 32-bit contributions.
 template <class T, class Op>
-inline constexpr int scan_items = narrow_scan_v<T, Op> ? scan_policy::narrow_items : scan_policy::items<T>;
+inline constexpr int scan_items = narrow_scan_v<T, Op> ? scan_policy::narrow_items
+                                  : short_scan_v<T>    ? scan_policy::short_items
+                                                       : scan_policy::items<T>;
+
+/// The resident blocks per SM that a parallel_scan tile's kernel asks for (__launch_bounds__).
+template <class T>
+inline constexpr int scan_min_blocks = short_scan_v<T> ? scan_policy::short_min_blocks : scan_policy::min_blocks<T>;
 
 /// The most items per thread a parallel_scan of T may take on any device.
 template <class T, class Op>
 inline constexpr int max_scan_items = narrow_scan_v<T, Op> ? scan_policy::fast_narrow_items : scan_items<T, Op>;
 
-/// Which of scan_policy's shapes parallel_scan takes: the one for the device's memory speed
-/// (fast_memory_per_sm), or the one for slow or for fast memory on every device, so that the
-/// tests run both shapes whatever GPU they have and bench_scan times both on one.
+/// Which of scan_policy's narrow 64-bit tiles parallel_scan takes: those for the device's
+/// memory speed (fast_memory_per_sm), or those for slow or for fast memory on every device, so
+/// that the tests run both shapes whatever GPU they have and bench_scan times both on one.
 enum class scan_shape { of_device, slow_memory, fast_memory };
 inline scan_shape scan_shape_choice = scan_shape::of_device;
 
-/// Whether parallel_scan on `device` takes scan_policy's shapes for fast memory.
+/// Whether parallel_scan on `device` takes scan_policy's narrow tiles for fast memory.
 inline bool scan_shapes_for_fast_memory(int device, const call_site& site) {
   return scan_shape_choice == scan_shape::of_device ? fast_memory_per_sm(device, site)
                                                     : scan_shape_choice == scan_shape::fast_memory;
@@ -446,25 +457,17 @@ T parallel_scan_with(Index lo, std::uint64_t total, int device, cudaStream_t str
   return result;
 }
 
-/// parallel_scan with the tile shape for T and this device: on a device with fast memory per
-/// SM, scan_policy's short tiles for a 4-byte look-back and its long ones for a narrow 64-bit
-/// one; else scan_items x min_blocks.
+/// parallel_scan with the tile shape for T and this device: scan_items x scan_min_blocks, but
+/// scan_policy's long narrow tiles on a device with fast memory per SM.
 template <class T, class Count, class Index, class Op, class Body>
 T parallel_scan_on(Index lo, std::uint64_t total, int device, cudaStream_t stream, const Op& op, const Body& body,
                    const call_site& site) {
-  constexpr bool short_4_byte = exact_scan_v<T> && !narrow_scan_v<T, Op> && sizeof(T) <= 4;
-  if constexpr (short_4_byte || narrow_scan_v<T, Op>) {
-    if (scan_shapes_for_fast_memory(device, site)) {
-      if constexpr (short_4_byte)
-        return parallel_scan_with<scan_policy::short_items, scan_policy::short_min_blocks, T, Count>(
-            lo, total, device, stream, op, body, site);
-      else
-        return parallel_scan_with<scan_policy::fast_narrow_items, scan_policy::min_blocks<T>, T, Count>(
-            lo, total, device, stream, op, body, site);
-    }
-  }
-  return parallel_scan_with<scan_items<T, Op>, scan_policy::min_blocks<T>, T, Count>(lo, total, device, stream, op,
-                                                                                      body, site);
+  if constexpr (narrow_scan_v<T, Op>)
+    if (scan_shapes_for_fast_memory(device, site))
+      return parallel_scan_with<scan_policy::fast_narrow_items, scan_min_blocks<T>, T, Count>(lo, total, device,
+                                                                                               stream, op, body, site);
+  return parallel_scan_with<scan_items<T, Op>, scan_min_blocks<T>, T, Count>(lo, total, device, stream, op, body,
+                                                                             site);
 }
 
 /// parallel_scan on ctx.device (task.total > 0 iterations); returns the total.
