@@ -101,9 +101,10 @@ struct scan_policy {
   /// tiles amortise them. 20 is the fastest tried on an H200 (on an H100, 16 is).
   static constexpr int fast_narrow_items = 20;
   using delay = lookback_delay<76, 1150>;
-  /// Tiles of 4-byte values (and narrow 64-bit tiles, which hold 32-bit ones) keep 6 blocks
-  /// resident per SM (at most 42 registers a thread): left to itself nvcc gives the look-back
-  /// kernel of a compaction 48 registers and 5 blocks, too few to hide the look-back's latency
+  /// Tiles of 4-byte values other than the short ones below (floats, reduced then rescanned)
+  /// and narrow 64-bit tiles, which hold 32-bit ones, keep 6 blocks resident per SM (at most 42
+  /// registers a thread): left to itself nvcc gives a compaction's look-back kernel 48
+  /// registers and 5 blocks, too few to hide the look-back's latency
   /// (bench/results/h100-runtime.txt).
   template <class T>
   static constexpr int min_blocks = sizeof(T) <= 4 ? 6 : 1;
