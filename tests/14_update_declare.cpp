@@ -5,6 +5,7 @@
 
 #include "support/buffer.hpp"
 
+#include <cstdint>
 #include <cstring>
 #include <numeric>
 #include <string>
@@ -25,6 +26,8 @@ constexpr long NB = 5;
 ACC_DECLARE(double, declared_scale);
 ACC_DECLARE(long long, declared_count);
 ACC_DECLARE_ARRAY(int, declared_table, 64);
+// Used by one test only, so that nothing but that test's first construct has touched it.
+ACC_DECLARE_ARRAY(int, declared_untouched, 37);
 
 TEST_CASE("update_device and update_self take a pointer and a count", "[14][update]") {
   const std::size_t n = GENERATE(1u, 1000u);
@@ -44,6 +47,52 @@ TEST_CASE("update_device and update_self take a pointer and a count", "[14][upda
   for (std::size_t i = 0; i < n; ++i) REQUIRE(v[i] == 2.0 * (i + 1) + 1);
   acc::exit_data(acc::delete_(v.data(), n));
   REQUIRE_THROWS_AS(acc::update_self(v.data(), n), acc::not_present_error);
+}
+
+TEST_CASE("update by pointer checks the count and names the call", "[14][update]") {
+  std::vector<double> v(16, 1.0);
+  acc::data region{acc::copyin(v.data(), v.size())};
+  const int negative = -1;
+  const long line = __LINE__ + 2;
+  try {
+    acc::update_self(v.data() + 4, negative);
+    FAIL("no error");
+  } catch (const acc::bad_clause& e) {
+    const std::string what = e.what();
+    CHECK(what.find("acc::update_self at 14_update_declare.cpp:" + std::to_string(line)) != std::string::npos);
+    CHECK(what.find("count -1 is negative") != std::string::npos);
+  }
+  REQUIRE_THROWS_AS(acc::update_device(v.data() + 4, negative), acc::bad_clause);
+  REQUIRE_THROWS_AS(acc::update_device(v.data() + 4, -3LL, acc::async(1)), acc::bad_clause);
+  // A count whose byte length wraps around the address space, not a 16-byte update.
+  REQUIRE_THROWS_AS(acc::update_self(v.data(), SIZE_MAX / sizeof(double) + 3), acc::bad_clause);
+  // update_host is update_self under its older name, in every form.
+  v[3] = 7.0;
+  acc::update_device(v.data() + 3, 1);
+  acc::view<double> dv(v.data(), v.size());
+  acc::parallel_loop(16, acc::default_present, ACC_LAMBDA(int i) { dv[i] += i; });
+  acc::update_host(v.data(), 8);
+  acc::update_host(v.data() + 8, 8u, acc::async(3));
+  acc::wait(3);
+  for (int i = 0; i < 16; ++i) REQUIRE(v[i] == (i == 3 ? 7.0 : 1.0) + i);
+  acc::parallel_loop(16, acc::default_present, ACC_LAMBDA(int i) { dv[i] *= 2; });
+  acc::update_host(acc::section(v.data(), 8), acc::section(v.data() + 8, 8));
+  for (int i = 0; i < 16; ++i) REQUIRE(v[i] == 2 * ((i == 3 ? 7.0 : 1.0) + i));
+}
+
+TEST_CASE("is_present of zero length asks whether the address is in present data", "[14][update]") {
+  std::vector<int> v(10), never(10);
+  REQUIRE_FALSE(acc::is_present(v.data() + 5, 0));
+  {
+    acc::data region{acc::copyin(v.data(), v.size())};
+    REQUIRE(acc::is_present(v.data(), 0));
+    REQUIRE(acc::is_present(v.data() + 9, 0));
+    REQUIRE(acc::is_present(acc::section(v.data() + 5, 0)));
+    REQUIRE_FALSE(acc::is_present(never.data(), 0));
+    REQUIRE_FALSE(acc::is_present(static_cast<int*>(nullptr), 0));
+  }
+  REQUIRE_FALSE(acc::is_present(v.data(), 0));
+  REQUIRE(acc::is_present(&declared_table[3], 0));
 }
 
 TEST_CASE("update lists update every item, with async for the whole list", "[14][update]") {
@@ -158,6 +207,19 @@ TEST_CASE("ACC_DECLARE variables are used by name on the host and in compute con
   REQUIRE(acc::deviceptr(declared_table) != nullptr);
   REQUIRE(acc::deviceptr(declared_scale) != nullptr);
   if (!gpu_run()) REQUIRE(acc::deviceptr(declared_scale) == &declared_scale);
+}
+
+TEST_CASE("a view over an ACC_DECLARE array is present in its first construct", "[14][declare]") {
+  // OpenACC 3.3 §2.13: declare create data is present for the whole program, whether or not
+  // anything used it before; the view reaches the same copy as the array's name does.
+  constexpr int n = 37;
+  acc::view<int> t("t", declared_untouched, n);
+  acc::parallel_loop(n, acc::default_present, ACC_LAMBDA(int i) { t[i] = 3 * i + 1; });
+  acc::array<int> seen("seen", n);
+  acc::parallel_loop(n, ACC_LAMBDA(int i) { seen[i] = declared_untouched[i]; });
+  for (int i = 0; i < n; ++i) REQUIRE(seen[i] == 3 * i + 1);
+  acc::update_self(declared_untouched);
+  for (int i = 0; i < n; ++i) REQUIRE(declared_untouched[i] == 3 * i + 1);
 }
 
 TEST_CASE("deviceptr of data that is not present names it and the call site", "[14][deviceptr]") {

@@ -160,6 +160,37 @@ TEST_CASE("map_data makes program-owned device memory the present copy of a host
   acc::free(dev);
 }
 
+TEST_CASE("memcpy routines and hostptr on mapped device memory see what constructs wrote", "[17][data]") {
+  // On a GPU the program's memory is the device copy; on the host device the host range is,
+  // and the routines given an address in the program's memory must reach it there too.
+  const int n = GENERATE(1, 257);
+  const std::size_t bytes = n * sizeof(double);
+  auto init = random_values(n, 5u + n);
+  std::vector<double> h(n, 0.0), out(n, -1.0), five(n, 5.0);
+  auto* dev = static_cast<double*>(acc::malloc(bytes));
+  REQUIRE(dev != nullptr);
+  acc::memcpy_to_device(dev, init.data(), bytes);
+  acc::map_data(h.data(), dev, bytes);
+  REQUIRE(acc::hostptr(dev) == h.data());
+  REQUIRE(acc::hostptr(dev + (n - 1)) == h.data() + (n - 1));
+  acc::view<double> v(h.data(), n);
+  acc::parallel_loop(n, acc::default_present, ACC_LAMBDA(int i) { v[i] += 1; });
+  acc::memcpy_from_device(out.data(), dev, bytes);
+  for (int i = 0; i < n; ++i) REQUIRE(out[i] == init[i] + 1);
+  // A part of the range, from and to the device copy.
+  acc::memcpy_to_device(dev + n / 2, five.data(), (n - n / 2) * sizeof(double));
+  acc::update_self(h.data(), n);
+  for (int i = 0; i < n; ++i) REQUIRE(h[i] == (i < n / 2 ? init[i] + 1 : 5.0));
+  acc::memcpy_device(dev, dev + n / 2, sizeof(double));  // the first element takes a 5
+  acc::parallel_loop(n, acc::default_present, ACC_LAMBDA(int i) { v[i] *= 2; });
+  acc::memcpy_from_device(out.data(), dev, bytes);
+  for (int i = 0; i < n; ++i) REQUIRE(out[i] == (i == 0 || i >= n / 2 ? 10.0 : 2 * (init[i] + 1)));
+  acc::unmap_data(h.data());
+  acc::memcpy_from_device(out.data(), dev, bytes);
+  for (int i = 0; i < n; ++i) REQUIRE(out[i] == (i == 0 || i >= n / 2 ? 10.0 : 2 * (init[i] + 1)));
+  acc::free(dev);
+}
+
 TEST_CASE("map_data of two halves of one allocation", "[17][data]") {
   const int n = GENERATE(2, 501);
   auto* dev = static_cast<double*>(acc::malloc(2 * n * sizeof(double)));

@@ -96,7 +96,8 @@ ACC_DETAIL_RUNTIME_FN void memcpy_d2d(void* dst, const void* src, std::size_t by
 /// exit_data leaves the mapping alone: only acc::unmap_data ends it. Throws
 /// acc::bad_clause if any of the host range is already present. On the host device, where a
 /// range is its own device copy, the contents of `dev` are copied into `host` here and back
-/// by acc::unmap_data, so that what a program put in `dev` is what constructs see.
+/// by acc::unmap_data, so that what a program put in `dev` is what constructs see; meanwhile
+/// acc::memcpy_* and acc::hostptr given an address in `dev` use the host range instead.
 ACC_DETAIL_RUNTIME_FN void map_data(void* host, void* dev, std::size_t bytes,
                                     std::source_location where = std::source_location::current());
 
@@ -106,11 +107,12 @@ ACC_DETAIL_RUNTIME_FN void map_data(void* host, void* dev, std::size_t bytes,
 ACC_DETAIL_RUNTIME_FN void unmap_data(void* host, std::source_location where = std::source_location::current());
 
 /// The host address whose device copy holds device address `dev` (`acc_hostptr`); nullptr
-/// when no present data holds it. On the host device data is its own copy: `dev` itself.
+/// when no present data holds it. On the host device data is its own copy: `dev` itself (for
+/// the device memory of an acc::map_data mapping, the mapped host range).
 template <class T>
 T* hostptr(T* dev) {
   const int d = detail::current_device();
-  if (d < 0) return dev;
+  if (d < 0) return static_cast<T*>(detail::host_side_of_mapped(dev, 0));
   return static_cast<T*>(detail::host_address(d, dev));
 }
 

@@ -5,9 +5,11 @@
 #include <acc/detail/header_open.hpp>
 
 #include <acc/clauses.hpp>
+#include <acc/detail/clauses.hpp>
 #include <acc/detail/data_actions.hpp>
 #include <acc/detail/present_table.hpp>
 
+#include <concepts>
 #include <cstddef>
 #include <source_location>
 #include <type_traits>
@@ -17,12 +19,15 @@ namespace acc {
 namespace detail {
 
 /// A namespace-scope variable of a plain type, as ACC_DECLARE makes (acc/declare.hpp): what
-/// updates, is_present and deviceptr take besides arrays, views and sections.
+/// updates, is_present and deviceptr take besides arrays, views and sections. acc's own clause
+/// and tag objects (acc::finalize, acc::num_gangs(4), acc::copyin(b), ...) are not variables, so
+/// passing one to an update is a compile-time error rather than a "not present" one at run time.
 template <class X>
 inline constexpr bool is_variable_v =
     !is_data_v<X> && !std::is_pointer_v<X> && std::is_trivially_copyable_v<X> &&
     (std::is_arithmetic_v<X> || std::is_enum_v<X> || std::is_array_v<X> || std::is_class_v<X>) &&
-    !std::is_same_v<X, async_t> && !std::is_same_v<X, if_t> && !std::is_same_v<X, device_num_t>;
+    !std::is_empty_v<X> && !is_clause_v<X> && !data_clause_kind<X>::is_data && !std::is_same_v<X, async_t> &&
+    !std::is_same_v<X, if_t> && !std::is_same_v<X, device_num_t>;
 
 template <class X>
 inline constexpr bool is_update_item_v = is_data_v<X> || is_variable_v<std::remove_cvref_t<X>>;
@@ -113,16 +118,16 @@ void update_device(const X& x, async_t q, std::source_location where = std::sour
 }
 /// update_device of `count` elements at host address p, which must be present.
 /// e.g. acc::enter_data(acc::copyin(v.data(), n)); ...; acc::update_device(v.data(), n);
-template <class T>
-void update_device(T* p, std::size_t count, std::source_location where = std::source_location::current()) {
+template <class T, std::integral N>
+void update_device(T* p, N count, std::source_location where = std::source_location::current()) {
   static_assert(!std::is_void_v<T>, "acc::update_device: a void pointer has no element size; pass a typed pointer");
-  detail::update(detail::span_of(p, count), true, detail::queue_sync, {"update_device", where});
+  detail::update(detail::checked_span(p, count, "update_device", where), true, detail::queue_sync, {"update_device", where});
 }
 /// update_device of `count` elements at p, queued on q.
-template <class T>
-void update_device(T* p, std::size_t count, async_t q, std::source_location where = std::source_location::current()) {
+template <class T, std::integral N>
+void update_device(T* p, N count, async_t q, std::source_location where = std::source_location::current()) {
   static_assert(!std::is_void_v<T>, "acc::update_device: a void pointer has no element size; pass a typed pointer");
-  detail::update(detail::span_of(p, count), true, q.queue, {"update_device", where});
+  detail::update(detail::checked_span(p, count, "update_device", where), true, q.queue, {"update_device", where});
 }
 /// A list, as OpenACC's `update device(a, b, c) async(q)`: arrays, views, sections
 /// (acc::section(p, n) for a pointer range) and ACC_DECLARE variables, updated in order,
@@ -157,16 +162,16 @@ void update_self(const X& x, async_t q, std::source_location where = std::source
   detail::update(detail::item_span(x, site), false, q.queue, site);
 }
 /// update_self of `count` elements at host address p, which must be present.
-template <class T>
-void update_self(T* p, std::size_t count, std::source_location where = std::source_location::current()) {
+template <class T, std::integral N>
+void update_self(T* p, N count, std::source_location where = std::source_location::current()) {
   static_assert(!std::is_void_v<T>, "acc::update_self: a void pointer has no element size; pass a typed pointer");
-  detail::update(detail::span_of(p, count), false, detail::queue_sync, {"update_self", where});
+  detail::update(detail::checked_span(p, count, "update_self", where), false, detail::queue_sync, {"update_self", where});
 }
 /// update_self of `count` elements at p, queued on q.
-template <class T>
-void update_self(T* p, std::size_t count, async_t q, std::source_location where = std::source_location::current()) {
+template <class T, std::integral N>
+void update_self(T* p, N count, async_t q, std::source_location where = std::source_location::current()) {
   static_assert(!std::is_void_v<T>, "acc::update_self: a void pointer has no element size; pass a typed pointer");
-  detail::update(detail::span_of(p, count), false, q.queue, {"update_self", where});
+  detail::update(detail::checked_span(p, count, "update_self", where), false, q.queue, {"update_self", where});
 }
 /// A list, as OpenACC's `update self(a, b) async(q)`; see update_device's list.
 template <class... Rest>
@@ -196,10 +201,32 @@ void update_host(const X& x, async_t q, std::source_location where = std::source
   const detail::call_site site{"update_host", where};
   detail::update(detail::item_span(x, site), false, q.queue, site);
 }
+/// update_host of `count` elements at p.
+template <class T, std::integral N>
+void update_host(T* p, N count, std::source_location where = std::source_location::current()) {
+  static_assert(!std::is_void_v<T>, "acc::update_host: a void pointer has no element size; pass a typed pointer");
+  detail::update(detail::checked_span(p, count, "update_host", where), false, detail::queue_sync, {"update_host", where});
+}
+/// update_host of `count` elements at p, queued on q.
+template <class T, std::integral N>
+void update_host(T* p, N count, async_t q, std::source_location where = std::source_location::current()) {
+  static_assert(!std::is_void_v<T>, "acc::update_host: a void pointer has no element size; pass a typed pointer");
+  detail::update(detail::checked_span(p, count, "update_host", where), false, q.queue, {"update_host", where});
+}
+/// update_host of a list; see update_device's list.
+template <class... Rest>
+  requires(sizeof...(Rest) >= 1)
+void update_host(detail::update_here first, const Rest&... rest) {
+  static_assert(detail::update_list_ok<Rest...>,
+                "acc::update_host: a list takes acc::array, acc::view, acc::section (acc::section(p, n) for a "
+                "pointer) and ACC_DECLARE variables, then acc::async(q), acc::device_num(n) or acc::if_(cond)");
+  detail::update_list("update_host", false, first, rest...);
+}
 
 /// Whether all of x is present on the current device (`acc_is_present`, OpenACC 3.3 §3.2.30).
 /// On the host device this reports what data clauses entered, as on a GPU; ACC_DECLARE
-/// variables are always present.
+/// variables are always present. Of zero length (an empty section, `is_present(p, 0)`): whether
+/// its address lies in present data, as §3.2.30 has it for a byte length of zero.
 /// e.g. acc::enter_data(acc::copyin(a)); assert(acc::is_present(a));
 template <class X>
 bool is_present(const X& x, std::source_location where = std::source_location::current()) {
@@ -207,13 +234,13 @@ bool is_present(const X& x, std::source_location where = std::source_location::c
                 "acc::is_present: takes an acc::array, acc::view or acc::section, an ACC_DECLARE variable, or "
                 "(ptr, count)");
   const detail::host_span s = detail::item_span(x, {"is_present", where});
-  return s.bytes == 0 || detail::present_address(detail::current_device(), s) != nullptr;
+  return detail::present_address(detail::current_device(), s) != nullptr;
 }
 /// Whether `count` elements at `p` are present.
 template <class T, class N>
 bool is_present(T* p, N count, std::source_location where = std::source_location::current()) {
   const detail::host_span s = detail::checked_span(p, count, "is_present", where);
-  return s.bytes == 0 || detail::present_address(detail::current_device(), s) != nullptr;
+  return detail::present_address(detail::current_device(), s) != nullptr;
 }
 
 /// The device address of present data, for CUDA libraries and CUDA-aware MPI: OpenACC's

@@ -205,7 +205,8 @@ ACC_DETAIL_RUNTIME_FN implicit_data::implicit_data(capture_scope& scope, const v
                                                         c.span.begin() - it->first));
         continue;
       }
-      auto it = find_present(m, c.span, device, site);
+      // A view over an ACC_DECLARE array is present like the array, used or not before.
+      auto it = find_present_or_declared(m, c.span, device, site, true);
       if (it != m.end()) {
         char* const address = it->second.device + (c.span.begin() - it->first);
         if (memo) found[p - begin] = address;

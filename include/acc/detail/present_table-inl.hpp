@@ -91,10 +91,13 @@ ACC_DETAIL_RUNTIME_FN bool declare_global(const void* p, std::size_t bytes, cons
 
 /// The entry of the ACC_DECLARE variable holding all of `s` on `device`, made on its first use
 /// there (the variable is present for the whole program, OpenACC 3.3 §2.13 `declare create`);
-/// m.end() if `s` is not inside one.
-inline present_map::iterator enter_declared(present_map& m, const host_span& s, int device, const call_site& site) {
+/// m.end() if `s` is not inside one. `for_kernels`: only a variable with a device copy a kernel
+/// can address counts on a GPU (one of a g++-compiled file has none there).
+inline present_map::iterator enter_declared(present_map& m, const host_span& s, int device, const call_site& site,
+                                            bool for_kernels = false) {
   for (const declared_global& g : state().declared) {
     if (s.begin() < g.begin || s.end() > g.end || (s.bytes == 0 && s.begin() == g.end)) continue;
+    if (for_kernels && device >= 0 && !g.symbol) return m.end();
     present_entry e;
     e.end = g.end;
     e.label = g.label;
@@ -121,11 +124,11 @@ inline present_map::iterator find_overlapping(present_map& m, const host_span& s
   return m.end();
 }
 
-/// find_present, counting ACC_DECLARE variables as present.
+/// find_present, counting ACC_DECLARE variables as present (`for_kernels`: see enter_declared).
 inline present_map::iterator find_present_or_declared(present_map& m, const host_span& s, int device,
-                                                      const call_site& site) {
+                                                      const call_site& site, bool for_kernels = false) {
   if (auto it = find_present(m, s, device, site); it != m.end()) return it;
-  return enter_declared(m, s, device, site);
+  return enter_declared(m, s, device, site, for_kernels);
 }
 
 /// How many transfers of a present range are staged before it is page-locked (cudaHostRegister,
@@ -337,6 +340,19 @@ ACC_DETAIL_RUNTIME_FN void map_action(int device, const host_span& s, void* devi
     e.device = static_cast<char*>(device_address);
   }
   m.emplace(s.begin(), std::move(e));
+}
+
+ACC_DETAIL_RUNTIME_FN void* host_side_of_mapped(const void* device_address, std::size_t bytes) noexcept {
+  const auto d = reinterpret_cast<std::uintptr_t>(device_address);
+  auto& st = state();
+  std::lock_guard lock(st.present_mutex);
+  if (auto m = st.present.find(-1); m != st.present.end())
+    for (const auto& [begin, e] : m->second) {
+      const auto to = reinterpret_cast<std::uintptr_t>(e.mapped_to);
+      if (e.mapped_to && d >= to && d - to <= e.end - begin && bytes <= e.end - begin - (d - to))
+        return reinterpret_cast<void*>(begin + (d - to));
+    }
+  return const_cast<void*>(device_address);
 }
 
 ACC_DETAIL_RUNTIME_FN void unmap_action(int device, const void* host, const call_site& site) {

@@ -71,6 +71,12 @@ ACC_DETAIL_RUNTIME_FN void* present_address(int device, const host_span& s) noex
 /// present range does (acc::hostptr).
 ACC_DETAIL_RUNTIME_FN void* host_address(int device, const void* device_address);
 
+/// On the host device, where a range mapped by acc::map_data is its own device copy: the address
+/// in that range that stands for `bytes` at `device_address` when they lie in the program's
+/// device memory of the mapping, else `device_address` itself. The runtime routines (memcpy_*,
+/// hostptr) go through it so that they see what constructs wrote while the mapping lasts.
+ACC_DETAIL_RUNTIME_FN void* host_side_of_mapped(const void* device_address, std::size_t bytes) noexcept;
+
 /// acc::map_data: enters `s` with `device_address` (the program's) as its device copy; fails if
 /// any of `s` is present. On the host device the contents of `device_address` are copied into
 /// `s`, the range's only copy there.

@@ -98,7 +98,7 @@ ACC_DETAIL_RUNTIME_FN void memcpy_to_device(void* dev, const void* host, std::si
   if (bytes == 0) return;
   if (int d = detail::current_device(); d >= 0)
     detail::cuda_ops().to_device(d, dev, host, bytes, queue, detail::host_memory::unknown, site);
-  else std::memmove(dev, host, bytes);
+  else std::memmove(detail::host_side_of_mapped(dev, bytes), host, bytes);
 }
 
 ACC_DETAIL_RUNTIME_FN void memcpy_from_device(void* host, const void* dev, std::size_t bytes, int queue,
@@ -108,7 +108,7 @@ ACC_DETAIL_RUNTIME_FN void memcpy_from_device(void* host, const void* dev, std::
   if (bytes == 0) return;
   if (int d = detail::current_device(); d >= 0)
     detail::cuda_ops().to_host(d, host, dev, bytes, queue, detail::host_memory::unknown, site);
-  else std::memmove(host, dev, bytes);
+  else std::memmove(host, detail::host_side_of_mapped(dev, bytes), bytes);
 }
 
 ACC_DETAIL_RUNTIME_FN void memcpy_device(void* dst, const void* src, std::size_t bytes, int queue,
@@ -117,7 +117,7 @@ ACC_DETAIL_RUNTIME_FN void memcpy_device(void* dst, const void* src, std::size_t
   detail::checked_queue(queue, site);
   if (bytes == 0) return;
   if (int d = detail::current_device(); d >= 0) detail::cuda_ops().peer_copy(d, dst, d, src, bytes, queue, site);
-  else std::memmove(dst, src, bytes);
+  else std::memmove(detail::host_side_of_mapped(dst, bytes), detail::host_side_of_mapped(src, bytes), bytes);
 }
 
 ACC_DETAIL_RUNTIME_FN void memcpy_d2d(void* dst, const void* src, std::size_t bytes, int dst_device, int src_device,
@@ -133,7 +133,7 @@ ACC_DETAIL_RUNTIME_FN void memcpy_d2d(void* dst, const void* src, std::size_t by
                                          " of the current type");
   if (bytes == 0) return;
   if (gpu) detail::cuda_ops().peer_copy(dst_device, dst, src_device, src, bytes, queue, site);
-  else std::memmove(dst, src, bytes);
+  else std::memmove(detail::host_side_of_mapped(dst, bytes), detail::host_side_of_mapped(src, bytes), bytes);
 }
 
 ACC_DETAIL_RUNTIME_FN void map_data(void* host, void* dev, std::size_t bytes,
