@@ -136,6 +136,55 @@ TEST_CASE("an empty or reversed range in a collapse runs nothing", "[05][collaps
   for (int i = 0; i < 4; ++i) REQUIRE(out[i] == 0);
 }
 
+// A signed loop beside an unsigned count (a.extent(1), a size()): the collapse's index type is
+// unsigned, as the common type. Empty signed loops stay empty; one starting below 0 has no
+// unsigned indices and is an error instead of a loop that runs differently.
+long long signed_beside_unsigned(int lo0, int hi0, std::size_t n1) {
+  return acc::parallel_reduce(acc::collapse(acc::range(lo0, hi0), n1), acc::plus,
+                              ACC_LAMBDA(std::size_t i, std::size_t j) { return mark(i, j); });
+}
+long long count_beside_unsigned(int n0, std::size_t n1) {
+  long long calls = 0;
+  acc::parallel_loop(acc::collapse(n0, n1), acc::reduction(acc::plus, calls),
+                     ACC_LAMBDA(std::size_t, std::size_t, long long& c) { c += 1; });
+  return calls;
+}
+
+TEST_CASE("a signed loop collapsed with an unsigned count", "[05][collapse][range]") {
+  const std::size_t n1 = GENERATE(std::size_t(1), std::size_t(7));
+  long long expect = 0;
+  for (int i = 2; i < 9; ++i)
+    for (std::size_t j = 0; j < n1; ++j) expect += mark(i, j);
+  REQUIRE(signed_beside_unsigned(2, 9, n1) == expect);
+  // Empty as the sequential loops, not 2^64 - 3 iterations.
+  REQUIRE(signed_beside_unsigned(5, 2, n1) == 0);
+  REQUIRE(signed_beside_unsigned(-3, -7, n1) == 0);
+  REQUIRE(count_beside_unsigned(-3, n1) == 0);
+  REQUIRE(count_beside_unsigned(0, n1) == 0);
+  REQUIRE(count_beside_unsigned(3, n1) == 3 * static_cast<long long>(n1));
+  REQUIRE(acc::collapse(-3, std::size_t(4)) == acc::collapse_t<std::size_t, 2>{{0, 0}, {0, 4}});
+  REQUIRE_THROWS_WITH(signed_beside_unsigned(-2, 2, n1), Catch::Contains("starts below 0") &&
+                                                             Catch::Contains("acc::parallel_reduce"));
+  REQUIRE_THROWS_AS(count_beside_unsigned(3, n1) + signed_beside_unsigned(-1, 0, n1), acc::bad_clause);
+}
+
+void gang_loop_beside_unsigned(acc::array<long long> out, int lo0, std::size_t n1) {
+  acc::parallel(acc::num_gangs(3), ACC_LAMBDA(const acc::gang_t& g) {
+    acc::loop(g, acc::gang, acc::collapse(acc::range(lo0, lo0 + 4), n1),
+              [&](std::size_t i, std::size_t j) { out[i * n1 + j] = mark(i, j); });
+  });
+}
+
+// A kernel traps instead: tests/bounds/traps.cpp checks that in a process of its own.
+TEST_CASE("a gang loop's collapse from below 0 with an unsigned index type throws on the host",
+          "[05][collapse][range][host]") {
+  acc::array<long long> out(8 * 3);
+  gang_loop_beside_unsigned(out, 1, 3);
+  for (std::size_t i = 1; i < 5; ++i)
+    for (std::size_t j = 0; j < 3; ++j) REQUIRE(out[i * 3 + j] == mark(i, j));
+  REQUIRE_THROWS_WITH(gang_loop_beside_unsigned(out, -1, 3), Catch::Contains("starts below 0"));
+}
+
 TEST_CASE("reductions over collapsed ranges see the actual indices", "[05][collapse][range][reduce]") {
   std::mt19937_64 gen(GENERATE(21u, 22u, 23u, 24u));
   const bounds a = random_bounds(gen, 20), b = random_bounds(gen, 30), c = random_bounds(gen, 30);

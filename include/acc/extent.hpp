@@ -33,6 +33,10 @@ struct collapse_t {
   static_assert(Rank == 2 || Rank == 3, "acc::collapse: takes two or three extents");
   std::array<Index, Rank> lo;
   std::array<Index, Rank> hi;
+  // Set when a loop of a signed type starts below 0 but Index, the common type with an
+  // unsigned extent, is unsigned: no index of that type can hold its indices, so constructs
+  // report it (acc::bad_clause) rather than run a different loop.
+  bool negative_unsigned = false;
   friend constexpr bool operator==(const collapse_t&, const collapse_t&) = default;
 };
 
@@ -63,10 +67,28 @@ constexpr I upper_bound_of(const A& a) noexcept {
   else return static_cast<I>(a);
 }
 
+/// Loop d of c, given as `a` of a signed type, where c's index type is unsigned: the sequential
+/// nest keeps each loop's own type, so an empty loop (a count or range with hi <= lo, -3 say)
+/// stays empty instead of wrapping to 2^64 - 3 iterations, and one that starts below 0 is marked.
+template <class I, std::size_t R, class A>
+constexpr void keep_signed_bounds(const A& a, collapse_t<I, R>& c, std::size_t d) noexcept {
+  using S = bound_t<A>;
+  if constexpr (std::is_signed_v<S>) {
+    const S lo = lower_bound_of<S>(a), hi = upper_bound_of<S>(a);
+    if (!(lo < hi)) c.lo[d] = c.hi[d] = I(0);
+    else if (lo < 0) c.negative_unsigned = true;
+  }
+}
+
 template <class... A>
 constexpr collapse_t<std::common_type_t<bound_t<A>...>, sizeof...(A)> collapse_of(const A&... a) noexcept {
   using I = std::common_type_t<bound_t<A>...>;
-  return {{lower_bound_of<I>(a)...}, {upper_bound_of<I>(a)...}};
+  collapse_t<I, sizeof...(A)> c{{lower_bound_of<I>(a)...}, {upper_bound_of<I>(a)...}};
+  if constexpr (std::is_unsigned_v<I>) {
+    std::size_t d = 0;
+    (keep_signed_bounds(a, c, d++), ...);
+  }
+  return c;
 }
 
 }  // namespace detail
@@ -74,7 +96,8 @@ constexpr collapse_t<std::common_type_t<bound_t<A>...>, sizeof...(A)> collapse_o
 /// `acc::collapse(ni, nj)`: body(i, j) for i in [0, ni), j in [0, nj). Each loop may also be
 /// acc::range(lo, hi), counts and ranges mixed: `acc::collapse(acc::range(1, ni - 1), nj)` is
 /// `for (i = 1; i < ni - 1; ++i) for (j = 0; j < nj; ++j)`, and the body gets those i and j.
-/// The index type is the common type of the counts' and ranges' integer types.
+/// The index type is the common type of the counts' and ranges' integer types; where that is
+/// unsigned (an extent is size_t, say), a signed loop starting below 0 is an acc::bad_clause.
 template <class N0, class N1>
 constexpr auto collapse(N0 n0, N1 n1) noexcept {
   return detail::collapse_of(n0, n1);
@@ -148,6 +171,7 @@ constexpr index_space<I, 1> to_space(range_t<I> r) noexcept {
 template <class I, std::size_t R>
 constexpr index_space<I, R> to_space(collapse_t<I, R> c) noexcept {
   index_space<I, R> s;
+  if (c.negative_unsigned) return s;  // reported first: space_of, the backends' region_space
   for (std::size_t d = 0; d < R; ++d) {
     s.lo[d] = c.lo[d];
     s.count[d] = trip_count(c.lo[d], c.hi[d]);

@@ -3,6 +3,7 @@
 // its own (on the host the same mistakes throw acc::bad_clause, tested in 08 and 12).
 //   traps shared   g.shared beyond what acc::shared_bytes gave
 //   traps cache    acc::cache views beyond acc::cache_bytes in tile-level code
+//   traps collapse a gang loop over acc::collapse of a signed loop from below 0 and an unsigned count
 // Each prints "caught: ..." when acc::device_error came back, "no GPU" without a GPU.
 #include <acc/parallel.hpp>
 
@@ -29,6 +30,12 @@ void cache_beyond(acc::array<float, 2> a, acc::array<double, 2> b) {
                    acc::tile_for(t, [&](int i, int j) { a(i, j) = float(x(i, j) + y(i, j)); });
                  });
 }
+void collapse_below_zero(acc::array<long long> out, std::size_t n) {
+  acc::parallel(acc::num_gangs(2), ACC_LAMBDA(const acc::gang_t& g) {
+    acc::loop(g, acc::gang_vector, acc::collapse(acc::range(-2, 2), n),
+              [&](std::size_t i, std::size_t j) { out[0] += static_cast<long long>(i + j); });
+  });
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -45,6 +52,9 @@ int main(int argc, char** argv) {
       acc::array<float, 2> a("a", 16, 16);
       acc::array<double, 2> b("b", 16, 16);
       cache_beyond(a, b);
+    } else if (std::strcmp(argv[1], "collapse") == 0) {
+      acc::array<long long> out("out", 1);
+      collapse_below_zero(out, 3);
     } else {
       return 2;
     }

@@ -152,6 +152,11 @@ constexpr bool task_selectable() noexcept {
 /// The iteration space of `extent` and its number of iterations (bad_clause past 2^64).
 template <class Extent>
 auto space_of(const Extent& extent, const call_site& site) {
+  if constexpr (requires { extent.negative_unsigned; })
+    if (extent.negative_unsigned)
+      fail<bad_clause>(site, "a loop of acc::collapse starts below 0, but the collapse's index type is unsigned (the "
+                             "common type of its extents, one of them unsigned); give the unsigned extents a signed "
+                             "type: acc::collapse(acc::range(-2, n), static_cast<long>(m))");
   const auto space = to_space(extent);
   return std::pair{space, checked_size(space, site)};
 }

@@ -148,9 +148,22 @@ struct gang_ops {
     return {start, stride, active};
   }
 
+  /// The iteration space of a loop inside the region; a collapse whose indices its unsigned
+  /// index type cannot hold traps, as the host backend throws.
+  template <class Extent>
+  static __device__ auto region_space(const Extent& extent) {
+    if constexpr (requires { extent.negative_unsigned; })
+      if (extent.negative_unsigned) {
+        printf("acc: a loop of acc::collapse starts below 0, but the collapse's index type is unsigned (the common "
+               "type of its extents, one of them unsigned); give the unsigned extents a signed type\n");
+        __trap();
+      }
+    return to_space(extent);
+  }
+
   template <class Level, class Extent, class Body>
   static __device__ void loop(const gang_t& g, const Extent& extent, const Body& body) {
-    const auto s = to_space(extent);
+    const auto s = region_space(extent);
     std::uint64_t total = 1;
     for (auto c : s.count) total *= c;
     const partition p = partition_of<Level>(g);
@@ -172,7 +185,7 @@ struct gang_ops {
     static_assert(device_reducible_v<T>, "acc: a long double reduction cannot run on a GPU (nvcc computes long double as double "
                   "in device code, and its host layout differs); reduce in double");
     using Index = typename extent_traits<Extent>::index_type;
-    const auto s = to_space(extent);
+    const auto s = region_space(extent);
     std::uint64_t total = 1;
     for (auto c : s.count) total *= c;
     T acc = identity_of<T>(op);
@@ -287,7 +300,7 @@ struct gang_ops {
 
   template <class Level, class V, class Extent, class Op, class Body>
   static __device__ V loop_scan(const gang_t& g, const Extent& extent, Op op, const Body& body) {
-    const auto s = to_space(extent);
+    const auto s = region_space(extent);
     const std::uint64_t total = s.count[0];
     const V id = identity_of<V>(op);
     __shared__ alignas(V) unsigned char raw[32 * sizeof(V)];

@@ -47,10 +47,23 @@ struct gang_ops {
 
   static void gang_barrier() noexcept {}
 
+  /// The iteration space of a loop inside the region; a collapse whose indices its unsigned
+  /// index type cannot hold (detail::collapse_t::negative_unsigned) is reported as
+  /// space_of reports it for constructs.
+  template <class Extent>
+  static auto region_space(const Extent& extent) {
+    if constexpr (requires { extent.negative_unsigned; })
+      if (extent.negative_unsigned)
+        throw body_error<bad_clause>("a loop of acc::collapse starts below 0, but the collapse's index type is "
+                                     "unsigned (the common type of its extents, one of them unsigned); give the "
+                                     "unsigned extents a signed type");
+    return to_space(extent);
+  }
+
   /// Gang loops take this gang's share of the iterations; worker and vector loops all of them.
   template <class Level, class Extent, class Body>
   static void loop(const gang_t& g, const Extent& extent, const Body& body) {
-    const auto s = to_space(extent);
+    const auto s = region_space(extent);
     std::uint64_t total = 1;
     for (auto c : s.count) total *= c;
     std::uint64_t start = 0, stride = 1;
@@ -62,7 +75,7 @@ struct gang_ops {
   template <class Level, class T, class Extent, class Op, class Body>
   static T loop_reduce(const gang_t&, const Extent& extent, Op op, const Body& body) {
     using Index = typename extent_traits<Extent>::index_type;
-    const auto s = to_space(extent);
+    const auto s = region_space(extent);
     std::uint64_t total = 1;
     for (auto c : s.count) total *= c;
     T acc = identity_of<T>(op);
@@ -74,7 +87,7 @@ struct gang_ops {
   /// The whole loop in order, one final call per iteration.
   template <class Level, class V, class Extent, class Op, class Body>
   static V loop_scan(const gang_t&, const Extent& extent, Op op, const Body& body) {
-    const auto s = to_space(extent);
+    const auto s = region_space(extent);
     const std::uint64_t total = s.count[0];
     V partial = identity_of<V>(op);
     for (std::uint64_t t = 0; t < total; ++t) body(index_at(s.lo[0], t), partial, true);
