@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <limits>
 #include <random>
 #include <string>
@@ -315,7 +316,29 @@ long long odd_range(long long lo, long long hi, acc::view<long long> last_prefix
   });
 }
 
+// A body whose call operator is noexcept: its partial's type is still read from the signature.
+struct keep_odd {
+  acc::view<const int> x;
+  acc::view<int> out;
+  ACC_ROUTINE void operator()(long i, int& p, bool final) const noexcept {
+    if (x[i] % 2 == 0) return;
+    if (final) out[p] = x[i];
+    p += 1;
+  }
+};
+
 }  // namespace
+
+TEST_CASE("parallel_scan deduces the partial of a noexcept body", "[10][scan][parallel_scan]") {
+  const long n = GENERATE(0, 1, 4099);
+  acc::array<int> x(n), out(n);
+  acc_test::fill_random(x, 17u, -50, 50);
+  const int kept = acc::parallel_scan(n, keep_odd{x, out});
+  std::vector<int> expect;
+  std::copy_if(x.data(), x.data() + n, std::back_inserter(expect), [](int v) { return v % 2 != 0; });
+  REQUIRE(kept == static_cast<int>(expect.size()));
+  for (int k = 0; k < kept; ++k) REQUIRE(out[k] == expect[k]);
+}
 
 TEST_CASE("parallel_scan compacts like std::copy_if", "[10][scan][parallel_scan]") {
   const long n = GENERATE(0, 1, 2, 257, 4097, 100003, (1 << 20) + 3);

@@ -178,6 +178,17 @@ constexpr bool check_scan_args() {
                     "acc::inclusive_scan / exclusive_scan: element types must be trivially copyable, as they are "
                     "copied between host and device bytewise");
       return false;
+    } else if constexpr (!std::is_default_constructible_v<V>) {
+      static_assert(dependent_false<First>,
+                    "acc::inclusive_scan / exclusive_scan: the output's element type must be default constructible "
+                    "(the scan's partial sums are made before they are assigned)");
+      return false;
+    } else if constexpr (atomic_only_op<Op>) {
+      static_assert(dependent_false<First>,
+                    "acc::inclusive_scan / exclusive_scan: acc::minus, acc::divides, acc::shift_left and "
+                    "acc::shift_right are atomic operators, not scan operators: a scan combines partial results in "
+                    "any grouping, so its op must be associative (acc::plus, acc::maximum, ... or your own)");
+      return false;
     } else if constexpr (!std::is_convertible_v<const In&, V>) {
       static_assert(dependent_false<First>,
                     "acc::inclusive_scan / exclusive_scan: the input elements do not convert to the output's "
@@ -284,6 +295,17 @@ constexpr bool check_parallel_scan_args(const char* = nullptr) {
     static_assert(dependent_false<Extent>,
                   "acc::parallel_scan: the first argument must be an iteration count (an integer) or "
                   "acc::range(lo, hi)");
+    return false;
+  } else if constexpr (partial_by_value_v<Body>) {
+    static_assert(dependent_false<Extent>,
+                  "acc::parallel_scan: the body takes its partial by value, so what it adds is lost; take it by "
+                  "reference: ACC_LAMBDA(int i, long& partial, bool final)");
+    return false;
+  } else if constexpr (atomic_only_op<Op>) {
+    static_assert(dependent_false<Extent>,
+                  "acc::parallel_scan: acc::minus, acc::divides, acc::shift_left and acc::shift_right are atomic "
+                  "operators, not scan operators: a scan combines partial results in any grouping, so its op must "
+                  "be associative (acc::plus, acc::maximum, ... or your own)");
     return false;
   } else if constexpr (std::is_void_v<T>) {
     static_assert(dependent_false<Extent>,
