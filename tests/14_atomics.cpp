@@ -6,6 +6,7 @@
 #include "support/buffer.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <atomic>  // std::memory_order_*: acc/atomic.hpp takes them without including <atomic>
 #include <cstdint>
 #include <limits>
@@ -82,6 +83,24 @@ std::vector<T> values_for(const char* what, int n, unsigned seed) {
     else if (w == "bool") v[i] = static_cast<T>(r % 16 != 0);
   }
   return v;
+}
+
+// x op= v with v of another type than x: the sequential expression computes in the common type
+// (C++'s usual arithmetic conversions) and stores the result as x's type.
+void mixed_updates(buffer<int>& i, buffer<float>& f, buffer<long long>& old, double just_above_one) {
+  int* pi = i.data();
+  float* pf = f.data();
+  long long* po = old.data();
+  acc::serial(ACC_LAMBDA() {
+    acc::atomic_update(pi[0], acc::divides, 2.5);      // 7 / 2.5 = 2.8 -> 2
+    acc::atomic_update(pi[1], acc::multiplies, 0.5);   // 10 * 0.5 -> 5
+    acc::atomic_update(pi[2], acc::plus, 2.5);         // -5 + 2.5 = -2.5 -> -2
+    acc::atomic_update(pi[3], acc::logical_and, 0.5);  // 3 && 0.5 -> 1
+    acc::atomic_update(pi[4], acc::minimum, 5000000000LL);  // 9 stays: 5e9 does not wrap to an int first
+    acc::atomic_update(pi[5], acc::plus, 1LL << 33);   // integer sums wrap as the sequential ones: + 0
+    acc::atomic_update(pf[0], acc::plus, just_above_one);  // 2^24 + 1 + 2^-25 rounds up, 2^24 + 1.0f to even
+    po[0] = acc::atomic_capture(pi[6], acc::divides, 0.25);  // 3 / 0.25 = 12, old 3
+  });
 }
 
 }  // namespace
@@ -220,4 +239,42 @@ TEST_CASE("atomic_ref on floating types adds, subtracts and keeps extrema", "[14
   REQUIRE(d[2] == double(std::min(n - 1, 999)));
   REQUIRE(f[0] == -2.0f * float(n));
   REQUIRE(acc::atomic_ref<float>(f[1]).load() == 1.5f);
+}
+
+TEST_CASE("atomic updates with a value of another type give the sequential result", "[14][atomic]") {
+  buffer<int> i(7);
+  buffer<float> f(1);
+  buffer<long long> old(1);
+  const int init[7] = {7, 10, -5, 3, 9, 4, 3};
+  for (int k = 0; k < 7; ++k) i[k] = init[k];
+  f[0] = 16777216.0f;
+  const double just_above_one = 1.0 + std::ldexp(1.0, -25);  // 1.0f as a float
+  mixed_updates(i, f, old, just_above_one);
+  int expect[7];
+  for (int k = 0; k < 7; ++k) expect[k] = init[k];
+  expect[0] /= 2.5;
+  expect[1] *= 0.5;
+  expect[2] += 2.5;
+  expect[3] = expect[3] && 0.5;
+  expect[4] = static_cast<int>(std::min<long long>(expect[4], 5000000000LL));
+  expect[5] = static_cast<int>(static_cast<unsigned>(expect[5]) + static_cast<unsigned>(1ULL << 33));
+  expect[6] /= 0.25;
+  for (int k = 0; k < 7; ++k) REQUIRE(i[k] == expect[k]);
+  float ef = 16777216.0f;
+  ef += just_above_one;
+  REQUIRE(ef == 16777218.0f);
+  REQUIRE(f[0] == ef);
+  REQUIRE(old[0] == 3);
+}
+
+TEST_CASE("a contended minimum with wider values than x", "[14][atomic]") {
+  // Every value but the first is above INT_MAX; converted to int first they would wrap to
+  // n - k, and the minimum would be 1.
+  const int n = GENERATE(2, 1000, 100003);
+  buffer<int> lo(1, std::numeric_limits<int>::max());
+  int* p = lo.data();
+  acc::parallel_loop(n, ACC_LAMBDA(int k) {
+    acc::atomic_update(p[0], acc::minimum, static_cast<long long>(k) * 4294967296LL + (n - k));
+  });
+  REQUIRE(lo[0] == n);
 }

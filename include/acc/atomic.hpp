@@ -57,6 +57,45 @@ ACC_DETAIL_HD T atomic_fetch(T* p, Op op, T v) {
   else return atomic_ops::fetch_apply(p, apply_op<T, Op>{op, v}, o);
 }
 
+/// new = x op v as the sequential `x op= v` computes it, in the common type of x and v (C's
+/// usual arithmetic conversions), for a v of another type than x.
+template <class T, class V, class Op>
+struct apply_op_in_common_type {
+  Op op;
+  V v;
+  ACC_DETAIL_HD T operator()(T old) const {
+    using C = std::common_type_t<T, V>;
+    return static_cast<T>(op(static_cast<C>(old), static_cast<C>(v)));
+  }
+};
+
+/// Whether `x op= v` leaves x the same when v is first converted to x's type T, so that T's
+/// hardware atomic can do it: v of type T or of a type that converts to T in the sequential
+/// expression too (T is the common type: an int into a double x), integer sums, products and
+/// bitwise operations (exact modulo 2^n), and shifts (v is only a count). Otherwise (an int x
+/// divided by 2.5, a float x plus a double) the update is computed in the common type.
+template <class T, class V, class Op>
+inline constexpr bool converts_exactly_v = [] {
+  if constexpr (std::is_same_v<T, V> || !std::is_arithmetic_v<V>) return true;
+  else
+    return std::is_same_v<std::common_type_t<T, V>, T> || std::is_same_v<Op, shift_left_t> ||
+           std::is_same_v<Op, shift_right_t> ||
+           (std::is_integral_v<T> && std::is_integral_v<V> &&
+            (std::is_same_v<Op, plus_t> || std::is_same_v<Op, minus_t> || std::is_same_v<Op, multiplies_t> ||
+             std::is_same_v<Op, bit_and_t> || std::is_same_v<Op, bit_or_t> || std::is_same_v<Op, bit_xor_t>));
+}();
+
+/// atomic_fetch for a v of any type: x = x op v, relaxed; returns the old value.
+template <class T, class Op, class V>
+ACC_DETAIL_HD T atomic_fetch_any(T* p, Op op, const V& v) {
+  static_assert(std::is_convertible_v<const V&, T>, "acc::atomic_update / atomic_capture: v must convert to x's type");
+  static_assert(!atomic_bitwise_op_v<Op> || !std::is_floating_point_v<V>,
+                "acc::atomic_update / atomic_capture: bit_and, bit_or, bit_xor, shift_left and shift_right need "
+                "an integer v");
+  if constexpr (converts_exactly_v<T, V, Op>) return atomic_fetch(p, op, static_cast<T>(v));
+  else return atomic_ops::fetch_apply(p, apply_op_in_common_type<T, V, Op>{op, v}, memory_order::relaxed);
+}
+
 template <class T, class Op>
 constexpr bool check_atomic_op() {
   static_assert(atomic_value_v<T>,
@@ -107,22 +146,25 @@ ACC_DETAIL_HD void atomic_write(T& x, std::type_identity_t<T> v) {
 
 /// `#pragma acc atomic update` (x = x op v, x op= v): op is acc::plus, minus, multiplies,
 /// divides, minimum, maximum, bit_and, bit_or, bit_xor, shift_left, shift_right, logical_and
-/// or logical_or (the bitwise ones and shifts for integers only). v is converted to x's type.
+/// or logical_or (the bitwise ones and shifts for integers only). The result is the
+/// sequential `x op= v`'s: a v of another type is combined with x in their common type, as C++
+/// does (an int x divided by 2.5 becomes int(x / 2.5)), then stored as x's type.
 /// - Sums, differences, bitwise operations and integer min / max are single hardware atomics on
-///   a GPU; the others retry a compare-and-swap while other threads update x.
+///   a GPU where v's type lets them be (see detail::converts_exactly_v); the others retry a
+///   compare-and-swap while other threads update x.
 /// e.g. acc::atomic_update(hist[bin(x[i])], acc::plus, 1); acc::atomic_update(lo, acc::minimum, x[i]);
-template <class T, class Op>
-ACC_DETAIL_HD void atomic_update(T& x, Op op, std::type_identity_t<T> v) {
-  if constexpr (detail::check_atomic_op<T, Op>()) detail::atomic_fetch(&x, op, v);
+template <class T, class Op, class V>
+ACC_DETAIL_HD void atomic_update(T& x, Op op, const V& v) {
+  if constexpr (detail::check_atomic_op<T, Op>()) detail::atomic_fetch_any(&x, op, v);
 }
 
 /// `#pragma acc atomic capture` ({old = x; x op= v;}): as atomic_update, returning the value x
 /// had just before this update; no two concurrent captures see the same old value of a
 /// strictly monotone update (each `plus 1` capture gets a distinct ticket).
 /// e.g. long slot = acc::atomic_capture(next, acc::plus, 1L); out[slot] = x[i];
-template <class T, class Op>
-ACC_DETAIL_HD T atomic_capture(T& x, Op op, std::type_identity_t<T> v) {
-  if constexpr (detail::check_atomic_op<T, Op>()) return detail::atomic_fetch(&x, op, v);
+template <class T, class Op, class V>
+ACC_DETAIL_HD T atomic_capture(T& x, Op op, const V& v) {
+  if constexpr (detail::check_atomic_op<T, Op>()) return detail::atomic_fetch_any(&x, op, v);
   else return T{};
 }
 
