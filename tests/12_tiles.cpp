@@ -451,7 +451,29 @@ void fixed_store(acc::array<int, 2> w, int rows) {
                  });
 }
 
+// Iterations lo.. lo + n over an array of n elements, each reading element i - shift through a
+// halo as long as the shift: the iterations lie beside the array, not inside it.
+void shifted_halo(acc::array<double> a, acc::array<double> out, int n, int shift) {
+  if (shift >= 0)
+    acc::tile_loop(acc::range(shift, shift + n), acc::tile_size(4),
+                   acc::cached(a, acc::fetch | acc::channel, acc::halo(shift, 0)),
+                   ACC_LAMBDA(int i, const acc::cached_view<double, 1>& ac) { out[i - shift] = ac(i - shift); });
+  else
+    acc::tile_loop(acc::range(shift, shift + n), acc::tile_size(4),
+                   acc::cached(a, acc::fetch | acc::channel, acc::halo(0, -shift)),
+                   ACC_LAMBDA(int i, const acc::cached_view<double, 1>& ac) { out[i - shift] = ac(i - shift); });
+}
+
 }  // namespace
+
+TEST_CASE("tile_loop: halos reach an array beside the iterations", "[12][tile]") {
+  const int n = GENERATE(1, 10, 37);
+  const int shift = GENERATE(-41, -20, -3, 3, 15, 40);
+  acc::array<double> a("a", n), out("out", n);
+  for (int i = 0; i < n; ++i) a[i] = 100 + i, out[i] = -1;
+  shifted_halo(a, out, n, shift);
+  for (int i = 0; i < n; ++i) REQUIRE(out[i] == a[i]);
+}
 
 TEST_CASE("tile_loop: several arrays with halo, fixed, lastprivate and private ranges", "[12][tile]") {
   const int ni = 29, nj = 35;
@@ -487,7 +509,8 @@ TEST_CASE("tile_loop: fixed ranges are shared by every tile and clipped to the a
   struct range {
     long long lo, count;
   };
-  for (const range r : {range{0, 6}, range{-2, 9}, range{2, 2}, range{4, 10}, range{7, 3}, range{1, 0}}) {
+  for (const range r : {range{0, 6}, range{-2, 9}, range{2, 2}, range{4, 10}, range{7, 3}, range{1, 0},
+                        range{-3, 1LL << 40}}) {  // the last: no storage past the array's 6
     INFO("fixed(" << r.lo << ", " << r.count << ")");
     const int n = 70;
     acc::array<long long> out("out", n);

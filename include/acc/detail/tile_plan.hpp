@@ -80,23 +80,38 @@ tile_layout<std::tuple_size_v<Specs>> layout_of(const int* shape, const Specs& s
   return l;
 }
 
-/// A cached() clause with each halo clipped to its array's extent: a longer halo reaches no
-/// more of the array (the box is clipped to it anyway), so storage for a tile stays within a
-/// tile plus twice the array whatever the clause says (halo(INT_MAX, INT_MAX) on 100 elements).
-template <class Spec>
-void clip_halos(Spec& spec) {
+/// A cached() clause with its ranges clipped to what the tile's iterations can reach of the
+/// array, so that storage for a tile stays bounded whatever the clause says (halo(INT_MAX,
+/// INT_MAX) or fixed(0, 1 << 40) on 100 elements). A tile's box is clipped to the array anyway:
+/// a halo before the iterations need be no longer than the last iteration's distance from the
+/// array's start (nor than the array itself, when the iterations lie inside it), one after
+/// them no longer than the first iteration's distance from its end; a fixed range keeps only
+/// its part inside the array. `space` gives the iterations of the tile loop, dimension d of a
+/// clause following dimension d of the loop.
+template <class Spec, class Index, std::size_t Rank>
+void clip_ranges(Spec& spec, const index_space<Index, Rank>& space) {
   if constexpr (!is_scratch_v<Spec>) {
     for (std::size_t d = 0; d < Spec::rank; ++d) {
       const dim_range r = spec.range[d];
-      if (r.is_fixed()) continue;
       const std::int64_t n = static_cast<std::int64_t>(spec.source.extent(d));
-      spec.range[d] = dim_range::halo(r.before() < n ? r.before() : n, r.after() < n ? r.after() : n);
+      if (r.is_fixed()) {
+        const std::int64_t lo = r.lo() < 0 ? 0 : (r.lo() < n ? r.lo() : n);
+        const std::int64_t hi = r.count() > n - r.lo() ? n : r.lo() + r.count();
+        spec.range[d] = dim_range::fixed(lo, hi > lo ? hi - lo : 0);
+        continue;
+      }
+      if (d >= Rank || space.count[d] == 0) continue;
+      const std::int64_t first = static_cast<std::int64_t>(space.lo[d]);
+      const std::int64_t last = first + static_cast<std::int64_t>(space.count[d] - 1);
+      const std::int64_t most_before = last > n ? last : n, most_after = n - first > n ? n - first : n;
+      spec.range[d] = dim_range::halo(r.before() < most_before ? r.before() : most_before,
+                                      r.after() < most_after ? r.after() : most_after);
     }
   }
 }
-template <class... S>
-std::tuple<S...> clip_halos(std::tuple<S...> specs) {
-  std::apply([](S&... c) { (clip_halos(c), ...); }, specs);
+template <class Index, std::size_t Rank, class... S>
+std::tuple<S...> clip_ranges(std::tuple<S...> specs, const index_space<Index, Rank>& space) {
+  std::apply([&](S&... c) { (clip_ranges(c, space), ...); }, specs);
   return specs;
 }
 

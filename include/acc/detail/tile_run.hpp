@@ -30,7 +30,7 @@ void run_tile_loop(const Extent& extent, const tile_spec<Rank>& spec, const Body
   check_tile_spec(spec, specs, site);
   const auto [space, total] = space_of(extent, site);
   const auto geo = geometry_of(space, spec.shape, site);
-  const Specs clipped = clip_halos(specs);
+  const Specs clipped = clip_ranges(specs, space);
   const auto layout = layout_of<Rank>(spec.shape, clipped, spec.cache_bytes);
   using task = tile_task<std::remove_const_t<decltype(geo)>, std::remove_const_t<decltype(layout)>>;
   dispatch(task{{}, geo, layout, spec.cache_bytes}, spec.launch, tile_closure<Body, Specs>{body, clipped}, site,
