@@ -83,6 +83,7 @@ TEST_CASE("a graph records an async queue and replays only once recorded", "[16]
   acc::graph g;
   REQUIRE_THROWS_AS(g.replay(), acc::bad_clause);
   REQUIRE_THROWS_AS(g.record(acc::async(acc::async_sync), [] {}), acc::bad_clause);
+  REQUIRE_THROWS_WITH(g.record(acc::async(-7), [] {}), Catch::Contains("-7 is not a queue"));
   REQUIRE_FALSE(g.recorded());
 }
 

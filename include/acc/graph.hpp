@@ -50,8 +50,11 @@ public:
                   "acc::graph::record: the second argument must be callable with no arguments; "
                   "write g.record(acc::async(q), [=] { ...constructs with acc::async(q)... })");
     const detail::call_site site{"graph::record", q.where};
-    if (q.queue == async_sync)
-      detail::fail<bad_clause>(site, "a graph records an async queue; give acc::async(q) with q >= 0 or acc::async()");
+    if (q.queue < 0 && q.queue != async_noval)
+      detail::fail<bad_clause>(site, (q.queue == async_sync ? std::string("acc::async_sync is no queue")
+                                                            : std::to_string(q.queue) + " is not a queue") +
+                                         "; a graph records an async queue: give acc::async(q) with q >= 0 or "
+                                         "acc::async()");
     clear();
     queue_ = q.queue;
     const int d = detail::current_device();
