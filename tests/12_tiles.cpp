@@ -464,7 +464,34 @@ void shifted_halo(acc::array<double> a, acc::array<double> out, int n, int shift
                    ACC_LAMBDA(int i, const acc::cached_view<double, 1>& ac) { out[i - shift] = ac(i - shift); });
 }
 
+// Each tile works on its private copy (MACC's dist_firstprivate): writes stay in the copy,
+// and every tile reads the array's values from before the construct, halo included.
+void firstprivate_writes(acc::array<double> a, acc::array<double> out, int n) {
+  acc::tile_loop(n, acc::tile_size(4), acc::dist_firstprivate(a, acc::halo(1, 1)),
+                 ACC_LAMBDA(const acc::tile_t<1>& t, const acc::cached_view<double, 1>& p) {
+                   acc::tile_for(t, [&](int i) { p(i) = p(i) * 10; });
+                   acc::tile_for(t, [&](int i) {
+                     const double left = i > 0 ? p(i - 1) : 0.0, right = i + 1 < n ? p(i + 1) : 0.0;
+                     out[i] = p(i) + left + right;
+                   });
+                 });
+}
+
 }  // namespace
+
+TEST_CASE("tile_loop: writes to a dist_firstprivate copy stay in the copy", "[12][tile]") {
+  const int n = GENERATE(1, 13, 64);
+  acc::array<double> a("a", n), out("out", n);
+  for (int i = 0; i < n; ++i) a[i] = i + 1;
+  firstprivate_writes(a, out, n);
+  for (int i = 0; i < n; ++i) {
+    REQUIRE(a[i] == i + 1);
+    // Neighbours in the same tile were scaled by this tile; those in the next tile's halo not.
+    const auto scaled = [&](int k) { return k / 4 == i / 4 ? 10.0 * (k + 1) : double(k + 1); };
+    const double expect = scaled(i) + (i > 0 ? scaled(i - 1) : 0.0) + (i + 1 < n ? scaled(i + 1) : 0.0);
+    REQUIRE(out[i] == expect);
+  }
+}
 
 TEST_CASE("tile_loop: halos reach an array beside the iterations", "[12][tile]") {
   const int n = GENERATE(1, 10, 37);

@@ -24,10 +24,14 @@
 namespace acc::detail::host {
 inline namespace ACC_DETAIL_HOST_ABI {
 
-/// Fetch-only clauses read the array in place (nothing can write it through them); every
-/// other mode gets storage of its own, so that halos keep the values from the tile's start
-/// and writes reach the array only through write_back, as on a GPU.
-inline bool aliases(cache_mode_t m) { return m == fetch; }
+/// Fetch-only clauses of const elements read the array in place (nothing can write it through
+/// them); every other clause gets storage of its own, so that halos keep the values from the
+/// tile's start and writes (to a dist_firstprivate copy, say) reach the array only through
+/// write_back, as on a GPU.
+template <class T>
+bool aliases(cache_mode_t m) {
+  return std::is_const_v<T> && m == fetch;
+}
 
 /// Stages cached clause K for tile t: a view of the array, or of this thread's buffer
 /// (loaded when the mode has fetch); a scratch clause's view of the buffer, from 0.
@@ -39,7 +43,7 @@ auto stage(const Spec& s, [[maybe_unused]] const tile_t<Rank, Index>& t, void* b
     return scratch_view<T, Spec::rank>(static_cast<T*>(buffer), s.extents);
   } else {
     const cache_box<Rank> b = box_of(t, s.range, s.source, last_dim_align_v<Spec>);
-    if (aliases(s.mode)) return view_alias<T, Rank>(s.source, b, s.label);
+    if (aliases<T>(s.mode)) return view_alias<T, Rank>(s.source, b, s.label);
     U* storage = static_cast<U*>(buffer);
     if (s.mode.has(fetch)) load_box<Rank, host::tile_ops>(s.source, storage, b);
     return view_on<T, Rank>(storage, b, s.label);
@@ -50,7 +54,7 @@ template <std::size_t Rank, class Index, class Spec>
 void unstage(const Spec& s, const tile_t<Rank, Index>& t, const void* buffer) {
   using T = typename Spec::element_type;
   if constexpr (!std::is_const_v<T> && !is_scratch_v<Spec>) {
-    if (aliases(s.mode) || !s.mode.has(write_back)) return;
+    if (aliases<T>(s.mode) || !s.mode.has(write_back)) return;
     const cache_box<Rank> b = box_of(t, s.range, s.source, last_dim_align_v<Spec>);
     std::int64_t lo[Rank] = {}, hi[Rank] = {};
     own_range(t, s.range, b, lo, hi);
