@@ -128,6 +128,8 @@ constexpr unsigned fixed_mask() noexcept {
 
 template <class T, std::size_t Rank, class... Ranges>
 cached_t<T, Rank, fixed_mask<Ranges...>()> make_cached(const view<T, Rank>& v, cache_mode_t mode, Ranges... r) {
+  static_assert(alignof(T) <= team_alignment,
+                "acc::cached: the element type is aligned to more than 16 bytes, which team memory does not guarantee");
   cached_t<T, Rank, fixed_mask<Ranges...>()> c{v, mode, {}, {}};
   if constexpr (sizeof...(Ranges) == 0) {
     for (std::size_t d = 0; d < Rank; ++d) c.range[d] = dim_range::halo(0, 0);
@@ -204,6 +206,8 @@ constexpr scratch_t<T, sizeof...(N)> scratch(N... n) noexcept {
                 "acc::scratch: the element type must be a non-const object type; scratch memory is written by the body");
   static_assert(std::is_trivially_destructible_v<T> && std::is_trivially_default_constructible_v<T>,
                 "acc::scratch: T must be trivially default constructible and destructible (team memory is raw storage)");
+  static_assert(alignof(T) <= detail::team_alignment,
+                "acc::scratch: T is aligned to more than 16 bytes, which team memory does not guarantee");
   return {{static_cast<std::int64_t>(n)...}};
 }
 

@@ -114,6 +114,8 @@ template <class T>
 class per_iteration {
   static_assert(std::is_trivially_copyable_v<T> && std::is_default_constructible_v<T>,
                 "acc::per_iteration: T must be a trivially copyable, default-constructible type");
+  static_assert(alignof(T) <= detail::team_alignment,
+                "acc::per_iteration: T is aligned to more than 16 bytes, which team memory does not guarantee");
 
 public:
   template <std::size_t R, class I>

@@ -120,4 +120,9 @@ inline constexpr bool device_pass = true;
 inline constexpr bool device_pass = false;
 #endif
 
+/// The alignment team memory (g.shared, tile clauses, acc::scratch, per_iteration) guarantees:
+/// a GPU's dynamic shared memory and the host's buffers start on 16 bytes and clauses are laid
+/// out in multiples of it, so element types aligned to more are rejected where they are named.
+inline constexpr unsigned team_alignment = 16;
+
 }  // namespace acc::detail
