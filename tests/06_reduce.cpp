@@ -2,6 +2,8 @@
 #include <acc/parallel.hpp>
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <limits>
 #include <random>
@@ -98,6 +100,57 @@ TEST_CASE("a user operator and type reduce like the sequential fold", "[06][redu
   long long m = -5;
   for (int i = 0; i < n; ++i) m = std::max(m, (i * 31LL) % 977);
   REQUIRE(acc::parallel_reduce(n, plain_max{}, ACC_LAMBDA(int i) { return (i * 31LL) % 977; }, -5LL) == m);
+}
+
+namespace {
+// Trivially copyable without a default constructor: reduced from the identity or the initial
+// value, never from a default-constructed T.
+struct moments {
+  long long count;
+  double sum;
+  ACC_ROUTINE constexpr moments(long long c, double s) : count(c), sum(s) {}
+  friend bool operator==(const moments&, const moments&) = default;
+};
+static_assert(std::is_trivially_copyable_v<moments> && !std::is_default_constructible_v<moments>);
+struct moments_op {
+  ACC_ROUTINE moments operator()(const moments& x, const moments& y) const { return {x.count + y.count, x.sum + y.sum}; }
+  ACC_ROUTINE moments identity() const { return {0, 0.0}; }
+};
+// The same without identity(): usable with an initial value.
+struct moments_sum {
+  ACC_ROUTINE moments operator()(const moments& x, const moments& y) const { return {x.count + y.count, x.sum + y.sum}; }
+};
+// Sums of small integers in double are exact, so any grouping gives the sequential value.
+ACC_ROUTINE moments moments_of(int i) { return {1, double(i % 100)}; }
+}  // namespace
+
+TEST_CASE("a type without a default constructor reduces like the sequential fold", "[06][reduce][user]") {
+  const int n = GENERATE(0, 1, 2, 33, 257, 50021, 1 << 20);
+  moments expect = moments_op{}.identity();
+  for (int i = 0; i < n; ++i) expect = moments_op{}(expect, moments_of(i));
+  REQUIRE(acc::parallel_reduce(n, moments_op{}, ACC_LAMBDA(int i) { return moments_of(i); }) == expect);
+  const moments init{10, 0.5};
+  const moments with_init{expect.count + 10, expect.sum + 0.5};
+  REQUIRE(acc::parallel_reduce(n, moments_op{}, ACC_LAMBDA(int i) { return moments_of(i); }, init) == with_init);
+  REQUIRE(acc::parallel_reduce(n, moments_sum{}, ACC_LAMBDA(int i) { return moments_of(i); }, init) == with_init);
+  REQUIRE(acc::parallel_reduce(n, acc::num_gangs(3), moments_op{}, ACC_LAMBDA(int i) { return moments_of(i); }) ==
+          expect);
+}
+
+TEST_CASE("minimum and maximum of a type without numeric_limits start from the initial value", "[06][reduce]") {
+  // std::numeric_limits<nanoseconds> is not specialized: its max() is 0 ns, no identity for
+  // minimum, so the initial value is where the reduction starts.
+  using ns = std::chrono::nanoseconds;
+  const int n = GENERATE(0, 1, 2, 33, 257, 50021, 1 << 20);
+  ns lo = ns::max(), hi = ns::min();
+  for (int i = 0; i < n; ++i) {
+    lo = std::min(lo, ns(5 + (i * 7919LL) % 10007));
+    hi = std::max(hi, ns(-1 - (i * 7919LL) % 10007));
+  }
+  REQUIRE(acc::parallel_reduce(n, acc::minimum, ACC_LAMBDA(int i) { return ns(5 + (i * 7919LL) % 10007); },
+                               ns::max()) == lo);
+  REQUIRE(acc::parallel_reduce(n, acc::maximum, ACC_LAMBDA(int i) { return ns(-1 - (i * 7919LL) % 10007); },
+                               ns::min()) == hi);
 }
 
 TEST_CASE("parallel_reduce over ranges and collapsed spaces", "[06][reduce]") {

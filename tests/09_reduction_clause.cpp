@@ -255,6 +255,35 @@ TEST_CASE("region reductions: user operators, and float results fixed from run t
   for (int r = 0; r < 3; ++r) REQUIRE(region_float_sum(x, n, gangs) == first);
 }
 
+namespace {
+// Trivially copyable without a default constructor: private copies start from identity().
+struct extent_1d {
+  int lo, hi;
+  ACC_ROUTINE constexpr extent_1d(int l, int h) : lo(l), hi(h) {}
+};
+static_assert(std::is_trivially_copyable_v<extent_1d> && !std::is_default_constructible_v<extent_1d>);
+struct cover {
+  ACC_ROUTINE extent_1d operator()(extent_1d a, extent_1d b) const {
+    return {a.lo < b.lo ? a.lo : b.lo, a.hi > b.hi ? a.hi : b.hi};
+  }
+  ACC_ROUTINE extent_1d identity() const { return {1 << 30, -(1 << 30)}; }
+};
+}  // namespace
+
+TEST_CASE("a type without a default constructor reduces through the clause", "[09][reduction][user]") {
+  const int n = GENERATE(1, 2, 257, 100003);
+  auto key = [](int i) { return int((i * 7919LL) % 10007) - 5000; };
+  extent_1d expect{-7, -7};
+  for (int i = 0; i < n; ++i) expect = cover{}(expect, extent_1d{key(i), key(i)});
+  extent_1d r{-7, -7};  // folded in, as OpenACC folds the variable's own value
+  acc::parallel_loop(n, acc::reduction(cover{}, r), ACC_LAMBDA(int i, extent_1d& e) {
+    const int k = int((i * 7919LL) % 10007) - 5000;
+    e = cover{}(e, extent_1d{k, k});
+  });
+  REQUIRE(r.lo == expect.lo);
+  REQUIRE(r.hi == expect.hi);
+}
+
 TEST_CASE("a loop with reductions checks its launch shape as a plain loop does", "[09][reduction][errors]") {
   double s = 0;
   auto body = ACC_LAMBDA(int i, double& p) { p += i; };

@@ -3,6 +3,7 @@
 
 #include <acc/detail/header_open.hpp>
 
+#include <acc/detail/reduce_op.hpp>
 #include <acc/detail/runtime_state.hpp>
 
 #include <cstddef>
@@ -10,11 +11,6 @@
 #include <type_traits>
 
 namespace acc {
-namespace detail {
-/// acc::minus, divides, shift_left, shift_right: operators of acc::atomic_update only.
-template <class Op>
-concept atomic_only_op = requires { Op::atomic_only; };
-}  // namespace detail
 
 /// OpenACC's acc_async_noval: the queue `async` names when given no number, the calling
 /// thread's default async queue (acc::get_default_async; queue 0 until set_default_async).
@@ -104,14 +100,16 @@ constexpr shared_bytes_t shared_bytes(std::size_t n, std::source_location w = st
 /// acc::parallel (§2.5.15): the body receives a private T& per reduction clause, in clause
 /// order, starting at op's identity; at the end var = op(var, every private value). A loop has
 /// a private copy per thread, a region one per gang (acc/region.hpp). op as for
-/// acc::parallel_reduce.
+/// acc::parallel_reduce, and it must have an identity; var must not be const.
 /// e.g. acc::parallel_loop(n, acc::reduction(acc::plus, sum), ACC_LAMBDA(int i, double& s) { s += x[i]; });
 template <class Op, class T>
 constexpr reduction_t<Op, T> reduction(Op op, T& var, std::source_location w = std::source_location::current()) noexcept {
-  static_assert(!detail::atomic_only_op<Op>,
-                "acc::reduction: acc::minus, divides, shift_left and shift_right are atomic_update operators, not "
-                "reduction operators; use acc::plus, multiplies, maximum, minimum, bit_and, bit_or, bit_xor, "
-                "logical_and or logical_or");
+  static_assert(!std::is_const_v<T>,
+                "acc::reduction: the reduction variable is const, so the result cannot be stored in it; reduce "
+                "into a non-const variable");
+  // Each private copy starts from op's identity: no initial value stands in for it here.
+  constexpr bool op_checked = std::is_const_v<T> || detail::check_op_reduction<Op, T, false>();
+  static_cast<void>(op_checked);
   return {op, &var, w};
 }
 /// Every array the construct captures must already be present (OpenACC `default(present)`);

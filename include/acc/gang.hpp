@@ -165,16 +165,12 @@ ACC_DETAIL_HD auto loop_reduce(const gang_t& g, Level, Extent extent, Op op, con
   static_assert(detail::is_level<Level>::value && !Level::gang,
                 "acc::loop_reduce: the level must be acc::worker, vector, worker_vector or seq; reduce across "
                 "gangs with acc::parallel_reduce");
-  static_assert(!detail::atomic_only_op<Op>,
-                "acc::loop_reduce: acc::minus, divides, shift_left and shift_right are atomic_update operators, "
-                "not reduction operators; use acc::plus, multiplies, maximum, minimum, bit_and, bit_or, bit_xor, "
-                "logical_and or logical_or");
   using T = detail::reduce_value_t<Extent, Body>;
-  static_assert(detail::has_identity_v<Op, T>,
-                "acc::loop_reduce: the operator needs an identity (a member T identity() const)");
-  constexpr bool body_checked = detail::check_body_loop_reduce<Body, Extent, false>();  // asserts on its own
-  static_cast<void>(body_checked);
-  return detail::gang_ops::loop_reduce<Level, T>(g, extent, op, body);
+  // Each thread's partial starts from op's identity: loop_reduce takes no initial value.
+  if constexpr (detail::check_op_loop_reduce<Op, T, false>() && detail::check_body_loop_reduce<Body, Extent, false>())
+    return detail::gang_ops::loop_reduce<Level, T>(g, extent, op, body);
+  else
+    return 0;
 }
 
 /// A scan over a loop at worker, vector or worker_vector level inside acc::parallel:

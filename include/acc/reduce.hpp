@@ -46,6 +46,11 @@ constexpr bool check_reduce_args() {
     static_assert(dependent_false<Extent>,
                   "acc::parallel_reduce: too many arguments; write parallel_reduce(extent, op, body[, init])");
     return false;
+  } else if constexpr ((is_clause_v<Init> || ...)) {
+    static_assert(dependent_false<Extent>,
+                  "acc::parallel_reduce: a clause comes after the body; clauses come first, "
+                  "parallel_reduce(extent, clauses..., op, body[, init])");
+    return false;
   } else if constexpr (!invocable_with_rank_v<Body, typename extent_traits<Extent>::index_type,
                                               extent_traits<Extent>::rank>) {
     static_assert(dependent_false<Extent>,
@@ -60,15 +65,12 @@ constexpr bool check_reduce_args() {
       static_assert(dependent_false<Extent>,
                     "acc::parallel_reduce: body returns nothing; return the value to reduce");
       return false;
-    } else if constexpr (!std::is_invocable_r_v<T, const Op&, T, T>) {
-      static_assert(dependent_false<Extent>,
-                    "acc::parallel_reduce: op cannot combine two values of the body's return type; "
-                    "use acc::plus, acc::maximum, ... or a callable T(T, T)");
+    } else if constexpr (!check_op_parallel_reduce<Op, T, sizeof...(Init) == 1>()) {
       return false;
-    } else if constexpr (sizeof...(Init) == 0 && !has_identity_v<Op, T>) {
+    } else if constexpr (!(std::is_constructible_v<T, const Init&> && ...)) {
       static_assert(dependent_false<Extent>,
-                    "acc::parallel_reduce: this operator has no identity(); give the initial value as the "
-                    "last argument, parallel_reduce(extent, op, body, init), or add `T identity() const`");
+                    "acc::parallel_reduce: the initial value (the last argument) does not convert to the type "
+                    "the body returns; give a value of that type");
       return false;
     } else if constexpr (!std::is_trivially_copyable_v<T>) {
       static_assert(dependent_false<Extent>,
@@ -93,9 +95,11 @@ auto reduce(const Extent& extent, const launch_spec& spec, const Op& op, const B
     using T = reduce_value_t<Extent, Body>;
     const call_site site{"parallel_reduce", where};
     static nvtx_site nvtx;  // constant-initialised: no guard per construct
-    T start;
-    if constexpr (sizeof...(Init) == 1) start = static_cast<T>((init, ...));
-    else start = identity_of<T>(op);
+    // Initialised, not assigned: T need not be default-constructible.
+    const T start = [&] {
+      if constexpr (sizeof...(Init) == 1) return static_cast<T>((init, ...));
+      else return identity_of<T>(op);
+    }();
     const auto [space, total] = space_of(extent, site);
     return dispatch(reduce_task<std::remove_const_t<decltype(space)>, Op, T>{space, total, op, start}, spec, body,
                     site, &nvtx);
@@ -135,7 +139,10 @@ inline constexpr bool is_location_v = std::is_same_v<std::remove_cvref_t<T>, std
 /// - `extent` as for parallel_loop; `op` one of acc::plus, multiplies, maximum, minimum,
 ///   bit_and, bit_or, bit_xor, logical_and, logical_or, min_loc, max_loc, or a user callable
 ///   T(T, T) marked ACC_ROUTINE; `init` (optional, last) defaults to the operator's identity
-///   (a user operator's `T identity() const`). T is what the body returns.
+///   (a user operator's `T identity() const`; minimum, maximum, min_loc and max_loc take theirs
+///   from std::numeric_limits, so a type it does not specialize, such as std::chrono::duration,
+///   needs an init). T is what the body returns: trivially copyable, not necessarily
+///   default-constructible.
 /// - The operator must be associative and commutative, as every OpenACC reduction operator is:
 ///   values are combined in no particular order.
 /// - Clauses, any number, may come before op: num_gangs, num_workers, vector_length (the

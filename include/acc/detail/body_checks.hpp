@@ -103,6 +103,51 @@ struct narrow_index_param<Body, Extent> {
   using type = typename std::conditional_t<first == rank, std::type_identity<void>, param_at<Params, first>>::type;
 };
 
+// ---- reduction parameters --------------------------------------------------------------------
+
+/// How many parameters come before a body's reduction variables: the indices of the extent,
+/// or the gang for acc::parallel (Extent void).
+template <class Extent>
+constexpr std::size_t lead_param_count() {
+  if constexpr (std::is_void_v<Extent>) return 1;
+  else return extent_traits<Extent>::rank;
+}
+
+/// Whether a loop body can also be called with its indices alone (never a region's body: the
+/// gang is a type body_checks does not see).
+template <class Body, class Extent>
+constexpr bool takes_indices_alone() {
+  if constexpr (std::is_void_v<Extent>) return false;
+  else return invocable_with_rank_v<Body, typename extent_traits<Extent>::index_type, extent_traits<Extent>::rank>;
+}
+
+/// Whether every parameter after the lead ones is a non-const lvalue reference. Those are the
+/// reduction variables (a construct with reduction clauses calls body(lead..., T&...)), and a
+/// copy or a const T& would compile and reduce nothing. True for generic bodies, whose
+/// parameter types the call picks, and for bodies that also take the lead parameters alone
+/// (no reduction clauses: extra parameters have default arguments).
+template <class Body, class Extent>
+constexpr bool reductions_by_reference() {
+  constexpr std::size_t lead = lead_param_count<Extent>();
+  if constexpr (!body_signature<Body>::known) {
+    return true;
+  } else {
+    using Params = typename body_signature<Body>::params;
+    constexpr std::size_t count = std::tuple_size_v<Params>;
+    if constexpr (count <= lead) {
+      return true;
+    } else if constexpr (takes_indices_alone<Body, Extent>()) {
+      return true;
+    } else {
+      return []<std::size_t... K>(std::index_sequence<K...>) {
+        return ((std::is_lvalue_reference_v<std::tuple_element_t<lead + K, Params>> &&
+                 !std::is_const_v<std::remove_reference_t<std::tuple_element_t<lead + K, Params>>>) &&
+                ...);
+      }(std::make_index_sequence<count - lead>{});
+    }
+  }
+}
+
 // ---- lambdas a kernel can take ---------------------------------------------------------------
 
 #if defined(ACC_DETAIL_CUDA)
@@ -183,7 +228,8 @@ constexpr bool name_narrow_index() {
 /// check_body_<construct><Body, Extent, Kernel>(): true, or false after a static_assert saying
 /// what is wrong with the body. Kernel: the body becomes a kernel (a construct's body, not
 /// acc::loop's inside one). Extent void: the body takes no indices (acc::parallel).
-#define ACC_DETAIL_BODY_CHECK(CONSTRUCT)                                                                    \
+/// REDUCTIONS: the construct takes reduction clauses, whose variables follow the lead parameters.
+#define ACC_DETAIL_BODY_CHECK(CONSTRUCT, REDUCTIONS)                                                        \
   template <class Body, class Extent, bool Kernel = true>                                                  \
   constexpr bool check_body_##CONSTRUCT() {                                                               \
     if constexpr (Kernel && !kernel_body_v<Body>) {                                                        \
@@ -199,20 +245,25 @@ constexpr bool name_narrow_index() {
                     "index type, so an index would wrap; take the extent's index type (or auto)");               \
       return name_narrow_index<typename narrow_index_param<Body, Extent>::type,                            \
                                typename extent_traits<Extent>::index_type>();                              \
+    } else if constexpr (REDUCTIONS && !reductions_by_reference<Body, Extent>()) {                          \
+      static_assert(dependent_false<Body>,                                                                 \
+                    "acc::" #CONSTRUCT ": the body must take each reduction variable by reference (T&), in "      \
+                    "clause order; a copy or a const T& compiles and reduces nothing");                          \
+      return false;                                                                                        \
     } else {                                                                                               \
       return true;                                                                                         \
     }                                                                                                      \
   }
 
-ACC_DETAIL_BODY_CHECK(parallel_loop)
-ACC_DETAIL_BODY_CHECK(parallel_reduce)
-ACC_DETAIL_BODY_CHECK(parallel_scan)
-ACC_DETAIL_BODY_CHECK(parallel)
-ACC_DETAIL_BODY_CHECK(serial)
-ACC_DETAIL_BODY_CHECK(tile_loop)
-ACC_DETAIL_BODY_CHECK(loop)
-ACC_DETAIL_BODY_CHECK(loop_reduce)
-ACC_DETAIL_BODY_CHECK(loop_scan)
+ACC_DETAIL_BODY_CHECK(parallel_loop, true)
+ACC_DETAIL_BODY_CHECK(parallel_reduce, false)
+ACC_DETAIL_BODY_CHECK(parallel_scan, false)
+ACC_DETAIL_BODY_CHECK(parallel, true)
+ACC_DETAIL_BODY_CHECK(serial, false)
+ACC_DETAIL_BODY_CHECK(tile_loop, false)
+ACC_DETAIL_BODY_CHECK(loop, false)
+ACC_DETAIL_BODY_CHECK(loop_reduce, false)
+ACC_DETAIL_BODY_CHECK(loop_scan, false)
 
 #undef ACC_DETAIL_BODY_CHECK
 

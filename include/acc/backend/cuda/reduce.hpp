@@ -18,6 +18,8 @@
 #include <cstdint>
 #include <array>
 #include <cstring>
+#include <type_traits>
+#include <utility>
 
 namespace acc::detail::cuda {
 
@@ -37,13 +39,21 @@ struct reduce_input {
   }
 };
 
+/// A thread's value before it has one (block_reduce never reads it): T{}, or for a T without
+/// a default constructor a copy of `init`.
+template <class T>
+__device__ T no_value_yet(const T& init) {
+  if constexpr (std::is_default_constructible_v<T>) return T{};
+  else return init;
+}
+
 /// The calling block: *out = op(init, partial[0] ... partial[count - 1]), written by thread 0.
 /// Ends with a barrier, so the next call may reuse the block's scratch.
 template <class T, class Op>
 __device__ void fold_partials(const T* partial, int count, const Op& op, const T& init, T* out) {
   __shared__ alignas(T) unsigned char slots[32 * sizeof(T)];
   const int block = blockDim.x;
-  T acc{};
+  T acc = no_value_yet(init);  // block_reduce reads only the first `count` threads'
   if (int i = threadIdx.x; i < count) {
     acc = partial[i];
     for (i += block; i < count; i += block) acc = op(acc, partial[i]);
@@ -61,16 +71,24 @@ __global__ void reduce_blocks(Input in, Count n, Op op, T* partial, unsigned* ti
   __shared__ alignas(T) unsigned char slots[32 * sizeof(T)];
   const Count block = blockDim.x, stride = Count(gridDim.x) * block;
   Count i = Count(blockIdx.x) * block + threadIdx.x;
-  T acc{};
+  T acc = no_value_yet(init);  // block_reduce reads only the threads that have one of their own
   if (i < n) {
     acc = in(i);
     i += stride;
     for (; i + (Unroll - 1) * stride < n; i += Unroll * stride) {
-      T v[Unroll];
+      // All Unroll loads before the first combine.
+      if constexpr (std::is_default_constructible_v<T>) {
+        T v[Unroll];
 #pragma unroll
-      for (int u = 0; u < Unroll; ++u) v[u] = in(i + u * stride);
+        for (int u = 0; u < Unroll; ++u) v[u] = in(i + u * stride);
 #pragma unroll
-      for (int u = 0; u < Unroll; ++u) acc = op(acc, v[u]);
+        for (int u = 0; u < Unroll; ++u) acc = op(acc, v[u]);
+      } else {
+        [&]<int... U>(std::integer_sequence<int, U...>) {
+          const T v[] = {in(i + U * stride)...};
+          ((acc = op(acc, v[U])), ...);
+        }(std::make_integer_sequence<int, Unroll>{});
+      }
     }
     for (; i < n; i += stride) acc = op(acc, in(i));
   }
@@ -126,7 +144,7 @@ T reduce_with(const index_space<Index, Rank>& s, std::uint64_t total, const laun
     scratch.release(ctx.site);
     ACC_DETAIL_CUDA_CHECK(cudaStreamSynchronize(stream), ctx.site);
   }
-  T result;
+  T result = init;  // overwritten; T need not be default-constructible
   std::memcpy(&result, out.host(), sizeof(T));
   return result;
 }

@@ -85,8 +85,8 @@ struct reduction_layout {
   }
   template <class Red>
   static void fold_into(const Red& red, const unsigned char* bytes) {
-    typename Red::value_type result;
-    std::memcpy(&result, bytes, sizeof result);  // trivially copyable, as kernel arguments are
+    typename Red::value_type result = *red.var;  // overwritten; T need not be default-constructible
+    std::memcpy(&result, bytes, sizeof result);     // trivially copyable, as kernel arguments are
     *red.var = red.op(*red.var, result);
   }
 };
