@@ -56,6 +56,8 @@ ACC_DETAIL_HD inline int gang_t::vector_lane() const noexcept { return detail::g
 template <class T>
 ACC_DETAIL_HD std::span<T> gang_t::shared(std::size_t count) const {
   static_assert(std::is_trivially_destructible_v<T>, "acc::gang_t::shared: T must be trivially destructible");
+  static_assert(alignof(T) <= detail::team_alignment,
+                "acc::gang_t::shared: T is aligned to more than 16 bytes, which team memory does not guarantee");
   return detail::gang_ops::shared<T>(*this, count);
 }
 
