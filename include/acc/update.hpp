@@ -225,8 +225,7 @@ void update_host(detail::update_here first, const Rest&... rest) {
 
 /// Whether all of x is present on the current device (`acc_is_present`, OpenACC 3.3 §3.2.30).
 /// On the host device this reports what data clauses entered, as on a GPU; ACC_DECLARE
-/// variables are always present. Of zero length (an empty section, `is_present(p, 0)`): whether
-/// its address lies in present data, as §3.2.30 has it for a byte length of zero.
+/// variables are always present; an empty array, view or section is (all of nothing is).
 /// e.g. acc::enter_data(acc::copyin(a)); assert(acc::is_present(a));
 template <class X>
 bool is_present(const X& x, std::source_location where = std::source_location::current()) {
@@ -234,9 +233,10 @@ bool is_present(const X& x, std::source_location where = std::source_location::c
                 "acc::is_present: takes an acc::array, acc::view or acc::section, an ACC_DECLARE variable, or "
                 "(ptr, count)");
   const detail::host_span s = detail::item_span(x, {"is_present", where});
-  return detail::present_address(detail::current_device(), s) != nullptr;
+  return s.bytes == 0 || detail::present_address(detail::current_device(), s) != nullptr;
 }
-/// Whether `count` elements at `p` are present.
+/// Whether `count` elements at `p` are present; for a count of 0, whether p lies in present
+/// data, as §3.2.30 has acc_is_present(p, 0) (a program's test of an address alone).
 template <class T, class N>
 bool is_present(T* p, N count, std::source_location where = std::source_location::current()) {
   const detail::host_span s = detail::checked_span(p, count, "is_present", where);
