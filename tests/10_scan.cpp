@@ -183,9 +183,13 @@ TEST_CASE("scans of arrays and views, present or not", "[10][scan][data]") {
     require_equal(b.data(), inc);
   }
   SECTION("nothing is left allocated") {
+    // Run twice: each run scans a fresh copy in place, so that the sums stay small.
     REQUIRE(acc_test::leaked_by([&] {
               acc::inclusive_scan(a, b);
-              acc::exclusive_scan(a.data(), n, a.data(), 0);
+              require_equal(b.data(), inc);
+              std::copy_n(a.data(), n, b.data());
+              acc::exclusive_scan(b.data(), n, b.data(), 0);
+              require_equal(b.data(), exc);
             }) == 0);
   }
 }

@@ -10,13 +10,14 @@ using acc_test::buffer;
 
 namespace {
 // Step s maps v to v * 3 + s + i: any step missing, repeated or out of order changes the values.
-void record_steps(acc::graph& g, int q, int n, long long* p, int steps) {
+// Unsigned, so that 300 steps wrap as defined rather than overflow.
+void record_steps(acc::graph& g, int q, int n, unsigned long long* p, int steps) {
   g.record(acc::async(q), [=] {
     for (int s = 1; s <= steps; ++s) acc::parallel_loop(n, acc::async(q), ACC_LAMBDA(int i) { p[i] = p[i] * 3 + s + i; });
   });
 }
 
-long long expected(long long v, int i, int steps, int replays) {
+unsigned long long expected(unsigned long long v, int i, int steps, int replays) {
   for (int r = 0; r < replays; ++r)
     for (int s = 1; s <= steps; ++s) v = v * 3 + s + i;
   return v;
@@ -27,7 +28,7 @@ TEST_CASE("a graph replays its constructs in order, as often as asked", "[16][gr
   const int n = GENERATE(1, 257, 1 << 16);
   const int steps = GENERATE(1, 7, 100);
   const int q = GENERATE(1, acc::async_noval);
-  buffer<long long> v(n, 0);
+  buffer<unsigned long long> v(n, 0);
   for (int i = 0; i < n; ++i) v[i] = i % 5;
   acc::graph g;
   REQUIRE_FALSE(g.recorded());
@@ -35,7 +36,7 @@ TEST_CASE("a graph replays its constructs in order, as often as asked", "[16][gr
   REQUIRE(g.recorded());
   REQUIRE(g.queue() == q);
   acc::wait(q);
-  for (int i = 0; i < n; ++i) REQUIRE(v[i] == i % 5);  // recording runs nothing
+  for (int i = 0; i < n; ++i) REQUIRE(v[i] == static_cast<unsigned long long>(i % 5));  // recording runs nothing
   const int replays = 3;
   for (int r = 0; r < replays; ++r) g.replay();
   acc::wait(q);
