@@ -17,6 +17,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -288,7 +289,102 @@ void scale_present(const acc::view<double>& v, double by) {
   acc::parallel_loop(v.size(), acc::default_present, ACC_LAMBDA(std::size_t i) { v[i] = v[i] * by + 1.0; });
 }
 
+/// On the host: tells the thread that waits on `stage` that the body has begun (1), then waits
+/// until that thread lets it end (2). A kernel never calls it (its constructs run on the host
+/// device), but nvcc compiles the bodies for the device too.
+ACC_ROUTINE inline void hand_over(int* stage) {
+#if defined(__CUDA_ARCH__)
+  (void)stage;
+#else
+  __atomic_store_n(stage, 1, __ATOMIC_RELEASE);
+  while (__atomic_load_n(stage, __ATOMIC_ACQUIRE) != 2) std::this_thread::yield();
+#endif
+}
+
+void wait_for_stage(const int* stage, int value) {
+  while (__atomic_load_n(stage, __ATOMIC_ACQUIRE) != value) std::this_thread::yield();
+}
+
 }  // namespace
+
+// OpenACC 3.3 §2.6.2, §2.6.7: a compute construct takes a structured reference on the present
+// data it uses, so another host thread's exit_data ends only the dynamic one and the data stays
+// (the same device copy, visible to every thread) until the construct ends. Run on the host
+// device, where a body can wait for the main thread; the table's code is the GPU's.
+TEST_CASE("a running construct holds a reference on its present data against other threads' exit_data",
+          "[13][present][threads]") {
+  const std::size_t n = GENERATE(1, 97);
+  const bool copy_out = GENERATE(false, true);
+  std::mt19937 rng(static_cast<unsigned>(n));
+  std::uniform_real_distribution<double> dist(-1.0, 1.0);
+  std::vector<double> x(n);
+  for (auto& e : x) e = dist(rng);
+  std::vector<double> want = x;
+  acc::view<double> vx(x.data(), n);
+  const acc::device_type was = acc::get_device_type();
+  acc::set_device_type(acc::device_type::host);
+  acc::enter_data(acc::copyin(vx));
+
+  int stage = 0;
+  int* const s = &stage;
+  std::exception_ptr failure;
+  std::thread worker([&] {
+    try {
+      acc::set_device_type(acc::device_type::host);
+      acc::parallel_loop(1, acc::default_present, ACC_LAMBDA(int) {
+        hand_over(s);
+        vx[0] += 1.0;
+      });
+    } catch (...) {
+      failure = std::current_exception();
+      __atomic_store_n(s, 1, __ATOMIC_RELEASE);
+    }
+  });
+  wait_for_stage(s, 1);
+  if (copy_out) acc::exit_data(acc::copyout(vx));
+  else acc::exit_data(acc::delete_(vx));
+  const bool present_during = acc::is_present(vx);
+  // This thread's own construct over it still finds it, and gives its reference back.
+  bool second_ran = false;
+  try {
+    scale_present(vx, 2.0);
+    second_ran = true;
+  } catch (...) {
+  }
+  const bool present_after_second = acc::is_present(vx);
+  __atomic_store_n(s, 2, __ATOMIC_RELEASE);
+  worker.join();
+  const bool present_after = acc::is_present(vx);
+  acc::set_device_type(was);
+  if (failure) std::rethrow_exception(failure);
+
+  REQUIRE(present_during);
+  REQUIRE(second_ran);
+  REQUIRE(present_after_second);
+  REQUIRE_FALSE(present_after);
+  // On the host device the data is the host array itself: both constructs wrote it.
+  for (auto& e : want) e = e * 2.0 + 1.0;
+  want[0] += 1.0;
+  REQUIRE(x == want);
+}
+
+// A construct that fails on entry (default_present with one capture absent) gives back the
+// references it took on the captures found before it.
+TEST_CASE("a construct that fails on entry gives back the references it took", "[13][present]") {
+  const std::size_t n = GENERATE(1, 4099);
+  std::vector<double> x(n, 1.0), y(n, 2.0);
+  acc::view<double> vx(x.data(), n), vy(y.data(), n);
+  acc::enter_data(acc::copyin(vx));
+  for (int round = 0; round < 2; ++round)  // the second launch may take the first one's lookups
+    REQUIRE_THROWS_AS(acc::parallel_loop(n, acc::default_present, ACC_LAMBDA(std::size_t i) { vx[i] += vy[i]; }),
+                      acc::not_present_error);
+  scale_present(vx, 2.0);
+  scale_present(vx, 2.0);  // launched again: the memo's references are given back too
+  acc::exit_data(acc::copyout(vx));
+  REQUIRE_FALSE(acc::is_present(vx));
+  REQUIRE(x == std::vector<double>(n, 7.0));
+  REQUIRE(y == std::vector<double>(n, 2.0));
+}
 
 TEST_CASE("a construct launched again uses the data present now, not what was present before",
           "[13][present]") {

@@ -100,43 +100,44 @@ inline capture_range own_captures(capture_scope& scope, const void* body, std::s
 }
 
 /// What recent constructs of this thread found in the present table: per capture list (host
-/// ranges in body order, one device), the device addresses. A construct launched again over
-/// the same arrays, with the table unchanged since (its generation), takes them from here
-/// without the table's lock and one map search per array, the most of its host cost after
-/// the launch itself. Only lists whose arrays were all present are kept.
+/// ranges in body order, one device), the entries and device addresses. A construct launched
+/// again over the same arrays, with the table unchanged since (its generation), takes them from
+/// here with one map search per array fewer, the most of its host cost after the launch itself.
+/// Only lists whose arrays were all present are kept. Used under the table's lock: the entries
+/// are valid while the generation is the same.
 class resolved_captures {
 public:
   static constexpr int most = capture_scope::inline_count;
 
-  /// Gives each capture its device address and returns true when the list is known at
-  /// `generation`; false (nothing done) otherwise.
-  bool apply(const captured* begin, const captured* end, int device, std::uint64_t generation) noexcept {
+  struct known {
+    std::uint64_t generation = 0;  // 0: empty; the table's starts at 1
+    int device = 0, count = 0;
+    const void* host[most];
+    std::size_t bytes[most];
+    char* device_address[most];  // nullptr for an empty capture
+    std::uintptr_t key[most];
+    present_entry* entry[most];
+  };
+
+  /// The list as found at `generation`, or nullptr.
+  const known* find(const captured* begin, const captured* end, int device, std::uint64_t generation) const noexcept {
     const int n = int(end - begin);
-    if (n > most) return false;
-    const slot& s = slots_[slot_of(begin, n)];
-    if (s.generation != generation || s.device != device || s.count != n) return false;
+    if (n > most) return nullptr;
+    const known& s = slots_[slot_of(begin, n)];
+    if (s.generation != generation || s.device != device || s.count != n) return nullptr;
     for (int i = 0; i < n; ++i)
-      if (begin[i].span.p != s.host[i] || begin[i].span.bytes != s.bytes[i]) return false;
-    if (device >= 0)
-      for (int i = 0; i < n; ++i)
-        if (begin[i].span.bytes) begin[i].set_device(begin[i].image, s.device_address[i]);
-    return true;
+      if (begin[i].span.p != s.host[i] || begin[i].span.bytes != s.bytes[i]) return nullptr;
+    return &s;
   }
 
-  /// Keeps the list's device addresses (`address[i]` for begin[i]) as found at `generation`.
-  void remember(const captured* begin, const captured* end, char* const* address, int device,
-                std::uint64_t generation) noexcept {
-    const int n = int(end - begin);
-    if (n > most) return;
-    slot& s = slots_[slot_of(begin, n)];
+  /// The slot to keep a list of `n` captures starting at `begin` in, found at `generation`; the
+  /// caller fills host, bytes, device_address, key and entry.
+  known& remember(const captured* begin, int n, int device, std::uint64_t generation) noexcept {
+    known& s = slots_[slot_of(begin, n)];
     s.generation = generation;
     s.device = device;
     s.count = n;
-    for (int i = 0; i < n; ++i) {
-      s.host[i] = begin[i].span.p;
-      s.bytes[i] = begin[i].span.bytes;
-      s.device_address[i] = address[i];
-    }
+    return s;
   }
 
   static resolved_captures& of_this_thread() noexcept {
@@ -146,20 +147,54 @@ public:
 
 private:
   static constexpr int slots = 8;  // loops that take turns (a sweep's few nests) stay known
-  struct slot {
-    std::uint64_t generation = 0;  // 0: empty; the table's starts at 1
-    int device = 0, count = 0;
-    const void* host[most];
-    std::size_t bytes[most];
-    char* device_address[most];
-  };
   static std::size_t slot_of(const captured* begin, int n) noexcept {
     const auto first = n ? reinterpret_cast<std::uintptr_t>(begin[0].span.p) : 0;
     const auto last = n ? reinterpret_cast<std::uintptr_t>(begin[n - 1].span.p) : 0;
     return ((first >> 4) ^ (last >> 6) ^ std::uintptr_t(n)) % slots;
   }
-  slot slots_[slots];
+  known slots_[slots];
 };
+
+struct held_list {
+  std::vector<held_reference> items;
+};
+
+ACC_DETAIL_RUNTIME_FN void implicit_data::hold(std::uintptr_t key, present_entry& e) {
+  if (held_count_ < capture_scope::inline_count) {
+    held_[held_count_++] = {key, &e};
+  } else {
+    if (!more_held_) more_held_ = new held_list;
+    more_held_->items.push_back({key, &e});
+  }
+  ++e.structured;
+}
+
+ACC_DETAIL_RUNTIME_FN void implicit_data::give_back() noexcept {
+  if (held_count_ == 0) return;
+  auto& st = state();
+  {
+    std::lock_guard lock(st.present_mutex);
+    present_map& m = st.present[device_];
+    const auto give = [&](const held_reference& r) noexcept {
+      // The entry is found again by its key: it may have gone meanwhile only if its host
+      // memory was freed under the construct (forget_host_range).
+      auto it = m.find(r.key);
+      if (it == m.end() || &it->second != r.entry) return;
+      present_entry& e = it->second;
+      if (e.structured > 0) --e.structured;
+      if (e.structured == 0 && e.dynamic == 0 && !e.mapped) {
+        st.present_generation.fetch_add(1, std::memory_order_release);
+        drop_entry(device_, m, it, queue_);
+      }
+    };
+    for (int i = 0; i < held_count_; ++i) give(held_[i]);
+    if (more_held_)
+      for (const held_reference& r : more_held_->items) give(r);
+  }
+  held_count_ = 0;
+  delete more_held_;
+  more_held_ = nullptr;
+}
 
 ACC_DETAIL_RUNTIME_FN implicit_data::implicit_data(capture_scope& scope, const void* body, std::size_t body_size,
                                                    int device, const launch_spec& spec, bool transfer,
@@ -172,20 +207,33 @@ ACC_DETAIL_RUNTIME_FN implicit_data::implicit_data(capture_scope& scope, const v
 
   auto& st = state();
   const bool whole = spec.parts == launch_spec::presence::whole;
-  resolved_captures& known = resolved_captures::of_this_thread();
-  if (whole && known.apply(begin, end, device, st.present_generation.load(std::memory_order_acquire))) return;
+  resolved_captures& memo = resolved_captures::of_this_thread();
+  const int n = int(end - begin);
+  const bool memoised = whole && n <= resolved_captures::most;
 
   std::vector<captured*> absent;
-  char* found[resolved_captures::most];  // device addresses, for the memo
-  const bool memo = whole && end - begin <= resolved_captures::most;
-  std::uint64_t generation = 0;
-  {
+  try {
     std::lock_guard lock(st.present_mutex);
-    generation = st.present_generation.load(std::memory_order_relaxed);
+    const std::uint64_t generation = st.present_generation.load(std::memory_order_relaxed);
+    if (const resolved_captures::known* k = memoised ? memo.find(begin, end, device, generation) : nullptr) {
+      for (int i = 0; i < n; ++i) {
+        if (!k->entry[i]) continue;
+        if (device >= 0) begin[i].set_device(begin[i].image, k->device_address[i]);
+        hold(k->key[i], *k->entry[i]);
+      }
+      return;
+    }
+    resolved_captures::known* keep = memoised ? &memo.remember(begin, n, device, generation) : nullptr;
+    if (keep) keep->generation = 0;  // kept only once every capture is found present
     present_map& m = st.present[device];
     for (captured* p = begin; p != end; ++p) {
       captured& c = *p;
-      if (memo) found[p - begin] = nullptr;
+      if (keep) {
+        const auto i = p - begin;
+        keep->host[i] = c.span.p;
+        keep->bytes[i] = c.span.bytes;
+        keep->entry[i] = nullptr;
+      }
       if (c.span.bytes == 0) continue;
       if (spec.parts != launch_spec::presence::whole) {
         // A part of an acc::devices loop: the device holds the array's part that its
@@ -203,14 +251,21 @@ ACC_DETAIL_RUNTIME_FN implicit_data::implicit_data(capture_scope& scope, const v
         if (device >= 0)
           c.set_device(c.image, reinterpret_cast<char*>(reinterpret_cast<std::uintptr_t>(it->second.device) +
                                                         c.span.begin() - it->first));
+        hold(it->first, it->second);
         continue;
       }
       // A view over an ACC_DECLARE array is present like the array, used or not before.
       auto it = find_present_or_declared(m, c.span, device, site, true);
       if (it != m.end()) {
         char* const address = it->second.device + (c.span.begin() - it->first);
-        if (memo) found[p - begin] = address;
+        if (keep) {
+          const auto i = p - begin;
+          keep->device_address[i] = address;
+          keep->key[i] = it->first;
+          keep->entry[i] = &it->second;
+        }
         if (device >= 0) c.set_device(c.image, address);
+        hold(it->first, it->second);
       } else if (spec.default_present) {
         fail_absent(c.span, device,
                     "the construct has acc::default_present; enter it with acc::data or acc::enter_data, "
@@ -220,61 +275,71 @@ ACC_DETAIL_RUNTIME_FN implicit_data::implicit_data(capture_scope& scope, const v
         absent.push_back(&c);
       }
     }
+    // Entries found on first use (ACC_DECLARE variables) moved the generation.
+    if (keep && absent.empty()) keep->generation = st.present_generation.load(std::memory_order_relaxed);
+  } catch (...) {
+    give_back();
+    throw;
   }
-  if (memo && absent.empty()) known.remember(begin, end, found, device, generation);
   if (device < 0 || !transfer || absent.empty()) return;
 
   // Captures that overlap (a view into a captured array) share one device copy, or writes
   // through one would be lost to the other.
-  std::sort(absent.begin(), absent.end(),
-            [](const captured* a, const captured* b) { return a->span.begin() < b->span.begin(); });
-  blocks_ = new implicit_blocks;
-  auto& blocks = blocks_->blocks;
-  std::vector<std::size_t> block_of(absent.size());
-  for (std::size_t i = 0; i < absent.size(); ++i) {
-    const host_span& s = absent[i]->span;
-    if (!blocks.empty() && s.begin() < blocks.back().span.end()) {
-      host_span& b = blocks.back().span;
-      b.bytes = std::max(b.end(), s.end()) - b.begin();
-      b.read_only = b.read_only && s.read_only;
-    } else {
-      blocks.push_back({s, nullptr});
-    }
-    block_of[i] = blocks.size() - 1;
-  }
   try {
+    std::sort(absent.begin(), absent.end(),
+              [](const captured* a, const captured* b) { return a->span.begin() < b->span.begin(); });
+    blocks_ = new implicit_blocks;
+    auto& blocks = blocks_->blocks;
+    std::vector<std::size_t> block_of(absent.size());
+    for (std::size_t i = 0; i < absent.size(); ++i) {
+      const host_span& s = absent[i]->span;
+      if (!blocks.empty() && s.begin() < blocks.back().span.end()) {
+        host_span& b = blocks.back().span;
+        b.bytes = std::max(b.end(), s.end()) - b.begin();
+        b.read_only = b.read_only && s.read_only;
+      } else {
+        blocks.push_back({s, nullptr});
+      }
+      block_of[i] = blocks.size() - 1;
+    }
     const device_ops& ops = cuda_ops();
     for (auto& b : blocks) {
       b.device = static_cast<char*>(ops.alloc(device, b.span.bytes, queue_, describe(b.span), site));
       const nvtx_text_range range([&] { return transfer_name("implicit copyin", b.span); });
       ops.to_device(device, b.device, b.span.p, b.span.bytes, queue_, host_memory::unknown, site);
     }
+    for (std::size_t i = 0; i < absent.size(); ++i) {
+      const auto& b = blocks[block_of[i]];
+      absent[i]->set_device(absent[i]->image, b.device + (absent[i]->span.begin() - b.span.begin()));
+    }
   } catch (...) {
     release();
+    give_back();
     throw;
-  }
-  for (std::size_t i = 0; i < absent.size(); ++i) {
-    const auto& b = blocks[block_of[i]];
-    absent[i]->set_device(absent[i]->image, b.device + (absent[i]->span.begin() - b.span.begin()));
   }
 }
 
-ACC_DETAIL_RUNTIME_FN implicit_data::~implicit_data() { release(); }
+ACC_DETAIL_RUNTIME_FN implicit_data::~implicit_data() {
+  release();
+  give_back();
+}
 
 ACC_DETAIL_RUNTIME_FN void implicit_data::finish() {
-  if (!blocks_) return;
   try {
-    for (auto& b : blocks_->blocks)
-      if (!b.span.read_only) {
-        const nvtx_text_range range([&] { return transfer_name("implicit copyout", b.span); });
-        cuda_ops().to_host(device_, const_cast<void*>(b.span.p), b.device, b.span.bytes, queue_, host_memory::unknown,
-                           site_);
-      }
+    if (blocks_)
+      for (auto& b : blocks_->blocks)
+        if (!b.span.read_only) {
+          const nvtx_text_range range([&] { return transfer_name("implicit copyout", b.span); });
+          cuda_ops().to_host(device_, const_cast<void*>(b.span.p), b.device, b.span.bytes, queue_,
+                             host_memory::unknown, site_);
+        }
   } catch (...) {
     release();
+    give_back();
     throw;
   }
   release();
+  give_back();
 }
 
 ACC_DETAIL_RUNTIME_FN void implicit_data::release() noexcept {

@@ -10,6 +10,7 @@
 #include <acc/error.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 
 namespace acc::detail {
@@ -24,6 +25,15 @@ struct captured {
 struct array_owner;   // detail/array_owner.hpp
 struct capture_list;  // detail/runtime-inl.hpp: the captures of one scope
 struct implicit_blocks;  // detail/runtime-inl.hpp: the device copies of one construct
+struct present_entry;    // detail/runtime-inl.hpp: one range of the present table
+struct held_list;        // detail/capture-inl.hpp: held references past the inline ones
+
+/// A structured reference that a running construct holds on a present range: the entry's key
+/// (its first host byte) and the entry, to give it back by.
+struct held_reference {
+  std::uintptr_t key;
+  present_entry* entry;
+};
 
 /// Active while a construct copies its body: the copy constructors of array and view report
 /// here (style.md §4), which costs nothing per element and nothing outside constructs.
@@ -52,9 +62,12 @@ struct capture_scope {
 ACC_DETAIL_RUNTIME_FN void record_capture(const captured& c) noexcept;
 
 /// The implicit data of one construct on `device` (OpenACC 3.3 §2.6.2): a captured array that
-/// is present uses its present copy; one that is not is copied in (copy; copyin when its
+/// is present uses its present copy, and the construct holds a structured reference on it until
+/// finish() or destruction, so that another host thread's exit_data cannot free it under the
+/// running construct (§2.6.7). One that is not present is copied in (copy; copyin when its
 /// elements are const) for this construct only and copied out when finish() is called. With
-/// default_present an absent array is an error instead. On the host (-1) only that check runs.
+/// default_present an absent array is an error instead. On the host (-1) only the presence
+/// check and the references.
 class implicit_data {
 public:
   ACC_DETAIL_RUNTIME_FN implicit_data(capture_scope& scope, const void* body, std::size_t body_size, int device,
@@ -71,7 +84,16 @@ public:
 
 private:
   ACC_DETAIL_RUNTIME_FN void release() noexcept;
+  /// Under the table's lock: takes a structured reference on `e`, kept to be given back.
+  ACC_DETAIL_RUNTIME_FN void hold(std::uintptr_t key, present_entry& e);
+  /// Gives back the references hold() took; drops an entry left with none (another thread's
+  /// exit_data ended its dynamic ones meanwhile), freeing it in order on the construct's queue.
+  ACC_DETAIL_RUNTIME_FN void give_back() noexcept;
 
+  // The first references in place: a construct's launch allocates nothing for them.
+  held_reference held_[capture_scope::inline_count];
+  int held_count_ = 0;
+  held_list* more_held_ = nullptr;
   implicit_blocks* blocks_ = nullptr;
   int device_;
   int queue_;

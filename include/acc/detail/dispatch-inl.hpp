@@ -430,11 +430,15 @@ ACC_DETAIL_RUNTIME_FN void run_construct(const construct_entry& e, const void* t
     return;
   }
   // default_present on the host: the same presence check as on a GPU (against the current
-  // device's table), so programs fail the same way everywhere.
+  // device's table), so programs fail the same way everywhere, and the same references while
+  // the construct runs.
   if (spec.default_present && spec.if_ && e.captures) {
     capture_scope scope;
     const dispatch_impl::body_copy checked(e, scope, body, copy, site);
     implicit_data data(scope, checked.get(), e.body_size, current_device(), spec, false, site);
+    if (!empty) e.run_host(task, body, launch_context{spec, 0, site}, result);
+    data.finish();
+    return;
   }
   if (!empty) e.run_host(task, body, launch_context{spec, 0, site}, result);
 }
