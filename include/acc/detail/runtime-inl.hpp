@@ -231,10 +231,16 @@ ACC_DETAIL_RUNTIME_FN void* existing_queue_handle(int device, int queue) {
 }
 
 ACC_DETAIL_RUNTIME_FN void for_each_queue(int device, void (*f)(void* handle, void* context), void* context) {
-  auto& s = state();
-  std::lock_guard lock(s.queue_mutex);
-  for (auto& [key, handle] : s.queues)
-    if (key.first == device) f(handle, context);
+  // f runs after the lock is released (queues live as long as the process): a wait_all must not
+  // keep other threads' async_test or wait from finding their own queue meanwhile.
+  std::vector<void*> handles;
+  {
+    auto& s = state();
+    std::lock_guard lock(s.queue_mutex);
+    for (auto& [key, handle] : s.queues)
+      if (key.first == device) handles.push_back(handle);
+  }
+  for (void* handle : handles) f(handle, context);
 }
 
 ACC_DETAIL_RUNTIME_FN void yield_thread() noexcept { std::this_thread::yield(); }

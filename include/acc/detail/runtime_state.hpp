@@ -167,7 +167,7 @@ ACC_DETAIL_RUNTIME_FN void* queue_handle(int device, int queue, void* (*create)(
 /// The handle of a queue that already exists, or nullptr.
 ACC_DETAIL_RUNTIME_FN void* existing_queue_handle(int device, int queue);
 
-/// Calls f(handle, context) for every queue of `device`, under the queues' lock.
+/// Calls f(handle, context) for every queue of `device` that exists now, outside the queues' lock.
 ACC_DETAIL_RUNTIME_FN void for_each_queue(int device, void (*f)(void* handle, void* context), void* context);
 
 /// Runs `make(context)` once for slot `index` of `flags` (an array the caller owns, zero
