@@ -18,8 +18,10 @@
 namespace acc {
 
 /// A data clause naming one host range: acc::copy(a), acc::create(p, n), ... (OpenACC 3.3 §2.7).
+/// A clause alone is only a value: `acc::delete_(a);` as a statement would do nothing.
 template <detail::data_kind Kind>
-struct data_clause_t {
+struct [[nodiscard("a data clause does nothing alone: pass it to acc::enter_data, acc::exit_data, acc::data or "
+                   "a construct")]] data_clause_t {
   detail::host_span span;
   bool zero = false;  // the `zero` modifier: a device copy this clause allocates starts zeroed
 };
