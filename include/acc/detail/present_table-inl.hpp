@@ -136,8 +136,7 @@ inline present_map::iterator find_present_or_declared(present_map& m, const host
 inline constexpr int pin_after_transfers = 2;
 
 /// Frees an entry's device memory after `queue` is done with it; never throws.
-inline void drop_entry(int device, present_map& m, present_map::iterator it, int queue) noexcept {
-  present_entry& e = it->second;
+inline void free_entry(int device, std::uintptr_t host, const present_entry& e, int queue) noexcept {
   if (device >= 0 && e.owned) {
     const device_ops& ops = cuda_ops();
     ops.release(device, e.device, queue);
@@ -149,9 +148,14 @@ inline void drop_entry(int device, present_map& m, present_map::iterator it, int
         } catch (...) {
         }
       }
-      ops.unpin(reinterpret_cast<const void*>(it->first));
+      ops.unpin(reinterpret_cast<const void*>(host));
     }
   }
+}
+
+/// free_entry, and the entry out of the table (under its lock).
+inline void drop_entry(int device, present_map& m, present_map::iterator it, int queue) noexcept {
+  free_entry(device, it->first, it->second, queue);
   m.erase(it);
 }
 
@@ -226,36 +230,45 @@ ACC_DETAIL_RUNTIME_FN void exit_action(int device, data_kind kind, const host_sp
                         const call_site& site) {
   if (s.bytes == 0) return;
   auto& st = state();
-  const table_change lock(st);
-  present_map& m = st.present[device];
-  auto it = find_present_or_declared(m, s, device, site);
-  // exit_data of absent data does nothing; a region's data can be gone only if its host memory
-  // was freed inside the region (forget_host_range): nothing is left to give back either way.
-  if (it == m.end()) return;
-  present_entry& e = it->second;
-  if (e.mapped) {
-    // A mapping ends only by acc::unmap_data; regions give back their references.
-    if (counter == ref_counter::structured && e.structured > 0) --e.structured;
-    return;
+  present_entry gone;  // the entry this exit ends: out of the table, copied out and freed after the lock
+  std::uintptr_t gone_at = 0;
+  {
+    const table_change lock(st);
+    present_map& m = st.present[device];
+    auto it = find_present_or_declared(m, s, device, site);
+    // exit_data of absent data does nothing; a region's data can be gone only if its host memory
+    // was freed inside the region (forget_host_range): nothing is left to give back either way.
+    if (it == m.end()) return;
+    present_entry& e = it->second;
+    if (e.mapped) {
+      // A mapping ends only by acc::unmap_data; regions give back their references.
+      if (counter == ref_counter::structured && e.structured > 0) --e.structured;
+      return;
+    }
+    if (counter == ref_counter::dynamic) {
+      if (e.dynamic == 0) return;
+      e.dynamic = finalize ? 0 : e.dynamic - 1;
+    } else if (e.structured > 0) {
+      --e.structured;
+    }
+    if (e.structured > 0 || e.dynamic > 0) return;
+    gone_at = it->first;
+    gone = std::move(e);
+    m.erase(it);
   }
-  if (counter == ref_counter::dynamic) {
-    if (e.dynamic == 0) return;
-    e.dynamic = finalize ? 0 : e.dynamic - 1;
-  } else if (e.structured > 0) {
-    --e.structured;
-  }
-  if (e.structured > 0 || e.dynamic > 0) return;
-  if (device >= 0 && e.owned && (kind == data_kind::copy || kind == data_kind::copyout)) {
+  // The copy-out and the free run outside the table's lock, as updates do, so that one thread's
+  // copy-out (say, one thread per GPU) does not stall the other threads' data and constructs.
+  if (device >= 0 && gone.owned && (kind == data_kind::copy || kind == data_kind::copyout)) {
     try {
       const nvtx_text_range range([&] { return transfer_name("copyout", s); });
-      cuda_ops().to_host(device, const_cast<void*>(s.p), e.device + (s.begin() - it->first), s.bytes, queue,
-                         e.pinned ? host_memory::page_locked : host_memory::unknown, site);
+      cuda_ops().to_host(device, const_cast<void*>(s.p), gone.device + (s.begin() - gone_at), s.bytes, queue,
+                         gone.pinned ? host_memory::page_locked : host_memory::unknown, site);
     } catch (...) {
-      drop_entry(device, m, it, queue);
+      free_entry(device, gone_at, gone, queue);
       throw;
     }
   }
-  drop_entry(device, m, it, queue);
+  free_entry(device, gone_at, gone, queue);
 }
 
 /// update_device / update_self of a present range (OpenACC 3.3 §2.14.4). The transfer runs
