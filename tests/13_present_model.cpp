@@ -386,6 +386,109 @@ TEST_CASE("a construct that fails on entry gives back the references it took", "
   REQUIRE(y == std::vector<double>(n, 2.0));
 }
 
+namespace {
+
+/// Runs f(t) on `threads` threads that start together; rethrows the first failure.
+template <class F>
+void on_threads(int threads, F f) {
+  int arrived = 0;
+  std::vector<std::exception_ptr> failure(threads);
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      __atomic_add_fetch(&arrived, 1, __ATOMIC_ACQ_REL);
+      wait_for_stage(&arrived, threads);
+      try {
+        f(t);
+      } catch (...) {
+        failure[t] = std::current_exception();
+      }
+    });
+  for (auto& th : pool) th.join();
+  for (auto& e : failure)
+    if (e) std::rethrow_exception(e);
+}
+
+/// Blocks until `threads` callers have arrived at `count` (a barrier used once).
+void arrive_and_wait(int* count, int threads) {
+  __atomic_add_fetch(count, 1, __ATOMIC_ACQ_REL);
+  wait_for_stage(count, threads);
+}
+
+}  // namespace
+
+// Threads entering the same data at once share one device copy, each with its own reference
+// (OpenACC 3.3 §2.6.7). On a GPU the first allocates and copies in outside the table's lock and
+// the others wait for its entry: each must find the whole copy, not a second one or half of it.
+TEST_CASE("enters of the same data from several threads share one complete device copy",
+          "[13][present][threads]") {
+  const std::size_t n = GENERATE(std::size_t(1), std::size_t(4099), std::size_t(1) << 21);
+  constexpr int threads = 6;
+  std::mt19937 rng(static_cast<unsigned>(n));
+  std::uniform_real_distribution<double> dist(-1.0, 1.0);
+  std::vector<double> x(n);
+  for (auto& e : x) e = dist(rng);
+  const std::vector<double> original = x;
+  acc::view<double> vx(x.data(), n);
+  std::vector<std::vector<double>> y(threads, std::vector<double>(n, 0.0));
+  std::vector<const void*> address(threads, nullptr);
+  std::vector<char> present_while_held(threads, 0);
+  int entered = 0;
+  on_threads(threads, [&](int t) {
+    acc::enter_data(acc::copyin(vx));
+    address[t] = acc::deviceptr(vx);
+    acc::view<double> vy(y[t].data(), n);
+    acc::data region{acc::copyout(vy)};
+    acc::parallel_loop(n, acc::default_present, ACC_LAMBDA(std::size_t i) { vy[i] = 2.0 * vx[i] + 1.0; });
+    arrive_and_wait(&entered, threads);  // every thread holds its reference before any gives it back
+    present_while_held[t] = acc::is_present(vx);
+    acc::exit_data(acc::delete_(vx));
+  });
+  REQUIRE_FALSE(acc::is_present(vx));
+  std::vector<double> want(n);
+  for (std::size_t i = 0; i < n; ++i) want[i] = 2.0 * original[i] + 1.0;
+  for (int t = 0; t < threads; ++t) {
+    INFO("thread " << t);
+    REQUIRE(present_while_held[t]);
+    REQUIRE(address[t] != nullptr);
+    REQUIRE(address[t] == address[0]);
+    REQUIRE(y[t] == want);
+  }
+  REQUIRE(x == original);
+}
+
+// Two threads entering overlapping ranges at once: whichever enters first wins, and the other's
+// range is then only partly present, an error that leaves the table as it was (OpenACC 3.3
+// §2.7.2), in either order; never two device copies of the shared elements.
+TEST_CASE("enters of overlapping data from two threads: one enters, the other is told it is partly present",
+          "[13][present][threads]") {
+  const std::size_t n = GENERATE(std::size_t(1), std::size_t(97), std::size_t(1) << 20);
+  for (int round = 0; round < 4; ++round) {
+    std::vector<double> buffer(2 * n + 1, 1.5);
+    acc::view<double> low(buffer.data(), n + 1), high(buffer.data() + n, n + 1);  // share element n
+    std::vector<std::string> message(2);
+    std::vector<char> entered(2, 0);
+    on_threads(2, [&](int t) {
+      try {
+        acc::enter_data(acc::copyin(t == 0 ? low : high));
+        entered[t] = 1;
+      } catch (const acc::not_present_error& e) {
+        message[t] = e.what();
+      }
+    });
+    INFO("n " << n << ", round " << round << ": " << message[0] << message[1]);
+    REQUIRE(entered[0] + entered[1] == 1);
+    const int loser = entered[0] ? 1 : 0;
+    REQUIRE(message[loser].find("only partly present") != std::string::npos);
+    REQUIRE(message[1 - loser].empty());
+    REQUIRE(acc::is_present(entered[0] ? low : high));
+    REQUIRE_FALSE(acc::is_present(entered[0] ? high : low));
+    acc::exit_data(acc::delete_(entered[0] ? low : high));
+    REQUIRE_FALSE(acc::is_present(low));
+    REQUIRE_FALSE(acc::is_present(high));
+  }
+}
+
 TEST_CASE("a construct launched again uses the data present now, not what was present before",
           "[13][present]") {
   const std::size_t n = GENERATE(1, 97, 4099);

@@ -163,17 +163,53 @@ inline void drop_entry(int device, present_map& m, present_map::iterator it, int
   fail<not_present_error>(site, describe(s) + " is not present on " + describe_device(device) + "; " + hint);
 }
 
+/// Whether another thread is entering a range of `device` that overlaps `s` (under the lock).
+inline bool overlaps_entering(const runtime_state& st, int device, const host_span& s) {
+  return std::any_of(st.entering.begin(), st.entering.end(), [&](const entering_range& r) {
+    return r.device == device && r.begin < s.end() && s.begin() < r.end;
+  });
+}
+
+/// Keeps a range on runtime_state::entering while it lives (made and destroyed under the table's
+/// lock); its end wakes the enters waiting on the range.
+class entering_mark {
+public:
+  entering_mark(runtime_state& st, int device, const host_span& s) : st_(st) {
+    st.entering.push_back(entering_range{device, s.begin(), s.end()});
+    at_ = st.entering.back();
+  }
+  ~entering_mark() {
+    auto it = std::find_if(st_.entering.begin(), st_.entering.end(), [&](const entering_range& r) {
+      return r.device == at_.device && r.begin == at_.begin && r.end == at_.end;
+    });
+    if (it != st_.entering.end()) st_.entering.erase(it);
+    st_.present_entered.notify_all();
+  }
+  entering_mark(const entering_mark&) = delete;
+  entering_mark& operator=(const entering_mark&) = delete;
+
+private:
+  runtime_state& st_;
+  entering_range at_;
+};
+
 /// The entry part of a data clause. Returns whether it took a reference, which the matching
 /// exit_action must give back (no_create of absent data takes none).
 ACC_DETAIL_RUNTIME_FN bool enter_action(int device, data_kind kind, const host_span& s, ref_counter counter, int queue,
                          const call_site& site, bool zero) {
   if (s.bytes == 0) return false;  // zero-length data needs no device copy (OpenACC 3.3 §2.7.1)
   auto& st = state();
-  const table_change lock(st);
+  std::unique_lock lock(st.present_mutex);
   present_map& m = st.present[device];
-  if (auto it = find_present_or_declared(m, s, device, site); it != m.end()) {
-    ++(counter == ref_counter::structured ? it->second.structured : it->second.dynamic);
-    return true;
+  for (;;) {
+    if (auto it = find_present_or_declared(m, s, device, site); it != m.end()) {
+      ++(counter == ref_counter::structured ? it->second.structured : it->second.dynamic);
+      return true;
+    }
+    // Another thread is giving this data (or data it overlaps) its device copy: the enter finds
+    // that copy, or the partial overlap, once it is in the table.
+    if (!overlaps_entering(st, device, s)) break;
+    st.present_entered.wait(lock);
   }
   if (kind == data_kind::present)
     fail_absent(s, device, "enter it first with acc::copyin / acc::create (acc::data or acc::enter_data)", site);
@@ -187,24 +223,35 @@ ACC_DETAIL_RUNTIME_FN bool enter_action(int device, data_kind kind, const host_s
     // On the host the "device copy" is the data itself; a deviceptr range already is device memory.
     e.device = static_cast<char*>(const_cast<void*>(s.p));
     e.owned = kind != data_kind::deviceptr;
-  } else {
-    const device_ops& ops = cuda_ops();
-    e.device = static_cast<char*>(ops.alloc(device, s.bytes, queue, describe(s), site));
-    try {
-      // Not page-locked here: the backend stages a pageable range through its pinned buffers,
-      // which costs about a pinned copy, where registering it would cost twice that again.
-      if (kind == data_kind::copy || kind == data_kind::copyin) {
-        const nvtx_text_range range([&] { return transfer_name("copyin", s); });
-        ops.to_device(device, e.device, s.p, s.bytes, queue, host_memory::unknown, site);
-        e.transfers = 1;
-      } else if (zero && (kind == data_kind::create || kind == data_kind::copyout)) {
-        ops.fill_zero(device, e.device, s.bytes, queue, site);
-      }
-    } catch (...) {
-      ops.release(device, e.device, queue);
-      throw;
-    }
+    st.present_generation.fetch_add(1, std::memory_order_release);
+    m.emplace(s.begin(), std::move(e));
+    return true;
   }
+  // The allocation and the copy-in run outside the table's lock, so that one thread's large
+  // enter does not stall the other threads' data actions and constructs (one thread per GPU,
+  // say). Until the entry is in the table the data is not present: enters of overlapping data
+  // wait for it (above), other lookups see it absent, as they would have just before the call.
+  const entering_mark mark(st, device, s);
+  lock.unlock();
+  const device_ops& ops = cuda_ops();
+  try {
+    e.device = static_cast<char*>(ops.alloc(device, s.bytes, queue, describe(s), site));
+    // Not page-locked here: the backend stages a pageable range through its pinned buffers,
+    // which costs about a pinned copy, where registering it would cost twice that again.
+    if (kind == data_kind::copy || kind == data_kind::copyin) {
+      const nvtx_text_range range([&] { return transfer_name("copyin", s); });
+      ops.to_device(device, e.device, s.p, s.bytes, queue, host_memory::unknown, site);
+      e.transfers = 1;
+    } else if (zero && (kind == data_kind::create || kind == data_kind::copyout)) {
+      ops.fill_zero(device, e.device, s.bytes, queue, site);
+    }
+  } catch (...) {
+    if (e.device) ops.release(device, e.device, queue);
+    lock.lock();  // the mark leaves the list under the lock
+    throw;
+  }
+  lock.lock();
+  st.present_generation.fetch_add(1, std::memory_order_release);
   m.emplace(s.begin(), std::move(e));
   return true;
 }
@@ -333,7 +380,9 @@ ACC_DETAIL_RUNTIME_FN void map_action(int device, const host_span& s, void* devi
   if (!s.p || !device_address) fail<bad_clause>(site, "the host and device addresses must not be null");
   if (s.bytes == 0) fail<bad_clause>(site, "cannot map 0 bytes");
   auto& st = state();
-  const table_change lock(st);
+  std::unique_lock lock(st.present_mutex);
+  st.present_entered.wait(lock, [&] { return !overlaps_entering(st, device, s); });
+  st.present_generation.fetch_add(1, std::memory_order_release);
   present_map& m = st.present[device];
   if (auto it = find_overlapping(m, s); it != m.end())
     fail<bad_clause>(site, describe(s) + " is already present on " + describe_device(device) + " (" +

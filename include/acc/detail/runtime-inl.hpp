@@ -1,7 +1,8 @@
 //! @file The runtime's definitions: the state behind detail/runtime_state.hpp, the present
 //! table, implicit data, NVTX. Compiled once into the acc_runtime library (src/runtime.cpp),
 //! or included inline by those headers when a program uses acc without the CMake targets
-//! (config.hpp, ACC_DETAIL_RUNTIME_INLINE). Only this file needs <map>, <mutex> and NVTX.
+//! (config.hpp, ACC_DETAIL_RUNTIME_INLINE). Only this file needs <map>, <mutex>,
+//! <condition_variable> and NVTX.
 #pragma once
 
 #include <acc/detail/array_owner.hpp>
@@ -17,6 +18,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -92,6 +94,12 @@ struct declared_global {
   bool symbol = false;
 };
 
+/// A range on its way into the present table (runtime_state::entering).
+struct entering_range {
+  int device = 0;
+  std::uintptr_t begin = 0, end = 0;
+};
+
 /// Per device (-1: the host, whose table keeps is_present observable when constructs run
 /// there), host begin -> entry.
 using present_map = std::map<std::uintptr_t, present_entry>;
@@ -116,6 +124,10 @@ struct runtime_state {
   std::mutex present_mutex;
   std::map<int, present_map> present;
   std::atomic<std::uint64_t> present_generation{1};
+  // Ranges that enter_action is allocating and copying in outside the lock, not yet in `present`;
+  // an enter of overlapping data waits on present_entered until they are (or have failed).
+  std::vector<entering_range> entering;
+  std::condition_variable present_entered;
   // ACC_DECLARE variables (host ranges), entered into a device's table on first use there.
   std::vector<declared_global> declared;
 
