@@ -108,6 +108,17 @@ const double* device_copy(const host_span& s) {
   return static_cast<const double*>(acc::detail::present_address(device, s));
 }
 
+/// A thread that enters `s`; what it throws lands in `failure`.
+std::thread enter_on_thread(const host_span& s, std::exception_ptr& failure) {
+  return std::thread([s, &failure] {
+    try {
+      enter(s);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+  });
+}
+
 /// Waits for `flag` at most 10 s: whether it came.
 bool wait_until(const std::atomic<bool>& flag) {
   const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
@@ -123,13 +134,7 @@ TEST_CASE("another thread's data actions go on while an enter copies in", "[runt
   const host_span sa{a.data(), a.size() * sizeof(double), "a"}, sb{b.data(), b.size() * sizeof(double), "b"};
   d->hold_source = a.data();
   std::exception_ptr failure;
-  std::thread entering([&] {
-    try {
-      enter(sa);
-    } catch (...) {
-      failure = std::current_exception();
-    }
-  });
+  std::thread entering = enter_on_thread(sa, failure);
   if (!wait_until(d->holding)) d->go = true;
   // While a's copy-in is held up: a is not present yet, and b enters and leaves.
   const bool a_absent_meanwhile = device_copy(sa) == nullptr;
@@ -222,13 +227,7 @@ TEST_CASE("an enter whose copy-in fails leaves nothing, and the enter that waite
   });
   const bool held = wait_until(d->holding);
   std::exception_ptr second_failure;
-  std::thread second([&] {
-    try {
-      enter(sx);
-    } catch (...) {
-      second_failure = std::current_exception();
-    }
-  });
+  std::thread second = enter_on_thread(sx, second_failure);
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
   d->go = true;
   first.join();
@@ -256,13 +255,7 @@ TEST_CASE("an enter or a mapping that overlaps data another thread is entering i
   const host_span high{buffer.data() + n, (n + 1) * sizeof(double), "high"};  // shares element n
   d->hold_source = buffer.data();
   std::exception_ptr failure;
-  std::thread entering([&] {
-    try {
-      enter(low);
-    } catch (...) {
-      failure = std::current_exception();
-    }
-  });
+  std::thread entering = enter_on_thread(low, failure);
   const bool held = wait_until(d->holding);
   std::string enter_error, map_error;
   std::vector<double> program_memory(n + 1);
