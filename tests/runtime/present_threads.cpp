@@ -217,14 +217,8 @@ TEST_CASE("an enter whose copy-in fails leaves nothing, and the enter that waite
   const host_span sx{x.data(), x.size() * sizeof(double), "x"};
   d->hold_source = x.data();
   d->fail_source = x.data();
-  std::string first_error;
-  std::thread first([&] {
-    try {
-      enter(sx);
-    } catch (const std::exception& e) {
-      first_error = e.what();
-    }
-  });
+  std::exception_ptr first_failure;
+  std::thread first = enter_on_thread(sx, first_failure);
   const bool held = wait_until(d->holding);
   std::exception_ptr second_failure;
   std::thread second = enter_on_thread(sx, second_failure);
@@ -235,7 +229,8 @@ TEST_CASE("an enter whose copy-in fails leaves nothing, and the enter that waite
   if (second_failure) std::rethrow_exception(second_failure);
 
   REQUIRE(held);
-  REQUIRE(first_error == "scripted copy failure");
+  REQUIRE(first_failure);
+  REQUIRE_THROWS_WITH(std::rethrow_exception(first_failure), "scripted copy failure");
   REQUIRE(d->allocs == 2);
   REQUIRE(d->releases == 1);  // the failed enter's allocation
   const double* copy = device_copy(sx);
