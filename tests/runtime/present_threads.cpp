@@ -1,7 +1,7 @@
 // The present table under several host threads, against a scripted device: the runtime is
 // compiled into this file (header-only, g++), and its device operations are replaced by ones over
-// host memory whose copies can be held up, so that the GPU path of enter_action (allocation and
-// copy-in outside the table's lock) runs on any machine and at a chosen moment. The device number
+// host memory whose copies can be held up, so that the table's GPU paths (enter_action's
+// allocation and copy-in outside the table's lock, the frees) run on any machine, at chosen moments. The device number
 // is one no other code uses. A GPU runs the same path in 13_present_model's thread cases.
 #include <acc/parallel.hpp>
 #include <catch2/catch.hpp>
@@ -282,4 +282,21 @@ TEST_CASE("an enter or a mapping that overlaps data another thread is entering i
   exit_delete(low);
   REQUIRE(device_copy(low) == nullptr);
   REQUIRE(d->releases == 1);
+}
+
+// An acc::array's last owner tells the runtime its host memory goes (forget_host_range): every
+// entry inside it leaves the table, and its device copy is freed, whatever its counts.
+TEST_CASE("host memory about to be freed takes its device copies with it", "[runtime][present]") {
+  scripted_device d;
+  const std::size_t n = GENERATE(std::size_t(1), std::size_t(4099));
+  std::vector<double> x(2 * n, 3.0);
+  const host_span first{x.data(), n * sizeof(double), "first"}, second{x.data() + n, n * sizeof(double), "second"};
+  enter(first);
+  enter(first);
+  enter(second);
+  REQUIRE(d->allocs == 2);
+  acc::detail::forget_host_range(x.data() + n - 1, 2 * sizeof(double));  // one element of each
+  REQUIRE(device_copy(first) == nullptr);
+  REQUIRE(device_copy(second) == nullptr);
+  REQUIRE(d->releases == 2);
 }

@@ -18,7 +18,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
-#include <utility>
 #include <vector>
 
 namespace acc::detail {
@@ -173,9 +172,8 @@ ACC_DETAIL_RUNTIME_FN void implicit_data::hold(std::uintptr_t key, present_entry
 ACC_DETAIL_RUNTIME_FN void implicit_data::give_back() noexcept {
   if (held_count_ == 0) return;
   auto& st = state();
-  // Entries whose last reference this was (another thread exited them while the construct ran):
-  // out of the table under the lock, freed after it, as exit_action does.
-  std::vector<std::pair<std::uintptr_t, present_entry>> gone;
+  // Entries whose last reference this was (another thread exited them while the construct ran).
+  entries_to_free gone;
   {
     std::lock_guard lock(st.present_mutex);
     present_map& m = st.present[device_];
@@ -188,19 +186,13 @@ ACC_DETAIL_RUNTIME_FN void implicit_data::give_back() noexcept {
       if (e.structured > 0) --e.structured;
       if (e.structured == 0 && e.dynamic == 0 && !e.mapped) {
         st.present_generation.fetch_add(1, std::memory_order_release);
-        try {
-          gone.emplace_back(it->first, std::move(e));
-          m.erase(it);
-        } catch (...) {  // no memory to put the free off: free it here
-          drop_entry(device_, m, it, queue_);
-        }
+        gone.take(device_, m, it, queue_);
       }
     };
     for (int i = 0; i < held_count_; ++i) give(held_[i]);
     if (more_held_)
       for (const held_reference& r : more_held_->items) give(r);
   }
-  for (const auto& [key, e] : gone) free_entry(device_, key, e, queue_);
   held_count_ = 0;
   delete more_held_;
   more_held_ = nullptr;

@@ -159,6 +159,37 @@ inline void drop_entry(int device, present_map& m, present_map::iterator it, int
   m.erase(it);
 }
 
+/// Entries taken out of the table under its lock and freed when this goes, after the lock (a
+/// free can wait for a queue): one thread's frees do not stall the other threads. Declare it
+/// before the lock.
+class entries_to_free {
+public:
+  entries_to_free() = default;
+  entries_to_free(const entries_to_free&) = delete;
+  entries_to_free& operator=(const entries_to_free&) = delete;
+  ~entries_to_free() {
+    for (const item& i : items_) free_entry(i.device, i.host, i.entry, i.queue);
+  }
+
+  /// Takes `it` out of `m` (under the lock); with no memory to keep it, frees it at once.
+  void take(int device, present_map& m, present_map::iterator it, int queue) noexcept {
+    try {
+      items_.push_back(item{device, queue, it->first, std::move(it->second)});
+      m.erase(it);
+    } catch (...) {
+      drop_entry(device, m, it, queue);
+    }
+  }
+
+private:
+  struct item {
+    int device = 0, queue = 0;
+    std::uintptr_t host = 0;
+    present_entry entry;
+  };
+  std::vector<item> items_;
+};
+
 [[noreturn]] ACC_DETAIL_RUNTIME_FN void fail_absent(const host_span& s, int device, const char* hint, const call_site& site) {
   fail<not_present_error>(site, describe(s) + " is not present on " + describe_device(device) + "; " + hint);
 }
@@ -462,11 +493,12 @@ ACC_DETAIL_RUNTIME_FN void forget_host_range(const void* p, std::size_t bytes) n
   if (bytes == 0) return;
   const auto b = reinterpret_cast<std::uintptr_t>(p), e = b + bytes;
   auto& st = state();
+  entries_to_free gone;
   const table_change lock(st);
   for (auto& [device, m] : st.present) {
     auto it = m.upper_bound(b);
     if (it != m.begin() && std::prev(it)->second.end > b) --it;
-    while (it != m.end() && it->first < e) drop_entry(device, m, it++, queue_sync);
+    while (it != m.end() && it->first < e) gone.take(device, m, it++, queue_sync);
   }
 }
 
