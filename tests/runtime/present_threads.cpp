@@ -1,8 +1,8 @@
-// The present table under several host threads, against a scripted device: the runtime is
-// compiled into this file (header-only, g++), and its device operations are replaced by ones over
-// host memory whose copies can be held up, so that the table's GPU paths (enter_action's
-// allocation and copy-in outside the table's lock, the frees) run on any machine, at chosen moments. The device number
-// is one no other code uses. A GPU runs the same path in 13_present_model's thread cases.
+// The present table under several host threads, against a scripted device: the runtime is compiled
+// into this file (header-only, g++), and its device operations are replaced by ones over host
+// memory whose copies can be held up, so that the table's GPU paths (enter_action's allocation and
+// copy-in outside the table's lock, the frees) run on any machine, at chosen moments. The device
+// number is one no other code uses. A GPU runs the same path in 13_present_model's thread cases.
 #include <acc/parallel.hpp>
 #include <catch2/catch.hpp>
 
