@@ -174,11 +174,14 @@ public:
   /// Takes `it` out of `m` (under the lock); with no memory to keep it, frees it at once.
   void take(int device, present_map& m, present_map::iterator it, int queue) noexcept {
     try {
-      items_.push_back(item{device, queue, it->first, std::move(it->second)});
-      m.erase(it);
+      items_.reserve(items_.size() + 1);
     } catch (...) {
       drop_entry(device, m, it, queue);
+      return;
     }
+    // Reserved: no reallocation, so this cannot throw.
+    items_.push_back(item{device, queue, it->first, std::move(it->second)});
+    m.erase(it);
   }
 
 private:
