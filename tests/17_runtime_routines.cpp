@@ -284,3 +284,28 @@ TEST_CASE("init, shutdown and set with their clauses", "[17][runtime]") {
   REQUIRE(acc::get_device_num(t) == num);
   REQUIRE_THROWS_AS(acc::set(acc::device_num(acc::get_num_devices(t))), acc::bad_clause);
 }
+
+TEST_CASE("init, shutdown, set and the device routines name the user's line and themselves", "[17][runtime]") {
+  default_async_guard guard;
+  const auto host = acc::device_type::host;
+  const auto none = acc::device_type::none;
+  const auto at = [](const char* routine) { return Catch::Contains(std::string("acc::") + routine + " at 17_runtime_routines.cpp:"); };
+  // The device_type first, another clause first, no device_type at all.
+  REQUIRE_THROWS_WITH(acc::init(host, acc::device_num(2)), at("init") && Catch::Contains("only device 0, not 2"));
+  REQUIRE_THROWS_WITH(acc::init(acc::device_num(2), host), at("init") && Catch::Contains("only device 0, not 2"));
+  REQUIRE_THROWS_WITH(acc::init(none), at("init") && Catch::Contains("device_type::none"));
+  REQUIRE_THROWS_WITH(acc::shutdown(host, acc::device_num(3)), at("shutdown") && Catch::Contains("not 3"));
+  REQUIRE_THROWS_WITH(acc::shutdown(none, acc::if_(true)), at("shutdown") && Catch::Contains("device_type::none"));
+  REQUIRE_THROWS_WITH(acc::set(host, acc::device_num(2)), at("set") && Catch::Contains("only device 0, not 2"));
+  REQUIRE_THROWS_WITH(acc::set(acc::default_async(-7)), at("set") && Catch::Contains("-7 cannot be the default"));
+  REQUIRE_THROWS_WITH(acc::set(none), at("set") && Catch::Contains("device_type::none"));
+  REQUIRE_THROWS_WITH(acc::set_device_num(2, host), at("set_device_num") && Catch::Contains("not 2"));
+  REQUIRE_THROWS_WITH(acc::set_device_type(none), at("set_device_type"));
+  REQUIRE_THROWS_WITH(acc::get_num_devices(none), at("get_num_devices"));
+  REQUIRE_THROWS_WITH(acc::get_device_num(none), at("get_device_num"));
+  REQUIRE_THROWS_WITH(acc::get_property(0, none, acc::device_property::memory), at("get_property"));
+  REQUIRE_THROWS_WITH(acc::set_default_async(-9), at("set_default_async"));
+  if (acc::get_num_devices(acc::device_type::nvidia) == 0)
+    REQUIRE_THROWS_WITH(acc::set(acc::device_type::nvidia), at("set") && Catch::Contains("no NVIDIA GPU"));
+  REQUIRE(acc::get_default_async() == 0);
+}

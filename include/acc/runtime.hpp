@@ -28,28 +28,37 @@ enum class device_type : int { none, default_, host, not_host, nvidia, gpu = nvi
 namespace detail {
 
 /// Which concrete target a device_type names; `default_` and `not_host` resolve as
-/// OpenACC says (the implementation's default, any non-host device).
-ACC_DETAIL_RUNTIME_FN target resolve(device_type t, const char* fn);
+/// OpenACC says (the implementation's default, any non-host device). Throws acc::bad_clause,
+/// naming `site`, for device_type::none.
+ACC_DETAIL_RUNTIME_FN target resolve(device_type t, const call_site& site);
+
+// acc::set_device_num, set_device_type and set_default_async, their errors naming `site` (the
+// routine, or the `set` directive that does their work).
+ACC_DETAIL_RUNTIME_FN void set_device_num(int n, device_type t, const call_site& site);
+ACC_DETAIL_RUNTIME_FN void set_device_type(device_type t, const call_site& site);
+ACC_DETAIL_RUNTIME_FN void set_default_async(int q, const call_site& site);
 
 }  // namespace detail
 
 /// Number of devices of type t (`acc_get_num_devices`): 1 for the host, the number of usable
 /// NVIDIA GPUs for nvidia (0 when the program was not built with nvcc or no driver is there).
-ACC_DETAIL_RUNTIME_FN int get_num_devices(device_type t);
+ACC_DETAIL_RUNTIME_FN int get_num_devices(device_type t, std::source_location where = std::source_location::current());
 
 /// The device type constructs run on now (`acc_get_device_type`): nvidia or host.
 ACC_DETAIL_RUNTIME_FN device_type get_device_type();
 
 /// Makes t the device type of the calling thread's constructs (`acc_set_device_type`).
 /// Throws acc::error if t is nvidia and there is no GPU.
-ACC_DETAIL_RUNTIME_FN void set_device_type(device_type t);
+ACC_DETAIL_RUNTIME_FN void set_device_type(device_type t,
+                                           std::source_location where = std::source_location::current());
 
 /// The device number used for type t (`acc_get_device_num`); 0 for the host.
-ACC_DETAIL_RUNTIME_FN int get_device_num(device_type t);
+ACC_DETAIL_RUNTIME_FN int get_device_num(device_type t, std::source_location where = std::source_location::current());
 
 /// Selects device n of type t for the calling thread (`acc_set_device_num`); a negative n
 /// restores the default (ACC_DEVICE_NUM, else 0). Throws acc::bad_clause if n does not exist.
-ACC_DETAIL_RUNTIME_FN void set_device_num(int n, device_type t);
+ACC_DETAIL_RUNTIME_FN void set_device_num(int n, device_type t,
+                                          std::source_location where = std::source_location::current());
 
 // ---- Device memory the program manages itself (OpenACC 3.3 §3.2.19-3.2.27) -------------------
 // Addresses here are device addresses of the current device; on the host device they are host
@@ -132,8 +141,11 @@ ACC_ROUTINE constexpr bool on_device(device_type t) noexcept {
 /// OpenACC's `default_async(q)` clause of acc::set.
 struct default_async_t {
   int queue;
+  std::source_location where;
 };
-constexpr default_async_t default_async(int q) noexcept { return {q}; }
+constexpr default_async_t default_async(int q, std::source_location w = std::source_location::current()) noexcept {
+  return {q, w};
+}
 
 namespace detail {
 
@@ -175,12 +187,71 @@ device_directive fold_device_clauses(const Clauses&... clauses) {
   return d;
 }
 
+/// A device_type written as a directive's first clause, with the user's line: no defaulted
+/// std::source_location can follow the clause pack, but the default of this conversion is
+/// taken where the call is written (as acc::async's queue_here).
+struct located_type {
+  device_type type;
+  std::source_location where;
+  located_type(device_type t, std::source_location w = std::source_location::current()) noexcept
+      : type(t), where(w) {}
+};
+
+template <class... Clauses>
+inline constexpr bool first_is_type = false;
+template <class C0, class... Clauses>
+inline constexpr bool first_is_type<C0, Clauses...> = std::is_same_v<C0, device_type>;
+
+/// The directive's call site: where its first clause that remembers its line was written.
+template <class... Clauses>
+call_site directive_site(const char* name, const Clauses&... clauses) {
+  call_site site{name, {}};
+  bool found = false;
+  const auto look = [&](const auto& c) {
+    if constexpr (requires { c.where; })
+      if (!found) site.where = c.where, found = true;
+  };
+  (look(clauses), ...);
+  return site;
+}
+
 /// Device `n` of target `t` for init / shutdown, checked; -1 for the host device.
 ACC_DETAIL_RUNTIME_FN int directive_device(target t, int n, const call_site& site);
 
 ACC_DETAIL_RUNTIME_FN void init_one(target t, int n, const call_site& site);
 
 ACC_DETAIL_RUNTIME_FN void shutdown_one(target t, int n, const call_site& site);
+
+template <class... Clauses>
+void init_directive(const call_site& site, const Clauses&... clauses) {
+  const device_directive d = fold_device_clauses<false>(clauses...);
+  if (!d.on) return;
+  const device_type t = d.has_type ? d.type : get_device_type();
+  const target target = detail::resolve(t, site);
+  init_one(target, d.num >= 0 ? d.num : get_device_num(t, site.where), site);
+}
+
+template <class... Clauses>
+void shutdown_directive(const call_site& site, const Clauses&... clauses) {
+  const device_directive d = fold_device_clauses<false>(clauses...);
+  if (!d.on) return;
+  const device_type t = d.has_type ? d.type : get_device_type();
+  const target target = detail::resolve(t, site);
+  if (d.num >= 0) return shutdown_one(target, d.num, site);
+  const int count = target == target::host ? 1 : nvidia_device_count();
+  for (int n = 0; n < count; ++n) shutdown_one(target, n, site);
+}
+
+template <class... Clauses>
+void set_directive(const call_site& site, const Clauses&... clauses) {
+  static_assert(sizeof...(Clauses) > 0, "acc::set needs a clause: acc::device_type, acc::device_num(n) or "
+                                        "acc::default_async(q)");
+  const device_directive d = fold_device_clauses<true>(clauses...);
+  if (!d.on) return;
+  if (d.num >= 0) detail::set_device_num(d.num, d.has_type ? d.type : get_device_type(), site);
+  if (d.has_type) detail::set_device_type(d.type, site);
+  if (d.has_queue) detail::set_default_async(d.queue, site);
+}
 
 }  // namespace detail
 
@@ -194,13 +265,18 @@ ACC_DETAIL_RUNTIME_FN void init_device(int n, device_type t,
 /// OpenACC `init` (directive and `acc_init(t)`): prepares the current device of type t, or
 /// device_num(n) of it; with no device_type, of the current type. e.g.
 /// acc::init(acc::device_type::nvidia, acc::device_num(1), acc::if_(use_gpu)).
+/// (Three overloads so that every form names the user's line in its errors.)
+inline void init(std::source_location where = std::source_location::current()) {
+  detail::init_directive(detail::call_site{"init", where});
+}
 template <class... Clauses>
-void init(const Clauses&... clauses) {
-  const detail::device_directive d = detail::fold_device_clauses<false>(clauses...);
-  if (!d.on) return;
-  const device_type t = d.has_type ? d.type : get_device_type();
-  const detail::call_site site{"init"};
-  detail::init_one(detail::resolve(t, "init"), d.num >= 0 ? d.num : get_device_num(t), site);
+void init(detail::located_type t, const Clauses&... clauses) {
+  detail::init_directive(detail::call_site{"init", t.where}, t.type, clauses...);
+}
+template <class C0, class... Clauses>
+  requires(!std::is_same_v<C0, device_type>)
+void init(const C0& c0, const Clauses&... clauses) {
+  detail::init_directive(detail::directive_site("init", c0, clauses...), c0, clauses...);
 }
 
 /// Shuts device n of type t down (`acc_shutdown_device`): everything queued on it completes
@@ -211,16 +287,17 @@ ACC_DETAIL_RUNTIME_FN void shutdown_device(int n, device_type t,
 
 /// OpenACC `shutdown` (directive and `acc_shutdown(t)`): acc::shutdown_device on every device
 /// of type t, or on device_num(n) only; with no device_type, the current type.
+inline void shutdown(std::source_location where = std::source_location::current()) {
+  detail::shutdown_directive(detail::call_site{"shutdown", where});
+}
 template <class... Clauses>
-void shutdown(const Clauses&... clauses) {
-  const detail::device_directive d = detail::fold_device_clauses<false>(clauses...);
-  if (!d.on) return;
-  const device_type t = d.has_type ? d.type : get_device_type();
-  const detail::call_site site{"shutdown"};
-  const detail::target target = detail::resolve(t, "shutdown");
-  if (d.num >= 0) return detail::shutdown_one(target, d.num, site);
-  const int count = target == detail::target::host ? 1 : detail::nvidia_device_count();
-  for (int n = 0; n < count; ++n) detail::shutdown_one(target, n, site);
+void shutdown(detail::located_type t, const Clauses&... clauses) {
+  detail::shutdown_directive(detail::call_site{"shutdown", t.where}, t.type, clauses...);
+}
+template <class C0, class... Clauses>
+  requires(!std::is_same_v<C0, device_type>)
+void shutdown(const C0& c0, const Clauses&... clauses) {
+  detail::shutdown_directive(detail::directive_site("shutdown", c0, clauses...), c0, clauses...);
 }
 
 /// Makes q the calling thread's default async queue (`acc_set_default_async`): the queue that
@@ -236,14 +313,13 @@ inline int get_default_async() noexcept { return detail::this_thread().default_a
 /// acc::set_device_num(n) of that type (else of the current type); with default_async(q),
 /// acc::set_default_async(q). e.g. acc::set(acc::device_num(1), acc::default_async(2)).
 template <class... Clauses>
+void set(detail::located_type t, const Clauses&... clauses) {
+  detail::set_directive(detail::call_site{"set", t.where}, t.type, clauses...);
+}
+template <class... Clauses>
+  requires(!detail::first_is_type<Clauses...>)
 void set(const Clauses&... clauses) {
-  static_assert(sizeof...(Clauses) > 0, "acc::set needs a clause: acc::device_type, acc::device_num(n) or "
-                                        "acc::default_async(q)");
-  const detail::device_directive d = detail::fold_device_clauses<true>(clauses...);
-  if (!d.on) return;
-  if (d.num >= 0) set_device_num(d.num, d.has_type ? d.type : get_device_type());
-  if (d.has_type) set_device_type(d.type);
-  if (d.has_queue) set_default_async(d.queue);
+  detail::set_directive(detail::directive_site("set", clauses...), clauses...);
 }
 
 /// What acc::get_property / get_property_string report (`acc_device_property_t`).
@@ -251,11 +327,13 @@ enum class device_property : int { memory, free_memory, shared_memory_support, n
 
 /// A numeric property of device n of type t (`acc_get_property`): memory and free_memory in
 /// bytes; shared_memory_support 1 on the host device. 0 when unknown or not numeric.
-ACC_DETAIL_RUNTIME_FN std::size_t get_property(int n, device_type t, device_property p);
+ACC_DETAIL_RUNTIME_FN std::size_t get_property(int n, device_type t, device_property p,
+                                               std::source_location where = std::source_location::current());
 
 /// A text property of device n of type t (`acc_get_property_string`): name, vendor, driver;
 /// empty when unknown or not text.
-ACC_DETAIL_RUNTIME_FN std::string get_property_string(int n, device_type t, device_property p);
+ACC_DETAIL_RUNTIME_FN std::string get_property_string(int n, device_type t, device_property p,
+                                                      std::source_location where = std::source_location::current());
 
 }  // namespace acc
 

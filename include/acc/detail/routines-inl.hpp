@@ -26,46 +26,62 @@ namespace acc {
 
 namespace detail {
 
-ACC_DETAIL_RUNTIME_FN target resolve(device_type t, const char* fn) {
+ACC_DETAIL_RUNTIME_FN target resolve(device_type t, const call_site& site) {
   switch (t) {
     case device_type::host: return target::host;
     case device_type::nvidia:
     case device_type::not_host: return target::nvidia;
     case device_type::default_: return nvidia_device_count() > 0 ? target::nvidia : target::host;
-    default: throw bad_clause(std::string("acc::") + fn + ": device_type::none names no device");
+    default: fail<bad_clause>(site, "device_type::none names no device");
   }
+}
+
+ACC_DETAIL_RUNTIME_FN void set_device_type(device_type t, const call_site& site) {
+  const target target = resolve(t, site);
+  if (target == target::nvidia && nvidia_device_count() == 0)
+    fail(site, "no NVIDIA GPU is available (not built with nvcc, or no driver)");
+  this_thread().type = target;
+}
+
+ACC_DETAIL_RUNTIME_FN void set_device_num(int n, device_type t, const call_site& site) {
+  if (resolve(t, site) == target::host) {
+    if (n > 0) fail<bad_clause>(site, "the host has only device 0, not " + std::to_string(n));
+    return;
+  }
+  if (n >= nvidia_device_count())
+    fail<bad_clause>(site, "device " + std::to_string(n) + " does not exist; there are " +
+                               std::to_string(nvidia_device_count()) + " NVIDIA devices");
+  this_thread().nvidia_num = n < 0 ? -1 : n;
+}
+
+ACC_DETAIL_RUNTIME_FN void set_default_async(int q, const call_site& site) {
+  if (q == async_default) q = initial_default_queue;
+  else if (q < 0)
+    fail<bad_clause>(site, std::to_string(q) + " cannot be the default async queue; use a queue number >= 0 "
+                                               "or acc::async_default");
+  this_thread().default_async = q;
 }
 
 }  // namespace detail
 
-ACC_DETAIL_RUNTIME_FN int get_num_devices(device_type t) {
-  return detail::resolve(t, "get_num_devices") == detail::target::host ? 1 : detail::nvidia_device_count();
+ACC_DETAIL_RUNTIME_FN int get_num_devices(device_type t, std::source_location where) {
+  return detail::resolve(t, {"get_num_devices", where}) == detail::target::host ? 1 : detail::nvidia_device_count();
 }
 
 ACC_DETAIL_RUNTIME_FN device_type get_device_type() {
   return detail::current_target() == detail::target::nvidia ? device_type::nvidia : device_type::host;
 }
 
-ACC_DETAIL_RUNTIME_FN void set_device_type(device_type t) {
-  auto target = detail::resolve(t, "set_device_type");
-  if (target == detail::target::nvidia && detail::nvidia_device_count() == 0)
-    throw error("acc::set_device_type: no NVIDIA GPU is available (not built with nvcc, or no driver)");
-  detail::this_thread().type = target;
+ACC_DETAIL_RUNTIME_FN void set_device_type(device_type t, std::source_location where) {
+  detail::set_device_type(t, {"set_device_type", where});
 }
 
-ACC_DETAIL_RUNTIME_FN int get_device_num(device_type t) {
-  return detail::resolve(t, "get_device_num") == detail::target::host ? 0 : detail::current_nvidia_num();
+ACC_DETAIL_RUNTIME_FN int get_device_num(device_type t, std::source_location where) {
+  return detail::resolve(t, {"get_device_num", where}) == detail::target::host ? 0 : detail::current_nvidia_num();
 }
 
-ACC_DETAIL_RUNTIME_FN void set_device_num(int n, device_type t) {
-  if (detail::resolve(t, "set_device_num") == detail::target::host) {
-    if (n > 0) throw bad_clause("acc::set_device_num: the host has only device 0, not " + std::to_string(n));
-    return;
-  }
-  if (n >= detail::nvidia_device_count())
-    throw bad_clause("acc::set_device_num: device " + std::to_string(n) + " does not exist; there are " +
-                     std::to_string(detail::nvidia_device_count()) + " NVIDIA devices");
-  detail::this_thread().nvidia_num = n < 0 ? -1 : n;
+ACC_DETAIL_RUNTIME_FN void set_device_num(int n, device_type t, std::source_location where) {
+  detail::set_device_num(n, t, {"set_device_num", where});
 }
 
 namespace detail {
@@ -180,25 +196,20 @@ ACC_DETAIL_RUNTIME_FN void shutdown_one(target t, int n, const call_site& site) 
 
 ACC_DETAIL_RUNTIME_FN void init_device(int n, device_type t, std::source_location where) {
   const detail::call_site site{"init_device", where};
-  detail::init_one(detail::resolve(t, "init_device"), n, site);
+  detail::init_one(detail::resolve(t, site), n, site);
 }
 
 ACC_DETAIL_RUNTIME_FN void shutdown_device(int n, device_type t, std::source_location where) {
   const detail::call_site site{"shutdown_device", where};
-  detail::shutdown_one(detail::resolve(t, "shutdown_device"), n, site);
+  detail::shutdown_one(detail::resolve(t, site), n, site);
 }
 
 ACC_DETAIL_RUNTIME_FN void set_default_async(int q, std::source_location where) {
-  if (q == async_default) q = detail::initial_default_queue;
-  else if (q < 0)
-    detail::fail<bad_clause>(detail::call_site{"set_default_async", where},
-                             std::to_string(q) + " cannot be the default async queue; use a queue number >= 0 "
-                                                 "or acc::async_default");
-  detail::this_thread().default_async = q;
+  detail::set_default_async(q, {"set_default_async", where});
 }
 
-ACC_DETAIL_RUNTIME_FN std::size_t get_property(int n, device_type t, device_property p) {
-  if (detail::resolve(t, "get_property") == detail::target::host) {
+ACC_DETAIL_RUNTIME_FN std::size_t get_property(int n, device_type t, device_property p, std::source_location where) {
+  if (detail::resolve(t, {"get_property", where}) == detail::target::host) {
     if (n != 0) return 0;
 #if defined(_SC_PHYS_PAGES) && defined(_SC_AVPHYS_PAGES)
     const long page = sysconf(_SC_PAGESIZE);
@@ -215,8 +226,8 @@ ACC_DETAIL_RUNTIME_FN std::size_t get_property(int n, device_type t, device_prop
   return 0;
 }
 
-ACC_DETAIL_RUNTIME_FN std::string get_property_string(int n, device_type t, device_property p) {
-  if (detail::resolve(t, "get_property_string") == detail::target::host) {
+ACC_DETAIL_RUNTIME_FN std::string get_property_string(int n, device_type t, device_property p, std::source_location where) {
+  if (detail::resolve(t, {"get_property_string", where}) == detail::target::host) {
     if (n != 0) return {};
     if (p == device_property::name) return "host";
     if (p == device_property::vendor) return "acc";
