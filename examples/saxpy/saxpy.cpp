@@ -16,6 +16,7 @@ const char* why_here(bool gpu) {
 #else
   const char* env = std::getenv("ACC_DEVICE_TYPE");
   if (env && std::strcmp(env, "host") == 0) return " (ACC_DEVICE_TYPE=host)";
+  if (env && std::strcmp(env, "multicore") == 0) return " (ACC_DEVICE_TYPE=multicore)";
   if (acc::get_num_devices(acc::device_type::nvidia) == 0) return " (no NVIDIA GPU found: the CUDA build falls back to the host)";
   return " (acc::set_device_type chose the host)";
 #endif

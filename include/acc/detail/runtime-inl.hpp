@@ -142,11 +142,13 @@ struct runtime_state {
     if (const char* v = std::getenv("ACC_DEVICE_TYPE"); v && *v) {
       std::string s(v);
       for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      if (s == "host") env_type = target::host;
+      // multicore: acc's host device runs on every core when built with OpenMP (NVIDIA's
+      // compilers take ACC_DEVICE_TYPE=multicore for theirs).
+      if (s == "host" || s == "multicore") env_type = target::host;
       else if (s == "nvidia" || s == "gpu" || s == "not_host") env_type = target::nvidia;
       else if (s == "auto") env_auto = true;
       else if (s != "default")
-        env_error = "acc: ACC_DEVICE_TYPE=" + std::string(v) + " is not a device type; use host, nvidia or auto";
+        env_error = "acc: ACC_DEVICE_TYPE=" + std::string(v) + " is not a device type; use host, multicore, nvidia or auto";
     }
     if (const char* v = std::getenv("ACC_DEVICE_NUM"); v && *v) {
       char* end = nullptr;
