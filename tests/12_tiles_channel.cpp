@@ -363,6 +363,14 @@ void cache_overflow(acc::array<float> x, acc::array<float> y) {
                  });
 }
 
+void cache_negative(acc::array<float> x, acc::array<float> y, int count) {
+  acc::tile_loop(64, acc::tile_size(64), acc::cache_bytes(64 * sizeof(float)), acc::if_(false),
+                 ACC_LAMBDA(const acc::tile_t<1>& t) {
+                   auto a = acc::cache(t, x, acc::fixed(0, count));
+                   acc::tile_for(t, [&](int i) { y[i] = a(0) + float(i); });
+                 });
+}
+
 }  // namespace
 
 TEST_CASE("tile_loop errors: shared memory beyond the device, bad shapes and ranges", "[12][tile][errors]") {
@@ -382,5 +390,10 @@ TEST_CASE("tile_loop errors: shared memory beyond the device, bad shapes and ran
                       Catch::Contains("has write_back but its elements are const"));
   acc::array<float> x("x", 64);
   REQUIRE_THROWS_AS(cache_overflow(x, y), acc::bad_clause);
-  REQUIRE_THROWS_WITH(cache_overflow(x, y), Catch::Contains("acc::cache: 4 bytes asked beyond the 256 used of the 256"));
+  REQUIRE_THROWS_WITH(cache_overflow(x, y), Catch::Contains("acc::tile_loop at 12_tiles_channel.cpp:") &&
+                                                Catch::Contains("acc::cache: a view of 4 bytes takes 16 (each view starts "
+                                                                "on 16 bytes), but 256 of the 256 bytes"));
+  REQUIRE_THROWS_WITH(cache_negative(x, y, -2), Catch::Contains("acc::tile_loop at 12_tiles_channel.cpp:") &&
+                                                    Catch::Contains("acc::cache: a range is negative") &&
+                                                    Catch::Contains("0, -2"));
 }

@@ -8,6 +8,7 @@
 #define ACC_DETAIL_HOST_TILE_OPS_INL
 
 #include <acc/backend/host/tile_ops.hpp>
+#include <acc/detail/body_error.hpp>
 
 #include <string>
 
@@ -28,14 +29,18 @@ ACC_DETAIL_RUNTIME_FN void tile_ops::cache_index_error(const char* label, std::s
                           " is outside its cached range [" + std::to_string(lo) + ", " + std::to_string(hi) + ")");
 }
 
+// body_error: the tile_loop's executor puts the construct and the user's line before these.
 ACC_DETAIL_RUNTIME_FN void tile_ops::cache_bad_range(long long a, long long b) {
-  throw bad_clause("acc::cache: a range is negative (halo before/after or fixed count: " + std::to_string(a) + ", " +
-                   std::to_string(b) + ")");
+  throw body_error<bad_clause>("acc::cache: a range is negative (halo before/after or fixed count: " +
+                               std::to_string(a) + ", " + std::to_string(b) + ")");
 }
 
 ACC_DETAIL_RUNTIME_FN void tile_ops::cache_overflow(std::size_t bytes, std::size_t used, std::size_t total) {
-  throw bad_clause("acc::cache: " + std::to_string(bytes) + " bytes asked beyond the " + std::to_string(used) +
-                   " used of the " + std::to_string(total) + " that acc::cache_bytes gave the tile_loop");
+  const std::size_t taken = (bytes + 15) / 16 * 16;  // tile_access::take_cache's rounding
+  throw body_error<bad_clause>("acc::cache: a view of " + std::to_string(bytes) + " bytes takes " +
+                               std::to_string(taken) + " (each view starts on 16 bytes), but " +
+                               std::to_string(used) + " of the " + std::to_string(total) +
+                               " bytes that acc::cache_bytes gave the tile_loop are taken already");
 }
 
 }  // namespace acc::detail::host
