@@ -278,3 +278,19 @@ TEST_CASE("a contended minimum with wider values than x", "[14][atomic]") {
   });
   REQUIRE(lo[0] == n);
 }
+
+TEST_CASE("atomic_add takes a value of another type than *p", "[14][atomic]") {
+  const int n = GENERATE(1, 997, 100003);
+  buffer<double> sum(1, 0.5);
+  buffer<unsigned> count(1, 7u);
+  double* s = sum.data();
+  unsigned* c = count.data();
+  acc::parallel_loop(n, ACC_LAMBDA(int i) {
+    acc::atomic_add(s, 1);          // int into a double
+    acc::atomic_add(c, i % 3 - 1);  // int into an unsigned: -1 wraps, as `*c += -1` does
+  });
+  unsigned expect = 7u;
+  for (int i = 0; i < n; ++i) expect += static_cast<unsigned>(i % 3 - 1);
+  REQUIRE(sum[0] == 0.5 + n);
+  REQUIRE(count[0] == expect);
+}

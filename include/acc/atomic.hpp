@@ -98,16 +98,21 @@ ACC_DETAIL_HD T atomic_fetch_any(T* p, Op op, const V& v) {
 
 template <class T, class Op>
 constexpr bool check_atomic_op() {
-  static_assert(atomic_value_v<T>,
-                "acc::atomic_update / atomic_capture: x must be an lvalue of an integer type (not bool), float or "
-                "double");
-  static_assert(atomic_op_v<Op>,
-                "acc::atomic_update / atomic_capture: op must be acc::plus, minus, multiplies, divides, minimum, "
-                "maximum, bit_and, bit_or, bit_xor, shift_left, shift_right, logical_and or logical_or");
-  static_assert(!atomic_bitwise_op_v<Op> || std::is_integral_v<T>,
-                "acc::atomic_update / atomic_capture: bit_and, bit_or, bit_xor, shift_left and shift_right need "
-                "an integer x");
-  return true;
+  static_assert(!std::is_const_v<T>, "acc::atomic_update / atomic_capture: x is const; they need a modifiable lvalue");
+  if constexpr (std::is_const_v<T>) {
+    return false;
+  } else {
+    static_assert(atomic_value_v<T>,
+                  "acc::atomic_update / atomic_capture: x must be an lvalue of an integer type (not bool), float or "
+                  "double");
+    static_assert(atomic_op_v<Op>,
+                  "acc::atomic_update / atomic_capture: op must be acc::plus, minus, multiplies, divides, minimum, "
+                  "maximum, bit_and, bit_or, bit_xor, shift_left, shift_right, logical_and or logical_or");
+    static_assert(!atomic_bitwise_op_v<Op> || std::is_integral_v<T>,
+                  "acc::atomic_update / atomic_capture: bit_and, bit_or, bit_xor, shift_left and shift_right need "
+                  "an integer x");
+    return true;
+  }
 }
 
 }  // namespace detail
@@ -117,12 +122,15 @@ constexpr bool check_atomic_op() {
 /// unsigned long long, float or double (what a GPU adds atomically; long where it is 64-bit).
 /// - Relaxed ordering, as OpenACC's atomics: it orders nothing else.
 /// e.g. acc::parallel_loop(n, ACC_LAMBDA(int i) { acc::atomic_add(&count[key[i]], 1); });
+/// - v converts to T (acc::atomic_add(&sum, 1) for a double sum).
 template <class T>
-ACC_DETAIL_HD T atomic_add(T* p, T v) {
+ACC_DETAIL_HD T atomic_add(T* p, std::type_identity_t<T> v) {
+  static_assert(!std::is_const_v<T>, "acc::atomic_add: p points to const; an atomic add needs modifiable memory");
   static_assert(std::is_arithmetic_v<T> && !std::is_same_v<T, bool> && (sizeof(T) == 4 || sizeof(T) == 8),
                 "acc::atomic_add: T must be a 4- or 8-byte integer or floating-point type (int, unsigned, long "
                 "long, float, double)");
-  return detail::atomic_ops::add(p, v);
+  if constexpr (!std::is_const_v<T>) return detail::atomic_ops::add(p, v);
+  else return v;
 }
 
 /// `#pragma acc atomic read` (v = x): x read as one indivisible load. Relaxed, as every
@@ -139,9 +147,10 @@ ACC_DETAIL_HD T atomic_read(const T& x) {
 /// e.g. acc::atomic_write(done[i], 1);
 template <class T>
 ACC_DETAIL_HD void atomic_write(T& x, std::type_identity_t<T> v) {
+  static_assert(!std::is_const_v<T>, "acc::atomic_write: x is const; an atomic write needs a modifiable lvalue");
   static_assert(detail::atomic_value_v<T>,
                 "acc::atomic_write: x must be an lvalue of an integer type (not bool), float or double");
-  detail::atomic_ops::store(&x, v, detail::memory_order::relaxed);
+  if constexpr (!std::is_const_v<T>) detail::atomic_ops::store(&x, v, detail::memory_order::relaxed);
 }
 
 /// `#pragma acc atomic update` (x = x op v, x op= v): op is acc::plus, minus, multiplies,
@@ -178,7 +187,8 @@ ACC_DETAIL_HD T atomic_capture(T& x, Op op, const V& v) {
 /// e.g. acc::atomic_ref<int> c(count[k]); if (c.fetch_add(1) == 0) first[k] = i;
 template <class T>
 class atomic_ref {
-  static_assert(detail::atomic_value_v<T>, "acc::atomic_ref: T must be an integer type (not bool), float or double");
+  static_assert(detail::atomic_value_v<T> && !std::is_const_v<T>,
+                "acc::atomic_ref: T must be an integer type (not bool), float or double, and not const");
 
 public:
   using value_type = T;
