@@ -106,7 +106,13 @@ constexpr bool check_gang_loop_args() {
 /// The checks of loop_scan's arguments; only the first failure is reported.
 template <class Explicit, class Level, class Extent, class Op, class Body>
 constexpr bool check_loop_scan_args() {
-  if constexpr (!is_level<Level>::value || Level::gang || !(Level::worker || Level::vector)) {
+  if constexpr (is_level<Level>::value && !Level::gang && !Level::worker && !Level::vector) {
+    static_assert(dependent_false<Level>,
+                  "acc::loop_scan: acc::seq has no threads to scan across (a seq loop runs whole in every "
+                  "thread): keep a running total in a plain loop, or scan at acc::worker, acc::vector or "
+                  "acc::worker_vector");
+    return false;
+  } else if constexpr (!is_level<Level>::value || Level::gang || !(Level::worker || Level::vector)) {
     static_assert(dependent_false<Level>,
                   "acc::loop_scan: the level must be acc::worker, acc::vector or acc::worker_vector; scan across "
                   "gangs with acc::parallel_scan");
