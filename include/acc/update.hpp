@@ -59,6 +59,13 @@ inline constexpr bool update_list_ok =
       std::is_same_v<Args, device_num_t>) &&
      ...);
 
+/// Whether a list item (as a forwarding reference's type) is a number or struct passed as a
+/// temporary: it cannot be the ACC_DECLARE variable it would have to be (update_device(a, n)
+/// meant as (pointer, count) is the usual case).
+template <class... Rest>
+inline constexpr bool update_list_has_temporary_v =
+    ((is_variable_v<std::remove_cvref_t<Rest>> && !std::is_lvalue_reference_v<Rest>) || ...);
+
 template <class A>
 void fold_update_clause(int& queue, bool& on, int& device_num, const A& a) {
   if constexpr (std::is_same_v<A, async_t>) queue = a.queue;
@@ -135,8 +142,11 @@ void update_device(T* p, N count, async_t q, std::source_location where = std::s
 /// e.g. acc::update_device(u, v, acc::section(p, n), acc::async(1));
 template <class... Rest>
   requires(sizeof...(Rest) >= 1)
-void update_device(detail::update_here first, const Rest&... rest) {
-  static_assert(detail::update_list_ok<Rest...>,
+void update_device(detail::update_here first, Rest&&... rest) {
+  static_assert(!detail::update_list_has_temporary_v<Rest...>,
+                "acc::update_device: a number in a list must be an ACC_DECLARE variable, not a temporary; for count "
+                "elements at a pointer write acc::update_device(p, count) or acc::section(p, count)");
+  static_assert(detail::update_list_ok<std::remove_cvref_t<Rest>...>,
                 "acc::update_device: a list takes acc::array, acc::view, acc::section (acc::section(p, n) for a "
                 "pointer) and ACC_DECLARE variables, then acc::async(q), acc::device_num(n) or acc::if_(cond)");
   detail::update_list("update_device", true, first, rest...);
@@ -176,8 +186,11 @@ void update_self(T* p, N count, async_t q, std::source_location where = std::sou
 /// A list, as OpenACC's `update self(a, b) async(q)`; see update_device's list.
 template <class... Rest>
   requires(sizeof...(Rest) >= 1)
-void update_self(detail::update_here first, const Rest&... rest) {
-  static_assert(detail::update_list_ok<Rest...>,
+void update_self(detail::update_here first, Rest&&... rest) {
+  static_assert(!detail::update_list_has_temporary_v<Rest...>,
+                "acc::update_self: a number in a list must be an ACC_DECLARE variable, not a temporary; for count "
+                "elements at a pointer write acc::update_self(p, count) or acc::section(p, count)");
+  static_assert(detail::update_list_ok<std::remove_cvref_t<Rest>...>,
                 "acc::update_self: a list takes acc::array, acc::view, acc::section (acc::section(p, n) for a "
                 "pointer) and ACC_DECLARE variables, then acc::async(q), acc::device_num(n) or acc::if_(cond)");
   detail::update_list("update_self", false, first, rest...);
@@ -216,8 +229,11 @@ void update_host(T* p, N count, async_t q, std::source_location where = std::sou
 /// update_host of a list; see update_device's list.
 template <class... Rest>
   requires(sizeof...(Rest) >= 1)
-void update_host(detail::update_here first, const Rest&... rest) {
-  static_assert(detail::update_list_ok<Rest...>,
+void update_host(detail::update_here first, Rest&&... rest) {
+  static_assert(!detail::update_list_has_temporary_v<Rest...>,
+                "acc::update_host: a number in a list must be an ACC_DECLARE variable, not a temporary; for count "
+                "elements at a pointer write acc::update_host(p, count) or acc::section(p, count)");
+  static_assert(detail::update_list_ok<std::remove_cvref_t<Rest>...>,
                 "acc::update_host: a list takes acc::array, acc::view, acc::section (acc::section(p, n) for a "
                 "pointer) and ACC_DECLARE variables, then acc::async(q), acc::device_num(n) or acc::if_(cond)");
   detail::update_list("update_host", false, first, rest...);
