@@ -210,7 +210,10 @@ TEST_CASE("sections enter part of an array and map into present data", "[03][sec
   REQUIRE(acc::deviceptr(acc::section(a, 15, 5)) == acc::deviceptr(acc::section(a, 10, 20)) + 5);
   // The whole array is only partly present: an error, not a second copy.
   REQUIRE_THROWS_AS(acc::enter_data(acc::copyin(a)), acc::not_present_error);
-  REQUIRE_THROWS_WITH(acc::enter_data(acc::copyin(a)), Catch::Contains("'a' is only partly present"));
+  // Both ranges are named 'a': the message tells them apart by their bytes.
+  REQUIRE_THROWS_WITH(acc::enter_data(acc::copyin(a)), Catch::Contains("'a' (800 bytes at 0x") &&
+                                                           Catch::Contains("is only partly present") &&
+                                                           Catch::Contains("overlaps the present 'a' (160 bytes at 0x"));
   acc::exit_data(acc::delete_(acc::section(a, 10, 20)));
   REQUIRE_FALSE(acc::is_present(acc::section(a, 10, 20)));
 
@@ -349,6 +352,9 @@ TEST_CASE("errors: present and update of absent data, with label and call site",
   REQUIRE_THROWS_AS(acc::update_device(a, acc::async(-9)), acc::bad_clause);
   acc::view<long long> unnamed(a.data(), 64);
   REQUIRE_THROWS_WITH(acc::update_device(unnamed), Catch::Contains("512 bytes at 0x"));
+  REQUIRE_THROWS_WITH(acc::deviceptr(a.data() + 3), Catch::Contains("acc::deviceptr at 03_data_clauses.cpp:") &&
+                                                        Catch::Contains("the address 0x") &&
+                                                        Catch::Contains("is not present"));
 }
 
 TEST_CASE("exit_data of absent data does nothing, of a range straddling present data it throws", "[03][errors]") {

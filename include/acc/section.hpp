@@ -159,10 +159,15 @@ inline constexpr bool any_halo_v = (std::is_same_v<std::remove_cvref_t<Ranges>, 
 template <class T, std::size_t Rank>
 section_t<T, Rank> row_section(const view<T, Rank>& v, std::size_t lo, std::size_t len, std::source_location where) {
   const std::size_t n = v.extent(0);
-  if (lo > n || len > n - lo)
+  if (lo > n || len > n - lo) {
+    // A negative int passed for lo or len arrives as a huge std::size_t: shown as it was written.
+    constexpr std::size_t most = std::size_t(INT64_MAX);
+    const auto text = [](std::size_t x) { return x > most ? std::to_string(std::int64_t(x)) : std::to_string(x); };
     fail<bad_clause>(call_site{"section", where},
-                     "[" + std::to_string(lo) + ":" + std::to_string(len) + "] is outside " + source_name(v.label()) +
-                         ", whose extent is " + std::to_string(n) + (Rank > 1 ? " rows" : ""));
+                     "[" + text(lo) + ":" + text(len) + "] is outside " + source_name(v.label()) + ", whose extent is " +
+                         std::to_string(n) + (Rank > 1 ? " rows" : "") +
+                         (lo > most || len > most ? " (a start and a length cannot be negative)" : ""));
+  }
   section_t<T, Rank> s{v, {}};
   s.range[0] = dim_range::fixed(static_cast<std::int64_t>(lo), static_cast<std::int64_t>(len));
   for (std::size_t d = 1; d < Rank; ++d) s.range[d] = dim_range::fixed(0, static_cast<std::int64_t>(v.extent(d)));

@@ -38,8 +38,17 @@ private:
 ACC_DETAIL_RUNTIME_FN std::string describe(const host_span& s) {
   if (s.label && *s.label) return "'" + std::string(s.label) + "'";
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%zu bytes at %p", s.bytes, s.p);
+  if (s.bytes == 0) std::snprintf(buf, sizeof buf, "the address %p", s.p);  // deviceptr(p), is_present(p, 0)
+  else std::snprintf(buf, sizeof buf, "%zu bytes at %p", s.bytes, s.p);
   return buf;
+}
+
+/// describe(s) with its bytes: the partly present messages compare two ranges, often of one label.
+inline std::string describe_with_range(const host_span& s) {
+  if (!s.label || !*s.label) return describe(s);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, " (%zu bytes at %p)", s.bytes, s.p);
+  return describe(s) + buf;
 }
 
 /// The NVTX name of a transfer: "copyin 'temperature' 8388608 bytes", so profiles show which
@@ -61,17 +70,17 @@ inline present_map::iterator find_present(present_map& m, const host_span& s, in
     auto it = std::prev(next);
     if (b < it->second.end || (b == it->first && s.bytes == 0)) {
       if (e <= it->second.end) return it;
-      fail<not_present_error>(site, describe(s) + " is only partly present on " + describe_device(device) +
-                                        " (it extends past the present " + describe(host_span{
+      fail<not_present_error>(site, describe_with_range(s) + " is only partly present on " + describe_device(device) +
+                                        " (it extends past the present " + describe_with_range(host_span{
                                             reinterpret_cast<const void*>(it->first), it->second.end - it->first,
                                             it->second.label.c_str()}) +
                                         "); enter the whole range at once");
     }
   }
   if (s.bytes && next != m.end() && next->first < e)
-    fail<not_present_error>(site, describe(s) + " is only partly present on " + describe_device(device) +
+    fail<not_present_error>(site, describe_with_range(s) + " is only partly present on " + describe_device(device) +
                                       " (it overlaps the present " +
-                                      describe(host_span{reinterpret_cast<const void*>(next->first),
+                                      describe_with_range(host_span{reinterpret_cast<const void*>(next->first),
                                                          next->second.end - next->first, next->second.label.c_str()}) +
                                       "); enter the whole range at once");
   return m.end();
