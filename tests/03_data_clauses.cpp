@@ -222,6 +222,29 @@ TEST_CASE("sections enter part of an array and map into present data", "[03][sec
   REQUIRE(acc::deviceptr(acc::section(a, 50, 1)) == acc::deviceptr(a) + 50);
 }
 
+TEST_CASE("exit_data of a section inside present data gives back the whole range's reference", "[03][section]") {
+  // The counts belong to the present range (OpenACC 3.3 §2.6.7): the last reference given back
+  // through a section frees the whole device copy; copyout copies out the section alone.
+  const long n = GENERATE(1L, 13L, 1009L);
+  const long lo = n / 3, len = std::max(1L, n / 4);
+  acc::array<long long> a("a", n);
+  for (long i = 0; i < n; ++i) a[i] = i;
+  acc::enter_data(acc::copyin(a));
+  acc::enter_data(acc::copyin(a));
+  acc::parallel_loop(n, ACC_LAMBDA(long i) { a[i] = -i - 1; });
+  if (gpu_run())
+    for (long i = 0; i < n; ++i) a[i] = 7;  // the host's copy, which only the section's copyout overwrites
+  acc::exit_data(acc::delete_(acc::section(a, lo, len)));
+  REQUIRE(acc::is_present(a));  // one dynamic reference left
+  acc::exit_data(acc::copyout(acc::section(a, lo, len)));
+  REQUIRE_FALSE(acc::is_present(a));
+  REQUIRE_FALSE(acc::is_present(acc::section(a, lo, len)));
+  for (long i = 0; i < n; ++i) {
+    const bool in_section = i >= lo && i < lo + len;
+    REQUIRE(a[i] == (in_section || !gpu_run() ? -i - 1 : 7));
+  }
+}
+
 TEST_CASE("sections with a range per dimension: data clauses take contiguous ones", "[03][section]") {
   // Random extents and random contiguous sections of a rank-3 array: k leading dimensions of
   // one index, then one partial dimension, then whole dimensions (row-major contiguity).

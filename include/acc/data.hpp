@@ -265,6 +265,9 @@ enter_data(Clauses...) -> enter_data<Clauses...>;
 /// reference (all of them with acc::finalize); data is copied out and freed when no reference
 /// is left. Data that is not present is no action (§2.7.1); a range overlapping present data
 /// without lying inside it is acc::not_present_error. Optional acc::async(q), acc::if_.
+/// - A section inside a larger present range gives back a reference of that range (the counts
+///   are the range's, OpenACC 3.3 §2.6.7): when it is the last, the whole device copy is freed,
+///   and copyout copies out only the section.
 /// e.g. acc::exit_data(acc::copyout(a), acc::delete_(b));
 template <class... Clauses>
 struct exit_data {
