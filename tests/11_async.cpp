@@ -26,6 +26,14 @@ TEST_CASE("work on one queue runs in order and wait(q) completes it", "[11][asyn
     acc::wait(q);
     REQUIRE(acc::async_test(q));
   }
+  SECTION("in a data region on the same queue (OpenACC 3.2's async on data)") {
+    {
+      acc::data region{acc::copy(v), acc::async(q)};
+      twenty_steps(v, n, q);
+    }  // copy-out and free queued on q
+    acc::wait(q);
+    REQUIRE_FALSE(acc::is_present(v));
+  }
   SECTION("copied in and out by each construct, on the same queue") {
     twenty_steps(v, n, q);
     acc::wait(q);
@@ -109,4 +117,8 @@ TEST_CASE("invalid queue numbers throw bad_clause", "[11][async][errors]") {
   REQUIRE_THROWS_AS(acc::wait(-9), acc::bad_clause);
   REQUIRE_THROWS_WITH(acc::async_test(-3), Catch::Contains("acc::async_test at 11_async.cpp:"));
   REQUIRE_THROWS_AS(acc::wait_async(1, -4), acc::bad_clause);
+  acc::array<int> a(8);
+  REQUIRE_THROWS_WITH(acc::data(acc::copy(a), acc::async(-9)),
+                      Catch::Contains("acc::data at 11_async.cpp:") && Catch::Contains("async(-9) is not a queue"));
+  REQUIRE_FALSE(acc::is_present(a));
 }

@@ -198,6 +198,10 @@ data_clause_t<detail::data_kind::delete_> delete_(T* p, N count,
 /// data already present is only counted, never copied again (§2.6.7 reference counts).
 /// - Entry failures (present of absent data, out of memory) throw and leave nothing behind.
 /// - A copy-out failure at scope exit throws from the destructor unless already unwinding.
+/// - With acc::async(q) (OpenACC 3.2 and later) the copies in and out and the frees are queued
+///   on q, in order with the constructs the region runs there; the host does not wait for them
+///   (acc::wait(q) does). Pageable host memory is complete when a copy-out returns, as for
+///   acc::exit_data(acc::copyout(a), acc::async(q)).
 /// e.g. { acc::data region{acc::copy(t), acc::create(tmp)}; ...kernels...; } // t copied out here
 template <class... Clauses>
 class data {
@@ -212,9 +216,11 @@ public:
       (detail::fold_data_clause(spec, out, clauses), ...);
       if (!spec.if_) return;
       detail::merge_repeated(actions_.data(), actions_.size());
+      detail::check_data_queue(spec.queue, site_);
       device_ = detail::data_device(spec.device_num, site_);
-      detail::enter_actions(actions_.data(), actions_.size(), device_, detail::ref_counter::structured,
-                            detail::queue_sync, site_);
+      queue_ = spec.queue;
+      detail::enter_actions(actions_.data(), actions_.size(), device_, detail::ref_counter::structured, queue_,
+                            site_);
       active_ = true;
       uncaught_ = std::uncaught_exceptions();
     }
@@ -223,13 +229,15 @@ public:
   data& operator=(const data&) = delete;
   ~data() noexcept(false) {
     if (active_)
-      detail::exit_region(actions_.data(), actions_.size(), device_, std::uncaught_exceptions() <= uncaught_, site_);
+      detail::exit_region(actions_.data(), actions_.size(), device_, queue_, std::uncaught_exceptions() <= uncaught_,
+                          site_);
   }
 
 private:
   std::array<detail::data_action, detail::data_clause_count<Clauses...>> actions_{};
   detail::call_site site_;
   int device_ = -1;
+  int queue_ = detail::queue_sync;
   int uncaught_ = 0;
   bool active_ = false;
 };

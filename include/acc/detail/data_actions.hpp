@@ -211,12 +211,12 @@ inline void enter_actions(data_action* a, std::size_t n, int device, ref_counter
 
 /// Exits a region's clauses in reverse order. Every clause is exited even when one fails; the
 /// first failure is rethrown unless an exception is already propagating.
-inline void exit_region(data_action* a, std::size_t n, int device, bool rethrow, const call_site& site) {
+inline void exit_region(data_action* a, std::size_t n, int device, int queue, bool rethrow, const call_site& site) {
   std::exception_ptr first;
   for (std::size_t i = n; i-- > 0;) {
     if (!a[i].taken) continue;
     try {
-      exit_action(device, a[i].kind, a[i].span, ref_counter::structured, false, queue_sync, site);
+      exit_action(device, a[i].kind, a[i].span, ref_counter::structured, false, queue, site);
     } catch (...) {
       if (!first) first = std::current_exception();
     }
@@ -236,11 +236,11 @@ constexpr bool check_data_region_args() {
                   "acc::data: delete_ is an acc::exit_data clause; a data region deletes its data when it ends");
     return false;
   } else if constexpr (!((data_clause_kind<C>::is_data || std::is_same_v<C, if_t> ||
-                          std::is_same_v<C, device_num_t>) &&
+                          std::is_same_v<C, device_num_t> || std::is_same_v<C, async_t>) &&
                          ...)) {
     static_assert(invalid_data_args<C...>,
                   "acc::data: every argument must be a data clause (acc::copy, copyin, copyout, create, present, "
-                  "no_create, deviceptr), acc::if_ or acc::device_num");
+                  "no_create, deviceptr), acc::async, acc::if_ or acc::device_num");
     return false;
   } else {
     return true;
