@@ -158,8 +158,8 @@ void region_rows(acc::view<const double> x, int ni, int n, double& sum, double& 
                     s += acc::loop_reduce(g, acc::vector, n, acc::plus, [&](int k) { return x[row + k]; });
                     const double rm =
                         acc::loop_reduce(g, acc::worker, n, acc::maximum, [&](int k) { return x[row + k]; });
-                    m = m < rm ? rm : m;
-                    w = acc::max_loc_t{}(w, acc::loc(rm, i));
+                    m = acc::maximum(m, rm);  // the operator objects are callable in bodies, on a GPU too
+                    w = acc::max_loc(w, acc::loc(rm, i));
                     acc::single(g, acc::per_gang, [&] { ++r; });
                   });
                 });

@@ -12,6 +12,12 @@
 #  define ACC_DETAIL_DECLARED_VAR                                                                 \
     _Pragma("nv_diag_suppress 20091") _Pragma("nv_diag_suppress 20092") __device__
 #  define ACC_DETAIL_DECLARED_SYMBOL true
+// The operator objects (acc::plus, acc::min_loc, ...), which bodies call, e.g.
+// w = acc::min_loc(w, acc::loc(x[i], i)): nvcc lets device code call a member of a
+// namespace-scope object only if it is a __device__ variable, which without -rdc must have
+// internal linkage. Host code reads a constexpr one as any constant; [[maybe_unused]] keeps
+// nvcc from warning (177) in a translation unit that uses none.
+#  define ACC_DETAIL_OPERATOR_OBJECT [[maybe_unused]] static __device__ constexpr
 #  if defined(__CUDA_ARCH__)
 #    define ACC_DETAIL_DEVICE_PASS 1
 #  endif
@@ -19,6 +25,7 @@
 #  define ACC_DETAIL_HD
 #  define ACC_DETAIL_DECLARED_VAR
 #  define ACC_DETAIL_DECLARED_SYMBOL false
+#  define ACC_DETAIL_OPERATOR_OBJECT inline constexpr
 #endif
 
 #if defined(_OPENMP)

@@ -61,7 +61,11 @@ struct plus_t {
   template <class T> static constexpr T identity() { return T(0); }
 };
 struct multiplies_t {
-  template <class T> ACC_DETAIL_HD constexpr T operator()(const T& a, const T& b) const { return a * b; }
+  // bool: a && b, which a * b is, without g++'s -Wint-in-bool-context.
+  template <class T> ACC_DETAIL_HD constexpr T operator()(const T& a, const T& b) const {
+    if constexpr (std::is_same_v<T, bool>) return a && b;
+    else return a * b;
+  }
   template <class T> static constexpr T identity() { return T(1); }
 };
 struct maximum_t {
@@ -74,7 +78,10 @@ struct minimum_t {
 };
 struct bit_and_t {
   template <class T> ACC_DETAIL_HD constexpr T operator()(const T& a, const T& b) const { return T(a & b); }
-  template <class T> static constexpr T identity() { return T(~T(0)); }
+  template <class T> static constexpr T identity() {
+    if constexpr (std::is_same_v<T, bool>) return true;  // ~false is the int -1 (-Wbool-operation)
+    else return T(~T(0));
+  }
 };
 struct bit_or_t {
   template <class T> ACC_DETAIL_HD constexpr T operator()(const T& a, const T& b) const { return T(a | b); }
@@ -145,17 +152,17 @@ struct shift_right_t {
   template <class T> ACC_DETAIL_HD constexpr T operator()(const T& a, const T& b) const { return T(a >> b); }
 };
 
-inline constexpr plus_t plus{};
-inline constexpr multiplies_t multiplies{};
-inline constexpr maximum_t maximum{};
-inline constexpr minimum_t minimum{};
-inline constexpr bit_and_t bit_and{};
-inline constexpr bit_or_t bit_or{};
-inline constexpr bit_xor_t bit_xor{};
-inline constexpr logical_and_t logical_and{};
-inline constexpr logical_or_t logical_or{};
-inline constexpr min_loc_t min_loc{};
-inline constexpr max_loc_t max_loc{};
+ACC_DETAIL_OPERATOR_OBJECT plus_t plus{};
+ACC_DETAIL_OPERATOR_OBJECT multiplies_t multiplies{};
+ACC_DETAIL_OPERATOR_OBJECT maximum_t maximum{};
+ACC_DETAIL_OPERATOR_OBJECT minimum_t minimum{};
+ACC_DETAIL_OPERATOR_OBJECT bit_and_t bit_and{};
+ACC_DETAIL_OPERATOR_OBJECT bit_or_t bit_or{};
+ACC_DETAIL_OPERATOR_OBJECT bit_xor_t bit_xor{};
+ACC_DETAIL_OPERATOR_OBJECT logical_and_t logical_and{};
+ACC_DETAIL_OPERATOR_OBJECT logical_or_t logical_or{};
+ACC_DETAIL_OPERATOR_OBJECT min_loc_t min_loc{};
+ACC_DETAIL_OPERATOR_OBJECT max_loc_t max_loc{};
 /// x -= v in acc::atomic_update / atomic_capture only.
 inline constexpr minus_t minus{};
 /// x /= v in acc::atomic_update / atomic_capture only.
