@@ -53,6 +53,25 @@ TEMPLATE_TEST_CASE("every built-in operator matches a sequential fold", "[06][re
   REQUIRE(acc::parallel_reduce(n, acc::logical_or, ACC_LAMBDA(int i) { return int(p[i] > T(2000)); }) == 0);
 }
 
+TEST_CASE("bool reduces with every operator that fits it", "[06][reduce]") {
+  const int n = GENERATE(0, 1, 31, 1000, 100003);
+  const int density = GENERATE(0, 1, 2, 1000);  // all false, a quarter true, half, all true
+  std::mt19937 gen(static_cast<unsigned>(n * 7 + density));
+  acc::array<bool> v(n);
+  for (int i = 0; i < n; ++i) v[i] = density == 1000 || (density > 0 && int(gen() % 1000) < density * 250);
+  const acc::view<const bool> p = v;
+  bool all = true, any = false, odd = false;
+  for (int i = 0; i < n; ++i) all = all && v[i], any = any || v[i], odd = odd != v[i];
+  REQUIRE(acc::parallel_reduce(n, acc::logical_and, ACC_LAMBDA(int i) { return p[i]; }) == all);
+  REQUIRE(acc::parallel_reduce(n, acc::logical_or, ACC_LAMBDA(int i) { return p[i]; }) == any);
+  REQUIRE(acc::parallel_reduce(n, acc::multiplies, ACC_LAMBDA(int i) { return p[i]; }) == all);
+  REQUIRE(acc::parallel_reduce(n, acc::bit_and, ACC_LAMBDA(int i) { return p[i]; }) == all);
+  REQUIRE(acc::parallel_reduce(n, acc::bit_or, ACC_LAMBDA(int i) { return p[i]; }) == any);
+  REQUIRE(acc::parallel_reduce(n, acc::bit_xor, ACC_LAMBDA(int i) { return p[i]; }) == odd);
+  REQUIRE(acc::parallel_reduce(n, acc::maximum, ACC_LAMBDA(int i) { return p[i]; }) == any);
+  REQUIRE(acc::parallel_reduce(n, acc::minimum, ACC_LAMBDA(int i) { return p[i]; }) == all);
+}
+
 TEST_CASE("min_loc and max_loc find the first extremum", "[06][reduce][loc]") {
   const int n = GENERATE(1, 2, 97, 4096, 100003);
   acc::array<int> v(n);
