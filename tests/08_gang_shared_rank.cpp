@@ -81,3 +81,35 @@ TEST_CASE("g.shared<T>(n0, n1, n2) is a gang-shared 3-D view indexed (i, j, k)",
         for (int k = 0; k < n2; ++k)
           REQUIRE(out[b * count + (static_cast<std::size_t>(k) * n1 + j) * n0 + i] == in[b * count + (static_cast<std::size_t>(i) * n1 + j) * n2 + k]);
 }
+
+namespace {
+// Rank 2 when n2 is 0 (nvcc's extended lambdas cannot capture a parameter pack).
+void ask_extents(long long n0, long long n1, long long n2 = 0) {
+  acc::array<int> out(1);
+  acc::parallel(acc::num_gangs(1), acc::shared_bytes(64), ACC_LAMBDA(const acc::gang_t& g) {
+    if (n2 == 0) {
+      const auto s = g.shared<char>(n0, n1);
+      acc::single(g, acc::per_gang, [&] { out[0] = sizeof(s) > 0; });
+    } else {
+      const auto s = g.shared<char>(n0, n1, n2);
+      acc::single(g, acc::per_gang, [&] { out[0] = sizeof(s) > 0; });
+    }
+  });
+}
+}  // namespace
+
+// A kernel traps instead, losing the context: tests/bounds/traps.cpp checks that in a process of its own.
+TEST_CASE("g.shared<T>(n0, n1[, n2]) with a negative extent or extents past any memory throws bad_clause",
+          "[08][shared][error][host]") {
+  REQUIRE_THROWS_WITH(ask_extents(-2, 3), Catch::Contains("acc::parallel at 08_gang_shared_rank.cpp:") &&
+                                              Catch::Contains("g.shared: extent -2 of dimension 0 is negative"));
+  REQUIRE_THROWS_WITH(ask_extents(2, 3, -1), Catch::Contains("g.shared: extent -1 of dimension 2 is negative"));
+  REQUIRE_THROWS_WITH(ask_extents(1LL << 32, 1LL << 32),
+                      Catch::Contains("g.shared: extent 4294967296 of dimension 0 makes the view larger than any memory"));
+  REQUIRE_THROWS_WITH(ask_extents(1LL, 1LL << 40, 1LL << 30),
+                      Catch::Contains("extent 1099511627776 of dimension 1 makes the view larger"));
+  // Extents whose bytes only exceed shared_bytes are the ordinary exhausted error.
+  REQUIRE_THROWS_WITH(ask_extents(9, 9), Catch::Contains("gang shared memory exhausted"));
+  REQUIRE_NOTHROW(ask_extents(8, 8));
+  REQUIRE_NOTHROW(ask_extents(0, 5, 3));
+}

@@ -73,6 +73,10 @@ ACC_DETAIL_HD cached_view<T, 2 + sizeof...(N2)> gang_t::shared(N0 n0, N1 n1, N2.
   std::int64_t stride[rank];
   std::size_t count = 1;
   for (std::size_t d = rank; d-- > 0;) {
+    // A negative extent, or a product past what any memory holds, would wrap to a small count
+    // and hand out a view far larger than its storage.
+    if (hi[d] < 0 || (hi[d] > 0 && count > std::size_t(INT64_MAX) / sizeof(T) / static_cast<std::size_t>(hi[d])))
+      detail::gang_ops::shared_extent_error(d, hi[d]);
     stride[d] = static_cast<std::int64_t>(count);
     count *= static_cast<std::size_t>(hi[d]);
   }

@@ -2,6 +2,7 @@
 // turns into acc::device_error. A trap loses the CUDA context, so each runs in a process of
 // its own (on the host the same mistakes throw acc::bad_clause, tested in 08 and 12).
 //   traps shared   g.shared beyond what acc::shared_bytes gave
+//   traps shared_extent  g.shared<T>(n0, n1) whose extents multiply past any memory
 //   traps cache    acc::cache views beyond acc::cache_bytes in tile-level code
 //   traps collapse a gang loop over acc::collapse of a signed loop from below 0 and an unsigned count
 // Each prints "caught: ..." when acc::device_error came back, "no GPU" without a GPU.
@@ -18,6 +19,13 @@ void shared_beyond(acc::array<int> out) {
     a[0] = 1;
     g.shared<double>(12)[0] = 2;  // 16 after alignment + 96 > 96
     acc::single(g, acc::per_gang, [&] { out[0] = a[0]; });
+  });
+}
+
+void shared_extent(acc::array<int> out, long long n) {
+  acc::parallel(acc::num_gangs(2), acc::shared_bytes(64), ACC_LAMBDA(const acc::gang_t& g) {
+    const auto a = g.shared<char>(n, n);  // n * n wraps to 0 in 64 bits
+    acc::single(g, acc::per_gang, [&] { out[0] = a(1, 1); });
   });
 }
 
@@ -48,6 +56,9 @@ int main(int argc, char** argv) {
     if (std::strcmp(argv[1], "shared") == 0) {
       acc::array<int> out("out", 1);
       shared_beyond(out);
+    } else if (std::strcmp(argv[1], "shared_extent") == 0) {
+      acc::array<int> out("out", 1);
+      shared_extent(out, 1LL << 32);
     } else if (std::strcmp(argv[1], "cache") == 0) {
       acc::array<float, 2> a("a", 16, 16);
       acc::array<double, 2> b("b", 16, 16);

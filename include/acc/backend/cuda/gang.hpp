@@ -52,13 +52,23 @@ struct gang_ops {
     std::size_t& used = gang_access::shared_used(g);
     const std::size_t bytes = gang_access::shared_bytes(g);
     const std::size_t start = (used + alignof(T) - 1) / alignof(T) * alignof(T);
-    if (start + count * sizeof(T) > bytes) {
-      printf("acc: gang shared memory exhausted: %llu bytes asked beyond %llu used of the %llu that acc::shared_bytes gave\n",
-             (unsigned long long)(count * sizeof(T)), (unsigned long long)start, (unsigned long long)bytes);
+    if (start > bytes || count > (bytes - start) / sizeof(T)) {
+      printf("acc: gang shared memory exhausted: %llu elements of %llu bytes asked beyond %llu used of the %llu that "
+             "acc::shared_bytes gave\n",
+             (unsigned long long)count, (unsigned long long)sizeof(T), (unsigned long long)start,
+             (unsigned long long)bytes);
       __trap();
     }
     used = start + count * sizeof(T);
     return {reinterpret_cast<T*>(gang_access::shared(g) + start), count};
+  }
+
+  /// g.shared<T>(n0, n1[, n2]) with extent `n` of dimension `d` negative or the whole too large.
+  [[noreturn]] static __device__ void shared_extent_error(std::size_t d, long long n) {
+    printf("acc: g.shared: extent %lld of dimension %llu %s\n", n, (unsigned long long)d,
+           n < 0 ? "is negative" : "makes the view larger than any memory");
+    __trap();
+    __builtin_unreachable();
   }
 
   /// One mbarrier per worker, counting its lanes. Not inlined: inside the region kernel its

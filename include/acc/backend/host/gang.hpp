@@ -45,6 +45,12 @@ struct gang_ops {
     return {reinterpret_cast<T*>(gang_access::shared(g) + start), count};
   }
 
+  /// g.shared<T>(n0, n1[, n2]) with extent `n` of dimension `d` negative or the whole too large.
+  [[noreturn]] static void shared_extent_error(std::size_t d, std::int64_t n) {
+    throw body_error<bad_clause>("g.shared: extent " + std::to_string(n) + " of dimension " + std::to_string(d) +
+                                 (n < 0 ? " is negative" : " makes the view larger than any memory"));
+  }
+
   static void gang_barrier() noexcept {}
 
   /// The iteration space of a loop inside the region; a collapse whose indices its unsigned
