@@ -145,6 +145,9 @@ inline constexpr bool is_location_v = std::is_same_v<std::remove_cvref_t<T>, std
 ///   default-constructible.
 /// - The operator must be associative and commutative, as every OpenACC reduction operator is:
 ///   values are combined in no particular order.
+/// - A NaN among the values makes maximum, minimum, min_loc and max_loc depend on how the work
+///   was split (a NaN compares neither below nor above anything, as with CUB's and std::max's
+///   operators), so host, OpenMP and GPU may differ: leave NaNs out in the body.
 /// - Clauses, any number, may come before op: num_gangs, num_workers, vector_length (the
 ///   launch shape, as in parallel_loop), async, if_, device_num, default_present; the call
 ///   always returns the finished value.
