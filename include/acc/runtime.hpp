@@ -180,78 +180,30 @@ void fold_device_clause(device_directive& d, const C& c) {
   }
 }
 
+/// `d` with `clauses` folded in after what it holds.
 template <bool Set, class... Clauses>
-device_directive fold_device_clauses(const Clauses&... clauses) {
-  device_directive d;
+device_directive fold_device_clauses(device_directive d, const Clauses&... clauses) {
   (fold_device_clause<Set>(d, clauses), ...);
   return d;
 }
 
-/// A device_type written as a directive's first clause, with the user's line: no defaulted
-/// std::source_location can follow the clause pack, but the default of this conversion is
-/// taken where the call is written (as acc::async's queue_here).
-struct located_type {
-  device_type type;
+/// A directive's first clause, folded, with the user's line: no defaulted std::source_location
+/// can follow the clause pack, but the default of this conversion is taken where the call is
+/// written (as acc::async's queue_here), whichever clause comes first.
+template <bool Set>
+struct first_device_clause {
+  device_directive d;
   std::source_location where;
-  located_type(device_type t, std::source_location w = std::source_location::current()) noexcept
-      : type(t), where(w) {}
+  template <class C>
+  first_device_clause(const C& c, std::source_location w = std::source_location::current()) : where(w) {
+    fold_device_clause<Set>(d, c);
+  }
 };
 
-template <class... Clauses>
-inline constexpr bool first_is_type = false;
-template <class C0, class... Clauses>
-inline constexpr bool first_is_type<C0, Clauses...> = std::is_same_v<C0, device_type>;
-
-/// The directive's call site: where its first clause that remembers its line was written.
-template <class... Clauses>
-call_site directive_site(const char* name, const Clauses&... clauses) {
-  call_site site{name, {}};
-  bool found = false;
-  const auto look = [&](const auto& c) {
-    if constexpr (requires { c.where; })
-      if (!found) site.where = c.where, found = true;
-  };
-  (look(clauses), ...);
-  return site;
-}
-
-/// Device `n` of target `t` for init / shutdown, checked; -1 for the host device.
-ACC_DETAIL_RUNTIME_FN int directive_device(target t, int n, const call_site& site);
-
-ACC_DETAIL_RUNTIME_FN void init_one(target t, int n, const call_site& site);
-
-ACC_DETAIL_RUNTIME_FN void shutdown_one(target t, int n, const call_site& site);
-
-template <class... Clauses>
-void init_directive(const call_site& site, const Clauses&... clauses) {
-  const device_directive d = fold_device_clauses<false>(clauses...);
-  if (!d.on) return;
-  const device_type t = d.has_type ? d.type : get_device_type();
-  const target target = detail::resolve(t, site);
-  init_one(target, d.num >= 0 ? d.num : get_device_num(t, site.where), site);
-}
-
-template <class... Clauses>
-void shutdown_directive(const call_site& site, const Clauses&... clauses) {
-  const device_directive d = fold_device_clauses<false>(clauses...);
-  if (!d.on) return;
-  const device_type t = d.has_type ? d.type : get_device_type();
-  const target target = detail::resolve(t, site);
-  if (d.num >= 0) return shutdown_one(target, d.num, site);
-  const int count = target == target::host ? 1 : nvidia_device_count();
-  for (int n = 0; n < count; ++n) shutdown_one(target, n, site);
-}
-
-template <class... Clauses>
-void set_directive(const call_site& site, const Clauses&... clauses) {
-  static_assert(sizeof...(Clauses) > 0, "acc::set needs a clause: acc::device_type, acc::device_num(n) or "
-                                        "acc::default_async(q)");
-  const device_directive d = fold_device_clauses<true>(clauses...);
-  if (!d.on) return;
-  if (d.num >= 0) detail::set_device_num(d.num, d.has_type ? d.type : get_device_type(), site);
-  if (d.has_type) detail::set_device_type(d.type, site);
-  if (d.has_queue) detail::set_default_async(d.queue, site);
-}
+// What init, shutdown and set do once their clauses are folded (detail/routines-inl.hpp).
+ACC_DETAIL_RUNTIME_FN void init_directive(const device_directive& d, const call_site& site);
+ACC_DETAIL_RUNTIME_FN void shutdown_directive(const device_directive& d, const call_site& site);
+ACC_DETAIL_RUNTIME_FN void set_directive(const device_directive& d, const call_site& site);
 
 }  // namespace detail
 
@@ -265,18 +217,12 @@ ACC_DETAIL_RUNTIME_FN void init_device(int n, device_type t,
 /// OpenACC `init` (directive and `acc_init(t)`): prepares the current device of type t, or
 /// device_num(n) of it; with no device_type, of the current type. e.g.
 /// acc::init(acc::device_type::nvidia, acc::device_num(1), acc::if_(use_gpu)).
-/// (Three overloads so that every form names the user's line in its errors.)
 inline void init(std::source_location where = std::source_location::current()) {
-  detail::init_directive(detail::call_site{"init", where});
+  detail::init_directive({}, {"init", where});
 }
 template <class... Clauses>
-void init(detail::located_type t, const Clauses&... clauses) {
-  detail::init_directive(detail::call_site{"init", t.where}, t.type, clauses...);
-}
-template <class C0, class... Clauses>
-  requires(!std::is_same_v<C0, device_type>)
-void init(const C0& c0, const Clauses&... clauses) {
-  detail::init_directive(detail::directive_site("init", c0, clauses...), c0, clauses...);
+void init(detail::first_device_clause<false> first, const Clauses&... clauses) {
+  detail::init_directive(detail::fold_device_clauses<false>(first.d, clauses...), {"init", first.where});
 }
 
 /// Shuts device n of type t down (`acc_shutdown_device`): everything queued on it completes
@@ -288,16 +234,11 @@ ACC_DETAIL_RUNTIME_FN void shutdown_device(int n, device_type t,
 /// OpenACC `shutdown` (directive and `acc_shutdown(t)`): acc::shutdown_device on every device
 /// of type t, or on device_num(n) only; with no device_type, the current type.
 inline void shutdown(std::source_location where = std::source_location::current()) {
-  detail::shutdown_directive(detail::call_site{"shutdown", where});
+  detail::shutdown_directive({}, {"shutdown", where});
 }
 template <class... Clauses>
-void shutdown(detail::located_type t, const Clauses&... clauses) {
-  detail::shutdown_directive(detail::call_site{"shutdown", t.where}, t.type, clauses...);
-}
-template <class C0, class... Clauses>
-  requires(!std::is_same_v<C0, device_type>)
-void shutdown(const C0& c0, const Clauses&... clauses) {
-  detail::shutdown_directive(detail::directive_site("shutdown", c0, clauses...), c0, clauses...);
+void shutdown(detail::first_device_clause<false> first, const Clauses&... clauses) {
+  detail::shutdown_directive(detail::fold_device_clauses<false>(first.d, clauses...), {"shutdown", first.where});
 }
 
 /// Makes q the calling thread's default async queue (`acc_set_default_async`): the queue that
@@ -313,13 +254,13 @@ inline int get_default_async() noexcept { return detail::this_thread().default_a
 /// acc::set_device_num(n) of that type (else of the current type); with default_async(q),
 /// acc::set_default_async(q). e.g. acc::set(acc::device_num(1), acc::default_async(2)).
 template <class... Clauses>
-void set(detail::located_type t, const Clauses&... clauses) {
-  detail::set_directive(detail::call_site{"set", t.where}, t.type, clauses...);
+void set(detail::first_device_clause<true> first, const Clauses&... clauses) {
+  detail::set_directive(detail::fold_device_clauses<true>(first.d, clauses...), {"set", first.where});
 }
-template <class... Clauses>
-  requires(!detail::first_is_type<Clauses...>)
-void set(const Clauses&... clauses) {
-  detail::set_directive(detail::directive_site("set", clauses...), clauses...);
+template <class None = void>
+void set() {
+  static_assert(sizeof(None*) == 0, "acc::set needs a clause: acc::device_type, acc::device_num(n) or "
+                                    "acc::default_async(q)");
 }
 
 /// What acc::get_property / get_property_string report (`acc_device_property_t`).

@@ -192,6 +192,28 @@ ACC_DETAIL_RUNTIME_FN void shutdown_one(target t, int n, const call_site& site) 
   if (d >= 0 && nvidia_device_count() > 0) cuda_ops().shutdown_device(d, site);
 }
 
+ACC_DETAIL_RUNTIME_FN void init_directive(const device_directive& d, const call_site& site) {
+  if (!d.on) return;
+  const device_type t = d.has_type ? d.type : get_device_type();
+  const target target = resolve(t, site);
+  init_one(target, d.num >= 0 ? d.num : get_device_num(t, site.where), site);
+}
+
+ACC_DETAIL_RUNTIME_FN void shutdown_directive(const device_directive& d, const call_site& site) {
+  if (!d.on) return;
+  const target target = resolve(d.has_type ? d.type : get_device_type(), site);
+  if (d.num >= 0) return shutdown_one(target, d.num, site);
+  const int count = target == target::host ? 1 : nvidia_device_count();
+  for (int n = 0; n < count; ++n) shutdown_one(target, n, site);
+}
+
+ACC_DETAIL_RUNTIME_FN void set_directive(const device_directive& d, const call_site& site) {
+  if (!d.on) return;
+  if (d.num >= 0) set_device_num(d.num, d.has_type ? d.type : get_device_type(), site);
+  if (d.has_type) set_device_type(d.type, site);
+  if (d.has_queue) set_default_async(d.queue, site);
+}
+
 }  // namespace detail
 
 ACC_DETAIL_RUNTIME_FN void init_device(int n, device_type t, std::source_location where) {
