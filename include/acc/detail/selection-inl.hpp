@@ -18,6 +18,10 @@
 #include <cstdlib>
 #include <string>
 
+#if defined(__unix__) || defined(__APPLE__)
+#  include <unistd.h>
+#endif
+
 namespace acc::detail {
 
 // ---- time_model -------------------------------------------------------------------------------
@@ -358,21 +362,32 @@ inline void load_cache(selection_registry& r) {
   std::string text;
   char buf[4096];
   for (std::size_t k; (k = std::fread(buf, 1, sizeof buf, f)) > 0;) text.append(buf, k);
+  const bool unreadable = std::ferror(f);  // a directory opens, and fails to read (EISDIR)
   std::fclose(f);
   std::string why;
-  if (!parse_tune_cache(text, r.cache, why))
+  if (unreadable)
+    std::fprintf(stderr, "acc: ACC_TUNE_CACHE=%s: cannot read it (a directory?); tuning afresh\n", path);
+  else if (!parse_tune_cache(text, r.cache, why))
     std::fprintf(stderr, "acc: ACC_TUNE_CACHE=%s: %s; ignoring it and tuning afresh\n", path, why.c_str());
 }
 
 /// Writes the cache whole, through a temporary file renamed over it, so that a crash leaves
-/// the old file or the new one. A failure is reported once and otherwise ignored.
+/// the old file or the new one. The temporary name is the process's own, so that programs
+/// sharing one cache never rename each other's half-written file (the last rename wins). A
+/// failure is reported once and otherwise ignored, and leaves no temporary file behind.
 inline void save_cache(selection_registry& r) {
   if (r.cache_path.empty()) return;
-  const std::string text = format_tune_cache(r.cache), tmp = r.cache_path + ".tmp";
+#if defined(__unix__) || defined(__APPLE__)
+  const std::string tmp = r.cache_path + ".tmp." + std::to_string(::getpid());
+#else
+  const std::string tmp = r.cache_path + ".tmp";
+#endif
+  const std::string text = format_tune_cache(r.cache);
   std::FILE* f = std::fopen(tmp.c_str(), "wb");
   bool ok = f && std::fwrite(text.data(), 1, text.size(), f) == text.size();
   if (f) ok = std::fclose(f) == 0 && ok;
   ok = ok && std::rename(tmp.c_str(), r.cache_path.c_str()) == 0;
+  if (!ok && f) std::remove(tmp.c_str());
   if (!ok && !r.save_failed) {
     r.save_failed = true;
     std::fprintf(stderr, "acc: ACC_TUNE_CACHE=%s: cannot write it; tuned shapes are kept for this run only\n",

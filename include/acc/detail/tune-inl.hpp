@@ -149,12 +149,13 @@ inline std::vector<std::string> split_tabs(const std::string& line) {
     from = tab + 1;
   }
 }
-/// A whole field as an integer in [lo, hi].
+/// A whole field of decimal digits (as format_tune_cache writes: no sign, no blanks) as an
+/// integer in [lo, hi], lo >= 0.
 inline bool to_int(const std::string& s, long lo, long hi, long& v) {
-  if (s.empty()) return false;
-  char* end = nullptr;
-  v = std::strtol(s.c_str(), &end, 10);
-  return *end == '\0' && v >= lo && v <= hi;
+  if (s.empty() || s.size() > 18 || !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return false;
+  v = std::strtol(s.c_str(), nullptr, 10);
+  return v >= lo && v <= hi;
 }
 }  // namespace selection_impl
 
