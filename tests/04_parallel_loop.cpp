@@ -290,6 +290,30 @@ TEST_CASE("a body capturing 40 arrays maps and copies back every one", "[04][loo
 }
 
 namespace {
+// A class template over an ACC_LAMBDA's type is a class body: nvcc's name for it mentions the
+// lambda only among its template arguments.
+template <class F>
+struct shifted {
+  F f;
+  long long offset;
+  ACC_ROUTINE void operator()(long long i) const { f(i + offset); }
+};
+template <class F>
+shifted<F> shift(F f, long long offset) {
+  return {f, offset};
+}
+}  // namespace
+
+TEST_CASE("a functor wrapping an ACC_LAMBDA is a body", "[04][loop]") {
+  const long long n = GENERATE(0, 1, 997, 65537);
+  const long long offset = 5;
+  acc::array<long long> a("a", n + offset);
+  for (long long i = 0; i < n + offset; ++i) a[i] = -1;
+  acc::parallel_loop(n, shift(ACC_LAMBDA(long long j) { a[j] = 3 * j; }, offset));
+  for (long long i = 0; i < n + offset; ++i) REQUIRE(a[i] == (i < offset ? -1 : 3 * i));
+}
+
+namespace {
 template <class I>
 void add_index(acc::array<long long> y, I lo, I hi) {
   acc::parallel_loop(acc::range(lo, hi), ACC_LAMBDA(I i) { y[i - lo] += static_cast<long long>(i); });

@@ -1,4 +1,4 @@
-// expect: acc::parallel_loop: the body's index parameter cannot hold every index.*acc: the body takes its index as int but the extent's index type is long; a narrower index would wrap: take long \(or auto\)
+// expect: acc::parallel_loop: the body's index parameter cannot hold every index.*acc: the body takes its index as int but the extent's index type is long; a narrower index would wrap: take long
 #include <acc/parallel.hpp>
 
 // Above 2^31 iterations an int index would go negative.

@@ -152,16 +152,41 @@ constexpr bool reductions_by_reference() {
 
 #if defined(ACC_DETAIL_CUDA)
 /// Whether T is a lambda's closure type, read from the type's name as the compiler spells it
-/// ("lambda [](int)->void" in nvcc's front end, "<lambda(int)>" in g++): no trait tells a lambda
-/// from a functor, and nvcc only lets extended lambdas (ACC_LAMBDA) into kernels.
+/// ("lambda [](int)->void" in nvcc's front end, "main()::<lambda(int)>" in g++): no trait tells
+/// a lambda from a functor, and nvcc only lets extended lambdas (ACC_LAMBDA) into kernels. Only
+/// T's own name counts, not its template arguments: a class template over a lambda type (a
+/// functor wrapping an ACC_LAMBDA) is a class.
 template <class T>
 constexpr bool closure_type_named() {
   const char* s = __PRETTY_FUNCTION__;
+  // T's name follows "T = " (g++) or "T=" (nvcc's front end).
+  while (*s && !(s[0] == 'T' && (s[1] == '=' || (s[1] == ' ' && s[2] == '=')))) ++s;
   constexpr char word[] = "lambda";
-  for (; *s; ++s) {
+  const auto lambda_at = [&](const char* p) {
     std::size_t k = 0;
-    while (k < 6 && s[k] == word[k]) ++k;
-    if (k == 6 && (s[6] == ' ' || s[6] == '(')) return true;
+    while (k < 6 && p[k] == word[k]) ++k;
+    return k == 6 && (p[6] == ' ' || p[6] == '(');
+  };
+  // Template argument lists open around s, and which of them are g++'s "<lambda(...)>", a
+  // closure's own name rather than a list (bit k of `own`: the list opened k + 1 levels down).
+  int depth = 0;
+  unsigned long long own = 0, level = 0;
+  for (; *s; ++s) {
+    if (s[0] == '-' && s[1] == '>') {
+      ++s;  // "->void": a return type, not a closing bracket
+    } else if (*s == '<') {
+      // g++'s closure name "::<lambda(": not nvcc's "shifted<lambda [](int)->void>", a list.
+      const bool closure = s[-1] == ':' && lambda_at(s + 1) && s[7] == '(';
+      own = (own << 1) | (closure ? 1 : 0);
+      ++level;
+      if (!closure) ++depth;
+    } else if (*s == '>' && level > 0) {
+      if (!(own & 1)) --depth;
+      own >>= 1;
+      --level;
+    } else if (depth == 0 && lambda_at(s)) {
+      return true;
+    }
   }
   return false;
 }
@@ -203,7 +228,7 @@ inline constexpr bool body_copyable_v = std::is_copy_constructible_v<Body>;
 #define ACC_DETAIL_NARROW(P, I)                                                                       \
   static_assert(!(std::is_same_v<Param, P> && std::is_same_v<Index, I>),                              \
                 "acc: the body takes its index as " #P " but the extent's index type is " #I            \
-                "; a narrower index would wrap: take " #I " (or auto)");
+                "; a narrower index would wrap: take " #I);
 #define ACC_DETAIL_NARROW_FROM(P)                                                                     \
   ACC_DETAIL_NARROW(P, char) ACC_DETAIL_NARROW(P, signed char) ACC_DETAIL_NARROW(P, unsigned char)   \
   ACC_DETAIL_NARROW(P, short) ACC_DETAIL_NARROW(P, unsigned short) ACC_DETAIL_NARROW(P, int)         \
@@ -242,7 +267,7 @@ constexpr bool name_narrow_index() {
                          !std::is_void_v<typename narrow_index_param<Body, Extent>::type>) {               \
       static_assert(dependent_false<Body>,                                                                 \
                     "acc::" #CONSTRUCT ": the body's index parameter cannot hold every index of the extent's "   \
-                    "index type, so an index would wrap; take the extent's index type (or auto)");               \
+                    "index type, so an index would wrap; take the extent's index type");                   \
       return name_narrow_index<typename narrow_index_param<Body, Extent>::type,                            \
                                typename extent_traits<Extent>::index_type>();                              \
     } else if constexpr (REDUCTIONS && !reductions_by_reference<Body, Extent>()) {                          \
