@@ -124,6 +124,26 @@ inline constexpr bool exact_scan_v = std::is_integral_v<T> || std::is_enum_v<T>;
 
 enum class tile_mode { lookback, reduce, rescan };
 
+/// The threads an SM of the architecture being compiled keeps resident (the CUDA programming
+/// guide's table of compute capabilities), so that a __launch_bounds__ never asks for more
+/// blocks than fit: ptxas would ignore it with a warning per kernel (nvcc's default sm_75 holds
+/// 1024, 8.6, 8.7, 8.9 and 12.x 1536, the others 2048).
+constexpr int resident_threads_per_sm() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
+  return 1024;
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870 || __CUDA_ARCH__ == 890 || \
+                                 __CUDA_ARCH__ >= 1200)
+  return 1536;
+#else
+  return 2048;
+#endif
+}
+
+/// MinBlocks blocks of Block threads, or as many as the SM holds.
+template <int Block, int MinBlocks>
+inline constexpr int bounded_min_blocks =
+    MinBlocks * Block <= resident_threads_per_sm() ? MinBlocks : resident_threads_per_sm() / Block;
+
 /// Iteration t of tile `tile`, item k of this thread: striped over the tile, so that a warp's
 /// body calls touch consecutive iterations (coalesced loads and, for compaction, stores).
 template <int Block, int Items, class Count>
@@ -161,7 +181,7 @@ struct prefix_storage<tile_mode::lookback, T, Op, TileState> {
 /// - rescan: the tile's prefix is sums[tile] (already scanned).
 template <tile_mode Mode, int Block, int Items, int MinBlocks, class T, class Count, class Index, class Op,
           class Body, class TileState>
-__global__ void __launch_bounds__(Block, MinBlocks)
+__global__ void __launch_bounds__(Block, (bounded_min_blocks<Block, MinBlocks>))
     scan_tiles(Body body, Index lo, Count n, Op op, T id, TileState state, T* sums, T* total) {
   using exchange_t = block_exchange<T, Block, Items>;
   using scan_t = block_scan<T, Block>;
@@ -310,7 +330,7 @@ struct narrow_callback {
 /// false, which may happen more than once) on the way to its final call: slower, registers
 /// free of 64-bit arrays.
 template <int Block, int Items, class T, class Count, class Index, class Body, class TileState>
-__global__ void __launch_bounds__(Block, scan_policy::min_blocks<std::int32_t>)
+__global__ void __launch_bounds__(Block, (bounded_min_blocks<Block, scan_policy::min_blocks<std::int32_t>>))
     scan_tiles_narrow(Body body, Index lo, Count n, TileState state, T* total) {
   using N = narrow_of<T>;
   using exchange_t = block_exchange<N, Block, Items>;
