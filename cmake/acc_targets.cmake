@@ -35,9 +35,11 @@ target_compile_features(acc_headers INTERFACE cxx_std_20)
 target_compile_definitions(acc_headers INTERFACE ACC_SEPARATE_RUNTIME)
 target_link_libraries(acc_headers INTERFACE acc_runtime)
 # CMake 3.25 knows no C++20 flag for nvcc 13 (cuda_std_20 is "not known"), so say it here;
-# nvcc accepts a repeated -std, and the last one wins.
+# nvcc accepts a repeated -std, and the last one wins. A body that calls a host function (one
+# without ACC_ROUTINE) is only a warning to nvcc, which then compiles the kernel without the
+# body: an error instead (--Werror cross-execution-space-call).
 target_compile_options(acc_headers INTERFACE
-  $<$<COMPILE_LANGUAGE:CUDA>:-std=c++20 --extended-lambda --expt-relaxed-constexpr>)
+  "$<$<COMPILE_LANGUAGE:CUDA>:-std=c++20;--extended-lambda;--expt-relaxed-constexpr;SHELL:--Werror cross-execution-space-call>")
 
 add_library(acc INTERFACE)
 add_library(acc::acc ALIAS acc)
