@@ -55,6 +55,11 @@ public:
                        std::size_t shared_bytes) noexcept
       : gang_(gang), num_gangs_(num_gangs), num_workers_(num_workers), vector_length_(vector_length),
         shared_(shared), shared_bytes_(shared_bytes) {}
+  // Not copyable: a copy would count its own g.shared and loops apart from the gang's, and the
+  // gang's next g.shared would hand out the same team memory again. Take it as const gang_t&
+  // (in a routine: ACC_ROUTINE void row(const acc::gang_t& g, ...)).
+  gang_t(const gang_t&) = delete;
+  gang_t& operator=(const gang_t&) = delete;
 
 private:
   friend struct detail::gang_access;
