@@ -48,6 +48,8 @@ data_clause_t<detail::data_kind::copy> copy(const X& x,
                                             std::source_location where = std::source_location::current()) {
   static_assert(detail::is_data_v<X>, "acc::copy: takes an acc::array, acc::view or acc::section; for memory you "
                                       "own write acc::copy(ptr, count)");
+  static_assert(!detail::read_only_data_v<X>, "acc::copy: the elements are const, so they cannot be copied back to "
+                                              "the host; write acc::copyin");
   return {detail::span_of(x, {"copy", where})};
 }
 /// `copy` of `count` elements at `p`. e.g. acc::data region{acc::copy(v.data(), v.size())};
@@ -55,6 +57,8 @@ template <class T, class N>
 data_clause_t<detail::data_kind::copy> copy(T* p, N count,
                                             std::source_location where = std::source_location::current()) {
   static_assert(!std::is_void_v<T>, "acc::copy: a void pointer has no element size; pass a typed pointer");
+  static_assert(!std::is_const_v<T>, "acc::copy: the elements are const, so they cannot be copied back to the "
+                                     "host; write acc::copyin");
   return {detail::checked_span(p, count, "copy", where)};
 }
 
@@ -82,6 +86,8 @@ data_clause_t<detail::data_kind::copyout> copyout(const X& x,
                                                   std::source_location where = std::source_location::current()) {
   static_assert(detail::is_data_v<X>, "acc::copyout: takes an acc::array, acc::view or acc::section; for memory "
                                       "you own write acc::copyout(ptr, count)");
+  static_assert(!detail::read_only_data_v<X>, "acc::copyout: the elements are const, so nothing may be copied into "
+                                              "them; write acc::delete_ to end the data's lifetime");
   return {detail::span_of(x, {"copyout", where})};
 }
 /// `copyout` of `count` elements at `p`.
@@ -89,6 +95,8 @@ template <class T, class N>
 data_clause_t<detail::data_kind::copyout> copyout(T* p, N count,
                                                   std::source_location where = std::source_location::current()) {
   static_assert(!std::is_void_v<T>, "acc::copyout: a void pointer has no element size; pass a typed pointer");
+  static_assert(!std::is_const_v<T>, "acc::copyout: the elements are const, so nothing may be copied into them; "
+                                     "write acc::delete_ to end the data's lifetime");
   return {detail::checked_span(p, count, "copyout", where)};
 }
 /// `copyout(zero: x)`: the device copy starts zeroed. e.g. acc::data region{acc::copyout(b, acc::zero)};

@@ -41,6 +41,8 @@ host_span item_span(const X& x, const call_site& site) {
 /// The first item of an update list and the caller's location: no defaulted
 /// std::source_location can follow a pack, but this conversion runs at the caller's line.
 /// The item's span is taken later, by update_list, which knows the update's name for errors.
+/// ToHost: the list of an update_self / update_host, which writes its items' host memory.
+template <bool ToHost>
 struct update_here {
   const void* item;
   host_span (*span_at)(const void* item, const call_site& site);
@@ -50,7 +52,10 @@ struct update_here {
   update_here(const X& x, std::source_location w = std::source_location::current()) noexcept
       : item(&x),
         span_at([](const void* i, const call_site& site) { return item_span(*static_cast<const X*>(i), site); }),
-        where(w) {}
+        where(w) {
+    static_assert(!ToHost || !read_only_data_v<X>, "acc::update_self / update_host: the elements are const, so "
+                                                   "nothing may be copied into them");
+  }
 };
 
 template <class... Args>
@@ -74,8 +79,8 @@ void fold_update_clause(int& queue, bool& on, int& device_num, const A& a) {
 }
 
 /// update device / self of a list, in order, with the list's async, device_num and if_ clauses.
-template <class... Args>
-void update_list(const char* name, bool to_device, const update_here& first, const Args&... rest) {
+template <bool ToHost, class... Args>
+void update_list(const char* name, bool to_device, const update_here<ToHost>& first, const Args&... rest) {
   const call_site site{name, first.where};
   int queue = queue_sync, device_num = -1;
   bool on = true;
@@ -142,7 +147,7 @@ void update_device(T* p, N count, async_t q, std::source_location where = std::s
 /// e.g. acc::update_device(u, v, acc::section(p, n), acc::async(1));
 template <class... Rest>
   requires(sizeof...(Rest) >= 1)
-void update_device(detail::update_here first, Rest&&... rest) {
+void update_device(detail::update_here<false> first, Rest&&... rest) {
   static_assert(!detail::update_list_has_temporary_v<Rest...>,
                 "acc::update_device: a number in a list must be an ACC_DECLARE variable, not a temporary; for count "
                 "elements at a pointer write acc::update_device(p, count) or acc::section(p, count)");
@@ -156,6 +161,8 @@ void update_device(detail::update_here first, Rest&&... rest) {
 /// `update self`). e.g. acc::update_self(a);
 template <class X>
 void update_self(const X& x, std::source_location where = std::source_location::current()) {
+  static_assert(!detail::read_only_data_v<X>, "acc::update_self: the elements are const, so nothing may be copied "
+                                              "into them");
   static_assert(detail::is_update_item_v<X>,
                 "acc::update_self: takes an acc::array, acc::view or acc::section, an ACC_DECLARE variable, or "
                 "(ptr, count)");
@@ -165,6 +172,8 @@ void update_self(const X& x, std::source_location where = std::source_location::
 /// As above, queued on q; the host data is complete after acc::wait(q).
 template <class X>
 void update_self(const X& x, async_t q, std::source_location where = std::source_location::current()) {
+  static_assert(!detail::read_only_data_v<X>, "acc::update_self: the elements are const, so nothing may be copied "
+                                              "into them");
   static_assert(detail::is_update_item_v<X>,
                 "acc::update_self: takes an acc::array, acc::view or acc::section, an ACC_DECLARE variable, or "
                 "(ptr, count)");
@@ -174,19 +183,23 @@ void update_self(const X& x, async_t q, std::source_location where = std::source
 /// update_self of `count` elements at host address p, which must be present.
 template <class T, std::integral N>
 void update_self(T* p, N count, std::source_location where = std::source_location::current()) {
+  static_assert(!std::is_const_v<T>, "acc::update_self: the elements are const, so nothing may be copied into them");
   static_assert(!std::is_void_v<T>, "acc::update_self: a void pointer has no element size; pass a typed pointer");
   detail::update(detail::checked_span(p, count, "update_self", where), false, detail::queue_sync, {"update_self", where});
 }
 /// update_self of `count` elements at p, queued on q.
 template <class T, std::integral N>
 void update_self(T* p, N count, async_t q, std::source_location where = std::source_location::current()) {
+  static_assert(!std::is_const_v<T>, "acc::update_self: the elements are const, so nothing may be copied into them");
   static_assert(!std::is_void_v<T>, "acc::update_self: a void pointer has no element size; pass a typed pointer");
   detail::update(detail::checked_span(p, count, "update_self", where), false, q.queue, {"update_self", where});
 }
 /// A list, as OpenACC's `update self(a, b) async(q)`; see update_device's list.
 template <class... Rest>
   requires(sizeof...(Rest) >= 1)
-void update_self(detail::update_here first, Rest&&... rest) {
+void update_self(detail::update_here<true> first, Rest&&... rest) {
+  static_assert(!(detail::read_only_data_v<Rest> || ...),
+                "acc::update_self: the elements of a list item are const, so nothing may be copied into them");
   static_assert(!detail::update_list_has_temporary_v<Rest...>,
                 "acc::update_self: a number in a list must be an ACC_DECLARE variable, not a temporary; for count "
                 "elements at a pointer write acc::update_self(p, count) or acc::section(p, count)");
@@ -199,6 +212,8 @@ void update_self(detail::update_here first, Rest&&... rest) {
 /// OpenACC's older name of update_self (`update host`), kept by the contract.
 template <class X>
 void update_host(const X& x, std::source_location where = std::source_location::current()) {
+  static_assert(!detail::read_only_data_v<X>, "acc::update_host: the elements are const, so nothing may be copied "
+                                              "into them");
   static_assert(detail::is_update_item_v<X>,
                 "acc::update_host: takes an acc::array, acc::view or acc::section, an ACC_DECLARE variable, or "
                 "(ptr, count)");
@@ -208,6 +223,8 @@ void update_host(const X& x, std::source_location where = std::source_location::
 /// update_host queued on q.
 template <class X>
 void update_host(const X& x, async_t q, std::source_location where = std::source_location::current()) {
+  static_assert(!detail::read_only_data_v<X>, "acc::update_host: the elements are const, so nothing may be copied "
+                                              "into them");
   static_assert(detail::is_update_item_v<X>,
                 "acc::update_host: takes an acc::array, acc::view or acc::section, an ACC_DECLARE variable, or "
                 "(ptr, count)");
@@ -217,19 +234,23 @@ void update_host(const X& x, async_t q, std::source_location where = std::source
 /// update_host of `count` elements at p.
 template <class T, std::integral N>
 void update_host(T* p, N count, std::source_location where = std::source_location::current()) {
+  static_assert(!std::is_const_v<T>, "acc::update_host: the elements are const, so nothing may be copied into them");
   static_assert(!std::is_void_v<T>, "acc::update_host: a void pointer has no element size; pass a typed pointer");
   detail::update(detail::checked_span(p, count, "update_host", where), false, detail::queue_sync, {"update_host", where});
 }
 /// update_host of `count` elements at p, queued on q.
 template <class T, std::integral N>
 void update_host(T* p, N count, async_t q, std::source_location where = std::source_location::current()) {
+  static_assert(!std::is_const_v<T>, "acc::update_host: the elements are const, so nothing may be copied into them");
   static_assert(!std::is_void_v<T>, "acc::update_host: a void pointer has no element size; pass a typed pointer");
   detail::update(detail::checked_span(p, count, "update_host", where), false, q.queue, {"update_host", where});
 }
 /// update_host of a list; see update_device's list.
 template <class... Rest>
   requires(sizeof...(Rest) >= 1)
-void update_host(detail::update_here first, Rest&&... rest) {
+void update_host(detail::update_here<true> first, Rest&&... rest) {
+  static_assert(!(detail::read_only_data_v<Rest> || ...),
+                "acc::update_host: the elements of a list item are const, so nothing may be copied into them");
   static_assert(!detail::update_list_has_temporary_v<Rest...>,
                 "acc::update_host: a number in a list must be an ACC_DECLARE variable, not a temporary; for count "
                 "elements at a pointer write acc::update_host(p, count) or acc::section(p, count)");

@@ -29,10 +29,12 @@ namespace detail {
 template <class X>
 struct data_traits {
   static constexpr bool valid = false;
+  static constexpr bool read_only = false;
 };
 template <class T, std::size_t R>
 struct data_traits<view<T, R>> {
   static constexpr bool valid = true;
+  static constexpr bool read_only = std::is_const_v<T>;
   static host_span span(const view<T, R>& v) noexcept {
     return {v.data(), v.size() * sizeof(T), *v.label() ? v.label() : nullptr, std::is_const_v<T>};
   }
@@ -40,6 +42,7 @@ struct data_traits<view<T, R>> {
 template <class T, std::size_t R>
 struct data_traits<array<T, R>> {
   static constexpr bool valid = true;
+  static constexpr bool read_only = false;
   static host_span span(const array<T, R>& a) noexcept {
     return {a.data(), a.size() * sizeof(T), *a.label() ? a.label() : nullptr, false};
   }
@@ -47,11 +50,13 @@ struct data_traits<array<T, R>> {
 template <class T, std::size_t R>
 struct data_traits<section_t<T, R, false>> {
   static constexpr bool valid = true;
+  static constexpr bool read_only = std::is_const_v<T>;
   static host_span span(const section_t<T, R, false>& s, const call_site& site) { return section_span(s, site); }
 };
 template <class T, std::size_t R>
 struct data_traits<section_t<T, R, true>> {
   static constexpr bool valid = true;
+  static constexpr bool read_only = std::is_const_v<T>;
   static host_span span(const section_t<T, R, true>&, const call_site&) {
     static_assert(dependent_false<T>,
                   "acc::section: a section with acc::halo ranges is relative to a tile's iterations, so only "
@@ -63,6 +68,11 @@ struct data_traits<section_t<T, R, true>> {
 /// An acc::array, acc::view or acc::section: what clauses, updates and is_present take.
 template <class X>
 inline constexpr bool is_data_v = data_traits<std::remove_cvref_t<X>>::valid;
+
+/// Data whose elements are const (a view or section of const T): nothing may be copied into
+/// its host memory (copy, copyout, update_self).
+template <class X>
+inline constexpr bool read_only_data_v = data_traits<std::remove_cvref_t<X>>::read_only;
 
 /// The host memory x names; `site` is the clause or update, which a section that is not
 /// contiguous or leaves its array names in its acc::bad_clause.
