@@ -210,6 +210,16 @@ inline constexpr bool invocable_with_rank_v = [] {
   else return std::is_invocable_v<const Body&, I, I, I>;
 }();
 
+/// Whether body, called with Rank indices of type I, returns nothing (a loop body's value would
+/// be discarded); true when it cannot be called so (the arity check reports that).
+template <class Body, class I, std::size_t Rank>
+inline constexpr bool returns_void_with_rank_v = [] {
+  if constexpr (!invocable_with_rank_v<Body, I, Rank>) return true;
+  else if constexpr (Rank == 1) return std::is_void_v<std::invoke_result_t<const Body&, I>>;
+  else if constexpr (Rank == 2) return std::is_void_v<std::invoke_result_t<const Body&, I, I>>;
+  else return std::is_void_v<std::invoke_result_t<const Body&, I, I, I>>;
+}();
+
 }  // namespace detail
 }  // namespace acc
 

@@ -55,6 +55,21 @@ constexpr bool check_loop_args() {
                   "acc::parallel_loop: the loop body is missing; "
                   "write acc::parallel_loop(n, ACC_LAMBDA(int i) { ... })");
     return false;
+  } else if constexpr ((std::is_function_v<std::remove_pointer_t<std::remove_cvref_t<Args>>> || ...)) {
+    static_assert(dependent_false<Extent>,
+                  "acc::parallel_loop: an argument is a function, not a clause: call it, e.g. acc::async(q) or "
+                  "acc::async(), acc::num_gangs(n)");
+    return false;
+  } else if constexpr (sizeof...(Args) > 1 && is_clause_v<body_of_t<Args...>>) {
+    static_assert(dependent_false<Extent>,
+                  "acc::parallel_loop: a clause comes after the body; clauses come first, "
+                  "parallel_loop(extent, clauses..., body)");
+    return false;
+  } else if constexpr (is_device_only_lambda_v<body_of_t<Args...>>) {
+    static_assert(dependent_false<Extent>,
+                  "acc::parallel_loop: the body is a __device__ lambda, which the host cannot run (acc runs "
+                  "bodies on the host too: no GPU, if_(false), ACC_DEVICE_TYPE=host); write it with ACC_LAMBDA");
+    return false;
   } else if constexpr (!clauses_then_body<Args...>()) {
     static_assert(dependent_false<Extent>,
                   "acc::parallel_loop: an argument between the extent and the body is not a clause; "
@@ -73,6 +88,12 @@ constexpr bool check_loop_args() {
                     "acc::parallel_loop: with reduction clauses the body takes the indices and then one T& per "
                     "reduction, in clause order, e.g. ACC_LAMBDA(int i, double& sum) { sum += x[i]; }");
       return false;
+    } else if constexpr (std::tuple_size_v<Reds> == 0 && !invocable_with_rank_v<Body, Index, rank> &&
+                         invocable_with_rank_v<Body, Index&, rank>) {
+      static_assert(dependent_false<Extent>,
+                    "acc::parallel_loop: the body takes its index by reference; indices are values: take int i "
+                    "(or const int& i)");
+      return false;
     } else if constexpr (std::tuple_size_v<Reds> == 0 && !invocable_with_rank_v<Body, Index, rank>) {
       static_assert(rank != 1 || dependent_false<Extent>,
                     "acc::parallel_loop: body must take one index for a count or range; "
@@ -81,6 +102,11 @@ constexpr bool check_loop_args() {
                     "acc::parallel_loop: body must take two indices (i, j) for acc::collapse(ni, nj)");
       static_assert(rank != 3 || dependent_false<Extent>,
                     "acc::parallel_loop: body must take three indices (i, j, k) for acc::collapse(ni, nj, nk)");
+      return false;
+    } else if constexpr (std::tuple_size_v<Reds> == 0 && !returns_void_with_rank_v<Body, Index, rank>) {
+      static_assert(dependent_false<Extent>,
+                    "acc::parallel_loop: the body returns a value, which parallel_loop would discard; for a "
+                    "reduction write acc::parallel_reduce(n, op, body) or acc::reduction(op, var)");
       return false;
     } else if constexpr (!check_body_parallel_loop<Body, Extent>()) {
       return false;

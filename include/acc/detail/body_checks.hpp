@@ -191,6 +191,10 @@ constexpr bool closure_type_named() {
   return false;
 }
 
+/// A `[=] __device__` lambda: the host cannot call it, and acc runs every body on the host too.
+template <class Body>
+inline constexpr bool is_device_only_lambda_v = __nv_is_extended_device_lambda_closure_type(Body);
+
 /// A body nvcc can instantiate a kernel with: an ACC_LAMBDA (an extended lambda) or a class.
 template <class Body>
 constexpr bool kernel_body() {
@@ -202,6 +206,8 @@ constexpr bool kernel_body() {
 template <class Body>
 inline constexpr bool kernel_body_v = kernel_body<Body>();
 #else
+template <class Body>
+inline constexpr bool is_device_only_lambda_v = false;
 template <class Body>
 inline constexpr bool kernel_body_v = true;
 #endif
