@@ -207,10 +207,17 @@ public:
 
   /// Element i of a rank-1 view.
   template <class I>
+    requires(Rank == 1)
   ACC_DETAIL_HD reference operator[](I i) const {
-    static_assert(Rank == 1, "acc::view: v[i] is for rank 1; write v(i, j) for rank 2");
     static_assert(detail::all_integral_v<I>, "acc::view: indices must be integers");
     return load(offset(i));
+  }
+  // v[i][j] on rank 2: a deduced return type makes the message come before the error on [j].
+  template <class I>
+    requires(Rank != 1)
+  ACC_DETAIL_HD auto operator[](I) const {
+    static_assert(Rank == 1, "acc::view: v[i] is for rank 1; write v(i, j) for rank 2");
+    return 0;
   }
 
   ACC_DETAIL_HD std::size_t size() const noexcept {
@@ -400,9 +407,16 @@ public:
     return v_(i...);
   }
   template <class I>
+    requires(Rank == 1)
   ACC_DETAIL_HD T& operator[](I i) const {
-    static_assert(Rank == 1, "acc::array: a[i] is for rank 1; write a(i, j) for rank 2");
     return v_[i];
+  }
+  // a[i][j] on rank 2: a deduced return type makes the message come before the error on [j].
+  template <class I>
+    requires(Rank != 1)
+  ACC_DETAIL_HD auto operator[](I) const {
+    static_assert(Rank == 1, "acc::array: a[i] is for rank 1; write a(i, j) for rank 2");
+    return 0;
   }
 
   ACC_DETAIL_HD std::size_t size() const noexcept { return v_.size(); }
