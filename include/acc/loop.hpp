@@ -86,7 +86,8 @@ constexpr bool check_loop_args() {
     if constexpr (std::tuple_size_v<Reds> > 0 && !invocable_with_reductions<Body, Index, rank, Reds>::value) {
       static_assert(dependent_false<Extent>,
                     "acc::parallel_loop: with reduction clauses the body takes the indices and then one T& per "
-                    "reduction, in clause order, e.g. ACC_LAMBDA(int i, double& sum) { sum += x[i]; }");
+                    "reduction, in clause order, T the variable's own type (a float sum takes float&), e.g. "
+                    "ACC_LAMBDA(int i, double& sum) { sum += x[i]; }");
       return false;
     } else if constexpr (std::tuple_size_v<Reds> == 0 && !invocable_with_rank_v<Body, Index, rank> &&
                          invocable_with_rank_v<Body, Index&, rank>) {

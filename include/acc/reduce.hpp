@@ -51,6 +51,18 @@ constexpr bool check_reduce_args() {
                   "acc::parallel_reduce: a clause comes after the body; clauses come first, "
                   "parallel_reduce(extent, clauses..., op, body[, init])");
     return false;
+  } else if constexpr (is_device_only_lambda_v<Body>) {
+    static_assert(dependent_false<Extent>,
+                  "acc::parallel_reduce: the body is a __device__ lambda, which the host cannot run (acc runs "
+                  "bodies on the host too: no GPU, if_(false), ACC_DEVICE_TYPE=host); write it with ACC_LAMBDA");
+    return false;
+  } else if constexpr (std::is_arithmetic_v<Body> && sizeof...(Init) == 1 &&
+                       (invocable_with_rank_v<Init, typename extent_traits<Extent>::index_type,
+                                              extent_traits<Extent>::rank> &&
+                        ...)) {
+    static_assert(dependent_false<Extent>,
+                  "acc::parallel_reduce: the initial value comes last: parallel_reduce(extent, op, body, init)");
+    return false;
   } else if constexpr (!invocable_with_rank_v<Body, typename extent_traits<Extent>::index_type,
                                               extent_traits<Extent>::rank>) {
     static_assert(dependent_false<Extent>,
