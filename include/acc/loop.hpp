@@ -67,7 +67,7 @@ constexpr bool check_loop_args() {
     return false;
   } else if constexpr (is_device_only_lambda_v<body_of_t<Args...>>) {
     static_assert(dependent_false<Extent>,
-                  "acc::parallel_loop: the body is a __device__ lambda, which the host cannot run (acc runs "
+                  "acc::parallel_loop: the body is a device-only lambda, which the host cannot run (acc runs "
                   "bodies on the host too: no GPU, if_(false), ACC_DEVICE_TYPE=host); write it with ACC_LAMBDA");
     return false;
   } else if constexpr (!clauses_then_body<Args...>()) {

@@ -53,7 +53,7 @@ constexpr bool check_reduce_args() {
     return false;
   } else if constexpr (is_device_only_lambda_v<Body>) {
     static_assert(dependent_false<Extent>,
-                  "acc::parallel_reduce: the body is a __device__ lambda, which the host cannot run (acc runs "
+                  "acc::parallel_reduce: the body is a device-only lambda, which the host cannot run (acc runs "
                   "bodies on the host too: no GPU, if_(false), ACC_DEVICE_TYPE=host); write it with ACC_LAMBDA");
     return false;
   } else if constexpr (std::is_arithmetic_v<Body> && sizeof...(Init) == 1 &&

@@ -1,4 +1,4 @@
-// expect: acc::parallel_loop: the body is a __device__ lambda, which the host cannot run
+// expect: acc::parallel_loop: the body is a device-only lambda, which the host cannot run
 // only: cuda
 #include <acc/parallel.hpp>
 
