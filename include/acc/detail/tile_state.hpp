@@ -55,6 +55,8 @@ struct tile_access {
   /// it does not fit. (An offset, not a pointer with a null case: on a GPU the pointer must be
   /// visibly derived from shared memory, or the compiler emits generic loads.) What happens to
   /// a view that does not fit is the backend's (Ops::take_room).
+  /// The bytes a view of `bytes` takes of the area: each starts on 16 bytes.
+  ACC_DETAIL_HD static constexpr std::size_t cache_taken(std::size_t bytes) noexcept { return (bytes + 15) / 16 * 16; }
   template <class Ops, std::size_t R, class I>
   ACC_DETAIL_HD static bool take_cache(const tile_t<R, I>& t, std::size_t bytes, std::size_t& at) noexcept {
     if (t.cache_reuse_) {
@@ -62,8 +64,7 @@ struct tile_access {
       t.cache_reuse_ = false;
     }
     at = t.cache_used_;
-    const std::size_t need = (bytes + 15) / 16 * 16;
-    return Ops::take_room(t.cache_used_, need, t.cache_bytes_);
+    return Ops::take_room(t.cache_used_, cache_taken(bytes), t.cache_bytes_);
   }
   /// Whether acc::cache calls since the area was last started asked more than it holds.
   template <std::size_t R, class I>

@@ -36,9 +36,9 @@ ACC_DETAIL_RUNTIME_FN void tile_ops::cache_bad_range(long long a, long long b) {
 }
 
 ACC_DETAIL_RUNTIME_FN void tile_ops::cache_overflow(std::size_t bytes, std::size_t used, std::size_t total) {
-  const std::size_t taken = (bytes + 15) / 16 * 16;  // tile_access::take_cache's rounding
   throw body_error<bad_clause>("acc::cache: a view of " + std::to_string(bytes) + " bytes takes " +
-                               std::to_string(taken) + " (each view starts on 16 bytes), but " +
+                               std::to_string(tile_access::cache_taken(bytes)) +
+                               " (each view starts on 16 bytes), but " +
                                std::to_string(used) + " of the " + std::to_string(total) +
                                " bytes that acc::cache_bytes gave the tile_loop are taken already");
 }
