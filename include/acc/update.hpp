@@ -80,7 +80,8 @@ void fold_update_clause(int& queue, bool& on, int& device_num, const A& a) {
 
 /// update device / self of a list, in order, with the list's async, device_num and if_ clauses.
 template <bool ToHost, class... Args>
-void update_list(const char* name, bool to_device, const update_here<ToHost>& first, const Args&... rest) {
+void update_list(const char* name, const update_here<ToHost>& first, const Args&... rest) {
+  constexpr bool to_device = !ToHost;
   const call_site site{name, first.where};
   int queue = queue_sync, device_num = -1;
   bool on = true;
@@ -154,7 +155,7 @@ void update_device(detail::update_here<false> first, Rest&&... rest) {
   static_assert(detail::update_list_ok<std::remove_cvref_t<Rest>...>,
                 "acc::update_device: a list takes acc::array, acc::view, acc::section (acc::section(p, n) for a "
                 "pointer) and ACC_DECLARE variables, then acc::async(q), acc::device_num(n) or acc::if_(cond)");
-  detail::update_list("update_device", true, first, rest...);
+  detail::update_list("update_device", first, rest...);
 }
 
 /// Copies the device copy of present data back to host memory (OpenACC 3.3 §2.14.4
@@ -206,7 +207,7 @@ void update_self(detail::update_here<true> first, Rest&&... rest) {
   static_assert(detail::update_list_ok<std::remove_cvref_t<Rest>...>,
                 "acc::update_self: a list takes acc::array, acc::view, acc::section (acc::section(p, n) for a "
                 "pointer) and ACC_DECLARE variables, then acc::async(q), acc::device_num(n) or acc::if_(cond)");
-  detail::update_list("update_self", false, first, rest...);
+  detail::update_list("update_self", first, rest...);
 }
 
 /// OpenACC's older name of update_self (`update host`), kept by the contract.
@@ -257,7 +258,7 @@ void update_host(detail::update_here<true> first, Rest&&... rest) {
   static_assert(detail::update_list_ok<std::remove_cvref_t<Rest>...>,
                 "acc::update_host: a list takes acc::array, acc::view, acc::section (acc::section(p, n) for a "
                 "pointer) and ACC_DECLARE variables, then acc::async(q), acc::device_num(n) or acc::if_(cond)");
-  detail::update_list("update_host", false, first, rest...);
+  detail::update_list("update_host", first, rest...);
 }
 
 /// Whether all of x is present on the current device (`acc_is_present`, OpenACC 3.3 §3.2.30).
