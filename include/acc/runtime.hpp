@@ -141,11 +141,8 @@ ACC_ROUTINE constexpr bool on_device(device_type t) noexcept {
 /// OpenACC's `default_async(q)` clause of acc::set.
 struct default_async_t {
   int queue;
-  std::source_location where;
 };
-constexpr default_async_t default_async(int q, std::source_location w = std::source_location::current()) noexcept {
-  return {q, w};
-}
+constexpr default_async_t default_async(int q) noexcept { return {q}; }
 
 namespace detail {
 

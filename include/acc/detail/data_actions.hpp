@@ -36,7 +36,7 @@ struct data_traits<view<T, R>> {
   static constexpr bool valid = true;
   static constexpr bool read_only = std::is_const_v<T>;
   static host_span span(const view<T, R>& v) noexcept {
-    return {v.data(), v.size() * sizeof(T), *v.label() ? v.label() : nullptr, std::is_const_v<T>};
+    return {v.data(), v.size() * sizeof(T), *v.label() ? v.label() : nullptr, read_only};
   }
 };
 template <class T, std::size_t R>
