@@ -8,6 +8,8 @@
 #include <acc/detail/config.hpp>
 #include <acc/detail/present_table.hpp>
 
+#include <source_location>
+
 /// `ACC_DECLARE(double, tolerance);` at namespace scope: a variable `tolerance` of that type
 /// that host code and compute constructs both use by name, present on every device for the
 /// whole program. Host code and constructs that run on a GPU see two copies, as OpenACC's
@@ -29,7 +31,13 @@
 /// acc::update_device(&table[lo], len) a part.
 #define ACC_DECLARE_ARRAY(type, name, count) ACC_DETAIL_DECLARE(type, name, [count])
 
+// The static_assert: a declare inside a function would make a local variable that constructs
+// capture by value and that the present table keeps after its frame is gone. A source_location
+// made at namespace scope names no function.
 #define ACC_DETAIL_DECLARE(type, name, dims)                                                         \
+  static_assert(::std::source_location::current().function_name()[0] == '\0',                     \
+                "ACC_DECLARE: the global " #name " is declared inside a function; ACC_DECLARE and "   \
+                "ACC_DECLARE_ARRAY declare globals: write them at namespace scope");                 \
   ACC_DETAIL_DECLARED_VAR type name dims;                                                            \
   [[maybe_unused]] static const bool acc_detail_declared_##name =                                    \
       ::acc::detail::declare_global(&name, sizeof(name), #name, ACC_DETAIL_DECLARED_SYMBOL)
