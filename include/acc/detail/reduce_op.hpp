@@ -214,7 +214,15 @@ constexpr bool builtin_op_fits() {
 /// What is wrong with reducing T with op, in the order a user would fix it (none: nothing).
 /// The one table behind the checks of acc::reduction, parallel_reduce and loop_reduce.
 /// HasInit: the construct starts from a value the user gives, so op needs no identity.
-enum class op_fault { none, atomic_only, loc_type, bitwise_type, cannot_combine, no_limits, no_identity };
+/// array: T cannot be combined and is an array (a C array, or anything with data() and size():
+/// acc::array, acc::view, std::vector), the form of OpenACC's `reduction(+:a[0:n])`.
+enum class op_fault { none, atomic_only, loc_type, bitwise_type, array, cannot_combine, no_limits, no_identity };
+
+template <class T>
+inline constexpr bool array_like_v = std::is_array_v<T> || requires(T& t) {
+  t.data();
+  t.size();
+};
 template <class Op, class T, bool HasInit>
 constexpr op_fault op_fault_of() {
   constexpr bool loc_op = std::is_same_v<Op, min_loc_t> || std::is_same_v<Op, max_loc_t>;
@@ -224,7 +232,7 @@ constexpr op_fault op_fault_of() {
   else if constexpr (loc_op && !is_loc<T>::value) return op_fault::loc_type;
   else if constexpr (bitwise_op && !builtin_op_fits<Op, T>()) return op_fault::bitwise_type;
   else if constexpr (!builtin_op_fits<Op, T>() || !std::is_invocable_r_v<T, const Op&, T, T>)
-    return op_fault::cannot_combine;
+    return array_like_v<T> ? op_fault::array : op_fault::cannot_combine;
   else if constexpr (HasInit || has_identity_v<Op, T>) return op_fault::none;
   else if constexpr (loc_op || std::is_same_v<Op, maximum_t> || std::is_same_v<Op, minimum_t>)
     return op_fault::no_limits;
@@ -250,6 +258,10 @@ constexpr op_fault op_fault_of() {
                   "acc::" #ENTRY ": acc::bit_and, bit_or and bit_xor need an integer type, and " VALUE " is not "   \
                   "one (floating-point values have no bitwise operators); reduce integers, or write a user "      \
                   "op T(T, T) with a `T identity() const`");                                                 \
+    static_assert(fault != op_fault::array,                                                                  \
+                  "acc::" #ENTRY ": " VALUE " is an array; an array reduction (OpenACC reduction(+:a[0:n])) "      \
+                  "is written here as a reduction of a struct holding the n values, with an element-wise user "   \
+                  "op T(T, T), or as acc::atomic_update(a[k], acc::plus, v) in the loop");                    \
     static_assert(fault != op_fault::cannot_combine,                                                         \
                   "acc::" #ENTRY ": op cannot combine two values of " VALUE "; use acc::plus, acc::maximum, ... "    \
                   "or a callable T(T, T)");                                                                   \
