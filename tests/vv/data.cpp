@@ -68,6 +68,53 @@ TEST_CASE("vv copyin_copyout", "[vv][data]") {
   for (int x = 0; x < vv::n; ++x) REQUIRE(test[x] == 2.0);
 }
 
+TEST_CASE("vv data_async", "[vv][data]") {
+  // OpenACC 3.2's async on a data construct: the region's copies are queued. The suite's
+  // constructs inside the region carry no async and rely on the region's queue for their order;
+  // here they are queued on it, which is what the suite expects of them.
+  SECTION("T1: two regions data copy(a, b, c) async(1), then wait(1)") {
+    abc d;
+    auto a = d.a, b = d.b, c = d.c;
+    for (int round = 0; round < 2; ++round) {
+      acc::data region{acc::copy(a), acc::copy(b), acc::copy(c), acc::async(1)};
+      acc::parallel_loop(vv::n, acc::async(1), ACC_LAMBDA(int x) { c[x] += a[x] + b[x]; });
+    }
+    acc::wait(1);
+    for (int x = 0; x < vv::n; ++x) REQUIRE(vv::close(c[x], 2 * (d.av[x] + d.bv[x])));
+  }
+  SECTION("T2: data async(0), parallel loop async(1) wait(0), wait(1) async(0), then wait(0)") {
+    abc d;
+    auto a = d.a, b = d.b, c = d.c;
+    {
+      acc::data region{acc::copy(a), acc::copy(b), acc::copy(c), acc::async(0)};
+      acc::wait_async(0, 1);
+      acc::parallel_loop(vv::n, acc::async(1), ACC_LAMBDA(int x) { c[x] += a[x] + b[x]; });
+      acc::wait_async(1, 0);
+    }
+    acc::wait(0);
+    d.require_sum();
+  }
+}
+
+TEST_CASE("vv data_wait", "[vv][data]") {
+  // data ... async(0) as in data_async T2, then data copy(a, b, c) wait(0): a wait clause on a
+  // region that is not async waits on the host before its copies (acc::wait(0)).
+  abc d;
+  auto a = d.a, b = d.b, c = d.c;
+  {
+    acc::data region{acc::copy(a), acc::copy(b), acc::copy(c), acc::async(0)};
+    acc::wait_async(0, 1);
+    acc::parallel_loop(vv::n, acc::async(1), ACC_LAMBDA(int x) { c[x] = a[x] + b[x]; });
+    acc::wait_async(1, 0);
+  }
+  acc::wait(0);
+  {
+    acc::data region{acc::copy(a), acc::copy(b), acc::copy(c)};
+    acc::parallel_loop(vv::n, ACC_LAMBDA(int x) { c[x] += c[x]; });
+  }
+  for (int x = 0; x < vv::n; ++x) REQUIRE(vv::close(c[x], 2 * (d.av[x] + d.bv[x])));
+}
+
 TEST_CASE("vv data_copy_no_lower_bound", "[vv][data]") {
   abc d(1.0);
   {
