@@ -161,8 +161,11 @@ struct runtime_state {
   }
 };
 
+// Never destroyed: an acc::array with static storage (a global, a function's static) may be
+// destroyed after this would be, and its destructor still takes its range out of the present
+// table. What the state holds (maps, queue handles) goes with the process.
 inline runtime_state& state() {
-  static runtime_state s;
+  static runtime_state& s = *new runtime_state;
   return s;
 }
 
