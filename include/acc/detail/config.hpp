@@ -87,6 +87,17 @@
 #  define ACC_DETAIL_COLD
 #endif
 
+// The same for the CUDA runtime's helpers. With relocatable device code (nvcc -rdc=true)
+// cudafe++ writes their earlier declarations out as `inline`, and g++ warns (-Wattributes) at a
+// noinline definition that follows an inline declaration: header-only rdc units go without.
+#if defined(__CUDACC_RDC__) && ACC_DETAIL_CUDA_RUNTIME_INLINE
+#  define ACC_DETAIL_CUDA_RUNTIME_NOINLINE
+#  define ACC_DETAIL_CUDA_RUNTIME_COLD
+#else
+#  define ACC_DETAIL_CUDA_RUNTIME_NOINLINE ACC_DETAIL_NOINLINE
+#  define ACC_DETAIL_CUDA_RUNTIME_COLD ACC_DETAIL_COLD
+#endif
+
 // The copies and destruction of acc::array / acc::view on the host: nvcc's wrapper of an
 // extended lambda copies every capture several times where the lambda is written, and each
 // copy, inlined, is stores, the capture hook and the reference count that the host compiler

@@ -25,7 +25,7 @@
 
 namespace acc::detail::cuda {
 
-ACC_DETAIL_NOINLINE ACC_DETAIL_CUDA_RUNTIME_FN kernel_limits query_limits(const void* kernel, int max_block,
+ACC_DETAIL_CUDA_RUNTIME_NOINLINE ACC_DETAIL_CUDA_RUNTIME_FN kernel_limits query_limits(const void* kernel, int max_block,
                                                                           const call_site& site) {
   cudaFuncAttributes attr{};
   ACC_DETAIL_CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel), site);
@@ -34,13 +34,13 @@ ACC_DETAIL_NOINLINE ACC_DETAIL_CUDA_RUNTIME_FN kernel_limits query_limits(const 
   return kernel_limits{block, attr.maxThreadsPerBlock, attr.sharedSizeBytes, kernel, kernel_function(kernel)};
 }
 
-ACC_DETAIL_NOINLINE ACC_DETAIL_CUDA_RUNTIME_FN const kernel_limits& cached_limits(kernel_limits_cache& cache,
+ACC_DETAIL_CUDA_RUNTIME_NOINLINE ACC_DETAIL_CUDA_RUNTIME_FN const kernel_limits& cached_limits(kernel_limits_cache& cache,
                                                                                   const void* kernel, int max_block,
                                                                                   int device, const call_site& site) {
   return cache.get(device, [&] { return query_limits(kernel, max_block, site); });
 }
 
-ACC_DETAIL_NOINLINE ACC_DETAIL_CUDA_RUNTIME_FN resident_counts query_resident(const void* kernel, int block,
+ACC_DETAIL_CUDA_RUNTIME_NOINLINE ACC_DETAIL_CUDA_RUNTIME_FN resident_counts query_resident(const void* kernel, int block,
                                                                               int device, const call_site& site) {
   resident_counts r{block, 0, 0};
   ACC_DETAIL_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&r.per_sm, kernel, block, 0), site);
@@ -48,7 +48,7 @@ ACC_DETAIL_NOINLINE ACC_DETAIL_CUDA_RUNTIME_FN resident_counts query_resident(co
   return r;
 }
 
-ACC_DETAIL_NOINLINE ACC_DETAIL_CUDA_RUNTIME_FN int cached_resident(per_device<resident_counts>& cache,
+ACC_DETAIL_CUDA_RUNTIME_NOINLINE ACC_DETAIL_CUDA_RUNTIME_FN int cached_resident(per_device<resident_counts>& cache,
                                                                    const void* kernel, int block, int device,
                                                                    const call_site& site) {
   resident_counts c = cache.get(device, [&] { return query_resident(kernel, block, device, site); });
@@ -56,7 +56,7 @@ ACC_DETAIL_NOINLINE ACC_DETAIL_CUDA_RUNTIME_FN int cached_resident(per_device<re
   return (c.per_sm > 1 ? c.per_sm : 1) * c.sm_count;
 }
 
-ACC_DETAIL_NOINLINE ACC_DETAIL_CUDA_RUNTIME_FN int allow_shared(per_device<int>& cache, const void* kernel,
+ACC_DETAIL_CUDA_RUNTIME_NOINLINE ACC_DETAIL_CUDA_RUNTIME_FN int allow_shared(per_device<int>& cache, const void* kernel,
                                                                 std::size_t static_shared, int device,
                                                                 const call_site& site) {
   return cache.get(device, [&] {
@@ -70,7 +70,7 @@ ACC_DETAIL_NOINLINE ACC_DETAIL_CUDA_RUNTIME_FN int allow_shared(per_device<int>&
   });
 }
 
-ACC_DETAIL_NOINLINE ACC_DETAIL_CUDA_RUNTIME_FN int query_resident_gangs(const void* kernel, int block,
+ACC_DETAIL_CUDA_RUNTIME_NOINLINE ACC_DETAIL_CUDA_RUNTIME_FN int query_resident_gangs(const void* kernel, int block,
                                                                         std::size_t shared, int device,
                                                                         const call_site& site) {
   int per_sm = 0, sms = 0;
@@ -79,7 +79,7 @@ ACC_DETAIL_NOINLINE ACC_DETAIL_CUDA_RUNTIME_FN int query_resident_gangs(const vo
   return (per_sm > 1 ? per_sm : 1) * sms;
 }
 
-ACC_DETAIL_NOINLINE ACC_DETAIL_CUDA_RUNTIME_FN int resident_gangs(per_device<resident_shape>& cache,
+ACC_DETAIL_CUDA_RUNTIME_NOINLINE ACC_DETAIL_CUDA_RUNTIME_FN int resident_gangs(per_device<resident_shape>& cache,
                                                                   const void* kernel, int block, std::size_t shared,
                                                                   int device, const call_site& site) {
   const resident_shape& first = cache.get(device, [&] {
@@ -102,7 +102,7 @@ ACC_DETAIL_CUDA_RUNTIME_FN bool fast_memory_per_sm(int device, const call_site& 
   }) != 0;
 }
 
-ACC_DETAIL_NOINLINE ACC_DETAIL_CUDA_RUNTIME_FN unsigned plan_block(const launch_spec& s, const kernel_limits& k,
+ACC_DETAIL_CUDA_RUNTIME_NOINLINE ACC_DETAIL_CUDA_RUNTIME_FN unsigned plan_block(const launch_spec& s, const kernel_limits& k,
                                                                    int device, const call_site& site) {
   if (!s.vector_length && !s.num_workers) return static_cast<unsigned>(k.suggested_block);
   const long long v = s.vector_length ? s.vector_length : 1, w = s.num_workers ? s.num_workers : 1;
@@ -113,7 +113,7 @@ ACC_DETAIL_NOINLINE ACC_DETAIL_CUDA_RUNTIME_FN unsigned plan_block(const launch_
   return static_cast<unsigned>(v * w);
 }
 
-ACC_DETAIL_NOINLINE ACC_DETAIL_CUDA_RUNTIME_FN launch_config plan_loop(const launch_spec& s, const kernel_limits& k,
+ACC_DETAIL_CUDA_RUNTIME_NOINLINE ACC_DETAIL_CUDA_RUNTIME_FN launch_config plan_loop(const launch_spec& s, const kernel_limits& k,
                                                                        std::uint64_t iterations, int device,
                                                                        const call_site& site) {
   unsigned block = plan_block(s, k, device, site);
@@ -134,7 +134,7 @@ ACC_DETAIL_CUDA_RUNTIME_FN cudaStream_t begin_launch(const launch_context& ctx) 
   return queue_stream(ctx.device, ctx.spec.queue, ctx.site);
 }
 
-ACC_DETAIL_NOINLINE ACC_DETAIL_CUDA_RUNTIME_FN void launch_loop_1d32(const void* kernel, kernel_limits_cache& limits,
+ACC_DETAIL_CUDA_RUNTIME_NOINLINE ACC_DETAIL_CUDA_RUNTIME_FN void launch_loop_1d32(const void* kernel, kernel_limits_cache& limits,
                                                                   std::uint64_t total, void** args,
                                                                   const launch_context& ctx) {
   const cudaStream_t stream = begin_launch(ctx);

@@ -38,7 +38,7 @@ inline const char* library_path(const char* file) {
   return p ? p : file;
 }
 
-[[noreturn]] ACC_DETAIL_COLD ACC_DETAIL_CUDA_RUNTIME_FN void throw_cuda(cudaError_t e, const char* call, const call_site& site,
+[[noreturn]] ACC_DETAIL_CUDA_RUNTIME_COLD ACC_DETAIL_CUDA_RUNTIME_FN void throw_cuda(cudaError_t e, const char* call, const call_site& site,
                                                                       const char* file, int line) {
   throw device_error(describe(site) + ": " + call + " failed: " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) +
                      ") [" + library_path(file) + ":" + std::to_string(line) + "]");
