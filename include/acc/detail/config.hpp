@@ -109,8 +109,17 @@
 #  define ACC_DETAIL_HOST_NOINLINE
 #endif
 
-#if !defined(__cpp_lib_source_location) && !defined(__has_include)
-#  error "acc needs C++20 (std::source_location); compile with -std=c++20"
+// What acc needs of the language, said before a page of errors would: C++20, a standard library
+// with std::source_location (every construct names its caller's line), and exceptions (acc::error).
+// nvcc's device pass compiles no exception handling and is not asked.
+#include <version>
+#if __cplusplus < 202002L
+#  error "acc needs C++20: compile with -std=c++20 (CMake: the acc::acc target sets it)"
+#elif !defined(__cpp_lib_source_location)
+#  error "acc needs std::source_location, which this compiler and standard library lack (g++ 11 or later; clang 15 or later)"
+#endif
+#if !defined(__cpp_exceptions) && !defined(ACC_DETAIL_DEVICE_PASS)
+#  error "acc reports errors by throwing acc::error: compile with exceptions on (no -fno-exceptions)"
 #endif
 
 /// By-value lambda introducer usable on the host and the device:
