@@ -16,8 +16,9 @@
 /// `declare create` has: acc::update_device(tolerance) copies the host value to the device,
 /// acc::update_self(tolerance) back. Where constructs run on the host (g++ builds, nvcc builds
 /// without a GPU, ACC_DEVICE_TYPE=host) there is one copy and updates do nothing.
-/// - Define it in one source file (as any global variable's definition). Under nvcc it is a
-///   __device__ variable: kernels of other .cu files see it only with relocatable device code.
+/// - Define it in one source file (as any global variable's definition); other files declare
+///   it with ACC_DECLARE_EXTERN (below). Under nvcc it is a __device__ variable: kernels of
+///   other .cu files see it only with relocatable device code.
 /// - Zero-initialised on the host and on the device; no initialiser.
 /// - Under nvcc, the warnings about a __device__ variable used in host code (20091, 20092) are
 ///   turned off from the declaration to the end of the file.
@@ -30,6 +31,25 @@
 /// host and in compute constructs; acc::update_device(table) copies all of it,
 /// acc::update_device(&table[lo], len) a part.
 #define ACC_DECLARE_ARRAY(type, name, count) ACC_DETAIL_DECLARE(type, name, [count])
+
+/// `ACC_DECLARE_EXTERN(double, scale);` (in a header): the declaration of a global that one
+/// source file defines with ACC_DECLARE(double, scale), for the other files to use by name in
+/// host code and compute constructs (OpenACC `declare create` of an `extern` variable).
+/// `ACC_DECLARE_ARRAY_EXTERN(float, table, 256)` declares an ACC_DECLARE_ARRAY.
+/// - Under nvcc a kernel reaches another .cu file's __device__ variable only through
+///   relocatable device code: compile the .cu files with -rdc=true (CMake: the target property
+///   CUDA_SEPARABLE_COMPILATION ON). Without it, an nvcc unit that sees this declaration stops
+///   with a static_assert that says so.
+#define ACC_DECLARE_EXTERN(type, name) ACC_DETAIL_DECLARE_EXTERN(type, name, )
+#define ACC_DECLARE_ARRAY_EXTERN(type, name, count) ACC_DETAIL_DECLARE_EXTERN(type, name, [count])
+
+#define ACC_DETAIL_DECLARE_EXTERN(type, name, dims)                                                  \
+  static_assert(ACC_DETAIL_RDC || !ACC_DETAIL_CUDA_UNIT,                                             \
+                "ACC_DECLARE_EXTERN: the global " #name " is shared between source files, and under "  \
+                "nvcc that needs relocatable device code: compile with -rdc=true (CMake: "              \
+                "CUDA_SEPARABLE_COMPILATION ON)");                                                   \
+  /* the pragmas before `extern`: cudafe++ 13.0 crashes on them after it */                     \
+  ACC_DETAIL_DECLARED_WARNINGS_OFF extern ACC_DETAIL_DECLARED_SPACE type name dims
 
 // The static_assert: a declare inside a function would make a local variable that constructs
 // capture by value and that the present table keeps after its frame is gone. A source_location

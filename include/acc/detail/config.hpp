@@ -9,8 +9,9 @@
 // ACC_DECLARE's variables: __device__ variables, whose host shadow host code uses, which nvcc
 // warns about (20091: read, 20092: written in a host function); from the first declaration on,
 // those two warnings are off in that translation unit.
-#  define ACC_DETAIL_DECLARED_VAR                                                                 \
-    _Pragma("nv_diag_suppress 20091") _Pragma("nv_diag_suppress 20092") __device__
+#  define ACC_DETAIL_DECLARED_WARNINGS_OFF _Pragma("nv_diag_suppress 20091") _Pragma("nv_diag_suppress 20092")
+#  define ACC_DETAIL_DECLARED_SPACE __device__
+#  define ACC_DETAIL_DECLARED_VAR ACC_DETAIL_DECLARED_WARNINGS_OFF ACC_DETAIL_DECLARED_SPACE
 #  define ACC_DETAIL_DECLARED_SYMBOL true
 // The operator objects (acc::plus, acc::min_loc, ...), which bodies call, e.g.
 // w = acc::min_loc(w, acc::loc(x[i], i)): nvcc lets device code call a member of a
@@ -23,9 +24,24 @@
 #  endif
 #else
 #  define ACC_DETAIL_HD
+#  define ACC_DETAIL_DECLARED_WARNINGS_OFF
+#  define ACC_DETAIL_DECLARED_SPACE
 #  define ACC_DETAIL_DECLARED_VAR
 #  define ACC_DETAIL_DECLARED_SYMBOL false
 #  define ACC_DETAIL_OPERATOR_OBJECT inline constexpr
+#endif
+
+// ACC_DETAIL_CUDA_UNIT: 1 under nvcc; ACC_DETAIL_RDC: 1 with relocatable device code
+// (-rdc=true), where kernels reach __device__ variables of other translation units.
+#if defined(__CUDACC__)
+#  define ACC_DETAIL_CUDA_UNIT 1
+#else
+#  define ACC_DETAIL_CUDA_UNIT 0
+#endif
+#if defined(__CUDACC_RDC__)
+#  define ACC_DETAIL_RDC 1
+#else
+#  define ACC_DETAIL_RDC 0
 #endif
 
 #if defined(_OPENMP)
