@@ -103,6 +103,15 @@
 #  define ACC_DETAIL_COLD
 #endif
 
+// The functions holding the runtime's program-wide state (the present table, queues, a thread's
+// default queue): one copy in the process even where acc is compiled inline into a shared library
+// built with -fvisibility=hidden, which would otherwise keep a runtime of its own.
+#if defined(__GNUC__) || defined(__clang__)
+#  define ACC_DETAIL_PROGRAM_WIDE __attribute__((visibility("default")))
+#else
+#  define ACC_DETAIL_PROGRAM_WIDE
+#endif
+
 // The same for the CUDA runtime's helpers. With relocatable device code (nvcc -rdc=true)
 // cudafe++ writes their earlier declarations out as `inline`, and g++ warns (-Wattributes) at a
 // noinline definition that follows an inline declaration: header-only rdc units go without.

@@ -164,7 +164,7 @@ struct runtime_state {
 // Never destroyed: an acc::array with static storage (a global, a function's static) may be
 // destroyed after this would be, and its destructor still takes its range out of the present
 // table. What the state holds (maps, queue handles) goes with the process.
-inline runtime_state& state() {
+ACC_DETAIL_PROGRAM_WIDE inline runtime_state& state() {
   static runtime_state& s = *new runtime_state;
   return s;
 }
@@ -172,7 +172,7 @@ inline runtime_state& state() {
 ACC_DETAIL_RUNTIME_FN selection_registry& selection_state() noexcept { return state().selection; }
 ACC_DETAIL_RUNTIME_FN bool selection_registry_env_auto() noexcept { return state().env_auto; }
 
-ACC_DETAIL_RUNTIME_FN thread_state& this_thread() noexcept {
+ACC_DETAIL_PROGRAM_WIDE ACC_DETAIL_RUNTIME_FN thread_state& this_thread() noexcept {
   static thread_local thread_state t;
   return t;
 }

@@ -98,7 +98,7 @@ struct thread_state {
   capture_scope* capture = nullptr;  // set while a compute construct copies its body
 };
 
-ACC_DETAIL_RUNTIME_FN thread_state& this_thread() noexcept;
+ACC_DETAIL_PROGRAM_WIDE ACC_DETAIL_RUNTIME_FN thread_state& this_thread() noexcept;
 
 /// The queue a queue id names: acc_async_noval is the thread's default async queue
 /// (OpenACC 3.3 §2.16.1); every other id names itself.
