@@ -95,8 +95,12 @@ void clip_ranges(Spec& spec, const index_space<Index, Rank>& space) {
       const dim_range r = spec.range[d];
       const std::int64_t n = static_cast<std::int64_t>(spec.source.extent(d));
       if (r.is_fixed()) {
+        // check_tile_spec refused a negative count. Of lo + count and n - lo, each computed only
+        // where it cannot overflow: a sum of a negative lo and a count, a difference of two
+        // non-negative values.
         const std::int64_t lo = r.lo() < 0 ? 0 : (r.lo() < n ? r.lo() : n);
-        const std::int64_t hi = r.count() > n - r.lo() ? n : r.lo() + r.count();
+        const std::int64_t hi = r.lo() < 0 ? (r.lo() + r.count() < n ? r.lo() + r.count() : n)
+                                           : (r.count() > n - r.lo() ? n : r.lo() + r.count());
         spec.range[d] = dim_range::fixed(lo, hi > lo ? hi - lo : 0);
         continue;
       }
