@@ -345,6 +345,9 @@ void too_much_cache(acc::array<float> y) {
 void bad_shape(acc::array<float> y, int t0) {
   acc::tile_loop(acc::collapse(4, 4), acc::tile_size(t0, 4), ACC_LAMBDA(int i, int j) { y[i * 4 + j] = 1; });
 }
+void bad_vector_length(acc::array<float> y, int n) {
+  acc::tile_loop(16, acc::vector_length(n), ACC_LAMBDA(int i) { y[i] = 1; });
+}
 void bad_halo(acc::array<float> y, int before) {
   acc::tile_loop(16, acc::tile_size(4), acc::cached(y, acc::fetch, acc::halo(before, 1)),
                  ACC_LAMBDA(int i, const acc::cached_view<float, 1>& c) { (void)c; (void)i; });
@@ -384,6 +387,10 @@ TEST_CASE("tile_loop errors: shared memory beyond the device, bad shapes and ran
   }
   REQUIRE_THROWS_WITH(bad_shape(y, 0), Catch::Contains("tile_size extent 0 of dimension 0 must be at least 1"));
   REQUIRE_THROWS_AS(bad_shape(y, -3), acc::bad_clause);
+  // The clause the shape came from, as written.
+  REQUIRE_THROWS_AS(bad_vector_length(y, 0), acc::bad_clause);
+  REQUIRE_THROWS_WITH(bad_vector_length(y, 0), Catch::Contains("vector_length(0), the tile's shape, must be at least 1"));
+  REQUIRE_THROWS_WITH(bad_vector_length(y, -2), Catch::Contains("vector_length(-2)"));
   REQUIRE_THROWS_WITH(bad_halo(y, -1), Catch::Contains("cached() clause 1 ('y'): halo(-1, 1) is negative"));
   std::vector<float> host(16, 1.0f);
   REQUIRE_THROWS_WITH(const_write_back(acc::view<const float>("ro", host.data(), 16)),

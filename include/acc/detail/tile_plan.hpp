@@ -125,8 +125,11 @@ void check_tile_spec(const tile_spec<Rank>& s, const Specs& specs, const call_si
   long long threads = 1;
   for (std::size_t d = 0; d < Rank; ++d) {
     if (s.shape[d] < 1)
-      fail<bad_clause>(site, "tile_size extent " + std::to_string(s.shape[d]) + " of dimension " + std::to_string(d) +
-                                 " must be at least 1");
+      fail<bad_clause>(site, s.shape_from_vector_length
+                                 ? "vector_length(" + std::to_string(s.shape[0]) +
+                                       "), the tile's shape, must be at least 1"
+                                 : "tile_size extent " + std::to_string(s.shape[d]) + " of dimension " +
+                                       std::to_string(d) + " must be at least 1");
     threads *= s.shape[d];
   }
   if (threads > (1 << 20)) fail<bad_clause>(site, "the tile has " + std::to_string(threads) + " iterations; at most 1024 run on a GPU");
