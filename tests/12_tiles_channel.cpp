@@ -345,6 +345,20 @@ void too_much_cache(acc::array<float> y) {
 void bad_shape(acc::array<float> y, int t0) {
   acc::tile_loop(acc::collapse(4, 4), acc::tile_size(t0, 4), ACC_LAMBDA(int i, int j) { y[i * 4 + j] = 1; });
 }
+// Runs tile shape t0 (x t1 (x t2)) over 64 iterations in each dimension.
+void shaped(acc::array<int> y, int t0) {
+  acc::tile_loop(4096, acc::tile_size(t0), ACC_LAMBDA(int i) { y[i] = i; });
+}
+void shaped(acc::array<int> y, int t0, int t1) {
+  acc::tile_loop(acc::collapse(64, 64), acc::tile_size(t0, t1), ACC_LAMBDA(int i, int j) { y[i * 64 + j] = i * 64 + j; });
+}
+void shaped(acc::array<int> y, int t0, int t1, int t2) {
+  acc::tile_loop(acc::collapse(64, 8, 8), acc::tile_size(t0, t1, t2),
+                 ACC_LAMBDA(int i, int j, int k) { y[(i * 8 + j) * 8 + k] = (i * 8 + j) * 8 + k; });
+}
+void shaped_by_vector_length(acc::array<int> y, int n) {
+  acc::tile_loop(4096, acc::vector_length(n), ACC_LAMBDA(int i) { y[i] = i; });
+}
 void bad_vector_length(acc::array<float> y, int n) {
   acc::tile_loop(16, acc::vector_length(n), ACC_LAMBDA(int i) { y[i] = 1; });
 }
@@ -390,7 +404,6 @@ TEST_CASE("tile_loop errors: shared memory beyond the device, bad shapes and ran
   // The clause the shape came from, as written.
   REQUIRE_THROWS_AS(bad_vector_length(y, 0), acc::bad_clause);
   REQUIRE_THROWS_WITH(bad_vector_length(y, 0), Catch::Contains("vector_length(0), the tile's shape, must be at least 1"));
-  REQUIRE_THROWS_WITH(bad_vector_length(y, -2), Catch::Contains("vector_length(-2)"));
   REQUIRE_THROWS_WITH(bad_halo(y, -1), Catch::Contains("cached() clause 1 ('y'): halo(-1, 1) is negative"));
   std::vector<float> host(16, 1.0f);
   REQUIRE_THROWS_WITH(const_write_back(acc::view<const float>("ro", host.data(), 16)),
@@ -403,4 +416,39 @@ TEST_CASE("tile_loop errors: shared memory beyond the device, bad shapes and ran
   REQUIRE_THROWS_WITH(cache_negative(x, y, -2), Catch::Contains("acc::tile_loop at 12_tiles_channel.cpp:") &&
                                                     Catch::Contains("acc::cache: a range is negative") &&
                                                     Catch::Contains("0, -2"));
+}
+
+TEST_CASE("tile_loop: tile shapes past a GPU block's limits are acc::bad_clause on every backend", "[12][tile][errors]") {
+  acc::array<int> y("y", 4096);
+  const auto filled = [&] {
+    bool all = true;
+    for (int k = 0; k < 4096; ++k) all = all && y[k] == k;
+    return all;
+  };
+  // At the limits: 1024 iterations, a first extent of 64 in 3D.
+  for (auto& v : y) v = -1;
+  shaped(y, 1024);
+  REQUIRE(filled());
+  for (auto& v : y) v = -1;
+  shaped(y, 32, 32);
+  REQUIRE(filled());
+  for (auto& v : y) v = -1;
+  shaped(y, 64, 4, 4);
+  REQUIRE(filled());
+  for (auto& v : y) v = -1;
+  shaped_by_vector_length(y, 1024);
+  REQUIRE(filled());
+  // Past them, with the clause as written and the limit.
+  REQUIRE_THROWS_AS(shaped(y, 1025), acc::bad_clause);
+  REQUIRE_THROWS_WITH(shaped(y, 2048), Catch::Contains("acc::tile_loop at 12_tiles_channel.cpp:") &&
+                                           Catch::Contains("tile_size(2048) asks 2048 iterations per tile; at most "
+                                                           "1024 on every backend"));
+  REQUIRE_THROWS_WITH(shaped(y, 64, 32), Catch::Contains("tile_size(64, 32) asks 2048 iterations per tile; at most 1024"));
+  REQUIRE_THROWS_WITH(shaped(y, 1 << 21), Catch::Contains("tile_size(2097152) asks 2097152 iterations per tile"));
+  REQUIRE_THROWS_WITH(shaped(y, 1 << 30, 1 << 30, 1 << 30),
+                      Catch::Contains("tile_size(1073741824, 1073741824, 1073741824) asks more than 2^64 iterations"));
+  REQUIRE_THROWS_WITH(shaped_by_vector_length(y, 2048),
+                      Catch::Contains("vector_length(2048) asks 2048 iterations per tile; at most 1024"));
+  REQUIRE_THROWS_WITH(shaped(y, 128, 2, 2),
+                      Catch::Contains("tile_size(128, 2, 2): the first of three extents may be at most 64 on every backend"));
 }
