@@ -22,6 +22,7 @@
 #include <random>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -736,3 +737,16 @@ TEST_CASE("acc::cache takes a data-clause section, made outside the body and cap
   for (int i = 0; i < 7; ++i)
     for (int j = 0; j < nc; ++j) REQUIRE(out(i, j) == m(lo + i % len, j) * 100LL + v[2 + (i + j) % 6]);
 }
+
+// acc::cache's views are read-only in both forms, also over an array of non-const elements: a
+// write would stay in shared memory on a GPU and reach the array on the host
+// (tests/compile_fail/tile_cache_write.cpp: it does not compile).
+static_assert(std::is_same_v<decltype(acc::cache(std::declval<const acc::tile_t<1>&>(),
+                                                 std::declval<const acc::array<int>&>(), acc::fixed(0, 1))),
+                             acc::cached_view<const int, 1>>);
+static_assert(std::is_same_v<decltype(acc::cache(std::declval<const acc::tile_t<2>&>(),
+                                                 acc::section(std::declval<const acc::array<int, 2>&>(),
+                                                              acc::fixed(0, 1), acc::halo(0, 0)),
+                                                 acc::section(std::declval<const acc::view<float>&>(),
+                                                              acc::halo(1, 1)))),
+                             acc::cached_views_t<acc::cached_view<const int, 2>, acc::cached_view<const float, 1>>>);
