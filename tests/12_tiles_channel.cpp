@@ -107,7 +107,42 @@ void accumulate_2d(acc::array<long long, 2> x, acc::array<long long, 2> out, int
   });
 }
 
+// per_iteration values scoped to one step of a sequential loop, two per step (one nested),
+// `steps` steps per tile: total(i) = sum over s of 2 s + i. held[i] gets the most per_iteration
+// arrays the thread's scratch kept at once (on the host; on a GPU they are registers: 0).
+void per_iteration_steps(acc::array<long long> out, acc::array<long long> held, int n, int steps) {
+  acc::tile_loop(n, acc::tile_size(32), ACC_LAMBDA(const acc::tile_t<1>& t) {
+    acc::per_iteration<long long> total(t);
+    for (int s = 0; s < steps; ++s) {
+      acc::per_iteration<long long> step(t, s);
+      {
+        acc::per_iteration<long long> twice(t);
+        acc::tile_for(t, [&](int i) { twice(i) = 2 * step(i) + i; });
+        acc::tile_for(t, [&](int i) { total(i) += twice(i); });
+      }
+    }
+    const long long slots = static_cast<long long>(acc::detail::tile_ops::iteration_slots(t));
+    acc::tile_for(t, [&](int i) {
+      out[i] = total(i);
+      held[i] = slots;
+    });
+  });
+}
+
 }  // namespace
+
+TEST_CASE("tile_loop: per_iteration in a loop of tile-level code takes bounded memory", "[12][tile]") {
+  const int n = 100;  // four tiles, the last partial
+  for (const int steps : {0, 1, 5000}) {
+    INFO("steps = " << steps);
+    acc::array<long long> out("out", n), held("held", n);
+    per_iteration_steps(out, held, n, steps);
+    for (int i = 0; i < n; ++i) {
+      REQUIRE(out[i] == static_cast<long long>(steps) * (steps - 1) + static_cast<long long>(steps) * i);
+      REQUIRE(held[i] <= 3);  // total, step and twice: each step gives back what it took
+    }
+  }
+}
 
 TEST_CASE("tile_loop channel: in-tile prefix with tile_for and per_iteration", "[12][tile]") {
   for (const int n : {1, 100, 1000, 1024}) {

@@ -122,6 +122,9 @@ public:
   ACC_DETAIL_HD explicit per_iteration(const tile_t<R, I>& t, const T& init = T{}) : reg_(init), rank_(R) {
     detail::tile_ops::iteration_storage(t, init, host_);
   }
+  /// Gives the host's array back, so that a per_iteration declared in a loop takes no more
+  /// memory at each step.
+  ACC_DETAIL_HD ~per_iteration() { detail::tile_ops::release_iteration_storage(host_); }
   per_iteration(const per_iteration&) = delete;
   per_iteration& operator=(const per_iteration&) = delete;
 

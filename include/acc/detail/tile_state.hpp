@@ -28,11 +28,14 @@ struct tile_geometry {
 };
 
 /// per_iteration's storage on the host, where one thread runs all of a tile's iterations: an
-/// array over the tile's shape (row-major from `origin`). Unused on a GPU.
+/// array over the tile's shape (row-major from `origin`), slot `slot` of the thread's scratch.
+/// Unused on a GPU.
 template <class T>
 struct per_iteration_array {
   T* values = nullptr;
   std::int64_t origin[3] = {}, stride[3] = {}, shape[3] = {};
+  host::tile_scratch* scratch = nullptr;
+  std::size_t slot = 0;
 };
 
 /// The library's access to tile_t's private state.

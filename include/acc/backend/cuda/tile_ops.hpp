@@ -121,6 +121,13 @@ struct tile_ops {
   /// per_iteration's storage: the value itself, as each thread runs one iteration.
   template <std::size_t R, class I, class T>
   __device__ static void iteration_storage(const tile_t<R, I>&, const T&, per_iteration_array<T>&) {}
+  template <class T>
+  __device__ static void release_iteration_storage(per_iteration_array<T>&) {}
+  /// per_iteration arrays held in team memory: none, the values are registers.
+  template <std::size_t R, class I>
+  __device__ static std::size_t iteration_slots(const tile_t<R, I>&) {
+    return 0;
+  }
   template <class T, class... I>
   __device__ static T& iteration_value(T& value, const per_iteration_array<T>&, int, I...) {
     return value;

@@ -14,12 +14,14 @@
 
 namespace acc::detail::host {
 
-ACC_DETAIL_RUNTIME_FN void* tile_scratch::take(std::size_t bytes) {
+ACC_DETAIL_RUNTIME_FN void* tile_scratch::take(std::size_t bytes, std::size_t& taken) {
   if (next == slots.size()) slots.emplace_back();
-  std::vector<aligned_word>& s = slots[next++];
+  taken = next;
+  slot& s = slots[next++];
+  s.live = true;
   const std::size_t words = (bytes + sizeof(aligned_word) - 1) / sizeof(aligned_word);
-  if (s.size() < words) s.assign(words, aligned_word{});
-  return s.data();
+  if (s.words.size() < words) s.words.assign(words, aligned_word{});
+  return s.words.data();
 }
 
 ACC_DETAIL_RUNTIME_FN void tile_ops::cache_index_error(const char* label, std::size_t dim, long long index,
