@@ -129,7 +129,42 @@ void per_iteration_steps(acc::array<long long> out, acc::array<long long> held, 
   });
 }
 
+// per_iteration indexed with fewer or more indices than the tile's rank. if_(false): on a GPU
+// the report is a trap, which would lose the context; the host throws.
+void per_iteration_rank_2d(acc::array<int, 2> out, int given) {
+  acc::tile_loop(acc::collapse(8, 8), acc::tile_size(4, 4), acc::if_(false), ACC_LAMBDA(const acc::tile_t<2>& t) {
+    acc::per_iteration<int> p(t);
+    acc::tile_for(t, [&](int i, int j) {
+      if (given == 1) p(i) += 1;
+      else if (given == 2) p(i, j) += 1;
+      else p(i, j, 0) += 1;
+    });
+    acc::tile_for(t, [&](int i, int j) { out(i, j) = p(i, j); });
+  });
+}
+void per_iteration_rank_1d(acc::array<int, 2> out) {
+  acc::tile_loop(8, acc::tile_size(4), acc::if_(false), ACC_LAMBDA(const acc::tile_t<1>& t) {
+    acc::per_iteration<int> p(t);
+    acc::tile_for(t, [&](int i) { p(i, 0) = i; });
+    acc::tile_for(t, [&](int i) { out(i, 0) = p(i); });
+  });
+}
+
 }  // namespace
+
+TEST_CASE("per_iteration indexed with a count of indices other than the tile's rank is acc::error", "[12][tile][errors]") {
+  acc::array<int, 2> out("out", 8, 8);
+  per_iteration_rank_2d(out, 2);
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 8; ++j) REQUIRE(out(i, j) == 1);
+  REQUIRE_THROWS_AS(per_iteration_rank_2d(out, 1), acc::error);
+  REQUIRE_THROWS_WITH(per_iteration_rank_2d(out, 1),
+                      Catch::Contains("acc::tile_loop at 12_tiles_channel.cpp:") &&
+                          Catch::Contains("acc::per_iteration: 1 index in a tile of rank 2; give one index per "
+                                          "dimension of the tile, p(i, j)"));
+  REQUIRE_THROWS_WITH(per_iteration_rank_2d(out, 3), Catch::Contains("acc::per_iteration: 3 indices in a tile of rank 2"));
+  REQUIRE_THROWS_WITH(per_iteration_rank_1d(out), Catch::Contains("acc::per_iteration: 2 indices in a tile of rank 1"));
+}
 
 TEST_CASE("tile_loop: per_iteration in a loop of tile-level code takes bounded memory", "[12][tile]") {
   const int n = 100;  // four tiles, the last partial

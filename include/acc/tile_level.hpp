@@ -128,16 +128,21 @@ public:
   per_iteration(const per_iteration&) = delete;
   per_iteration& operator=(const per_iteration&) = delete;
 
-  /// This iteration's value; call it with the indices tile_for gave.
+  /// This iteration's value; call it with the indices tile_for gave, one per dimension of the
+  /// tile (else acc::error on the host, a message and a trap on a GPU: the type does not carry
+  /// the tile's rank, so the check is at run time).
   template <class... I>
   ACC_DETAIL_HD T& operator()(I... i) const {
     static_assert(detail::all_integral_v<I...>, "acc::per_iteration: index with the iteration's integer indices");
-    return detail::tile_ops::iteration_value(reg_, host_, rank_, i...);
+    static_assert(sizeof...(I) >= 1 && sizeof...(I) <= 3,
+                  "acc::per_iteration: give one index per dimension of the tile, p(i), p(i, j) or p(i, j, k)");
+    if (sizeof...(I) != static_cast<std::size_t>(rank_)) detail::tile_ops::iteration_rank_error(sizeof...(I), rank_);
+    return detail::tile_ops::iteration_value(reg_, host_, i...);
   }
 
 private:
   mutable T reg_;
-  [[maybe_unused]] int rank_;
+  int rank_;  // the tile's
   detail::per_iteration_array<T> host_;
 };
 

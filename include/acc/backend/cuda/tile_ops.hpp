@@ -129,8 +129,15 @@ struct tile_ops {
     return 0;
   }
   template <class T, class... I>
-  __device__ static T& iteration_value(T& value, const per_iteration_array<T>&, int, I...) {
+  __device__ static T& iteration_value(T& value, const per_iteration_array<T>&, I...) {
     return value;
+  }
+  /// per_iteration indexed with `given` indices in a tile of rank `rank`: each thread would
+  /// still get its own value, but the host gets them wrong, so the GPU refuses them too.
+  __device__ static void iteration_rank_error(std::size_t given, int rank) {
+    printf("acc::per_iteration: %llu %s in a tile of rank %d; give one index per dimension of the tile\n",
+           (unsigned long long)given, given == 1 ? "index" : "indices", rank);
+    __trap();
   }
 
   /// acc::cache(t, a, ranges...): the view of a's range in the tile's area, loaded. A box of

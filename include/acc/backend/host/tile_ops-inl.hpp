@@ -1,5 +1,6 @@
 //! @file The runtime's definitions of backend/host/tile_ops.hpp: the tile scratch and the
-//! messages of acc::cache's failures. Compiled with detail/runtime-inl.hpp, which includes it.
+//! messages of acc::cache's and per_iteration's failures. Compiled with detail/runtime-inl.hpp,
+//! which includes it.
 // A part of the runtime (detail/runtime-inl.hpp includes the parts in order, each once). On its
 // own this file includes the whole runtime, which includes it in its place.
 #if !defined(ACC_DETAIL_RUNTIME_PARTS)
@@ -32,6 +33,12 @@ ACC_DETAIL_RUNTIME_FN void tile_ops::cache_index_error(const char* label, std::s
 }
 
 // body_error: the tile_loop's executor puts the construct and the user's line before these.
+ACC_DETAIL_RUNTIME_FN void tile_ops::iteration_rank_error(std::size_t given, int rank) {
+  throw body_error<error>("acc::per_iteration: " + std::to_string(given) + (given == 1 ? " index" : " indices") +
+                          " in a tile of rank " + std::to_string(rank) + "; give one index per dimension of the tile" +
+                          (rank == 1 ? ", p(i)" : rank == 2 ? ", p(i, j)" : ", p(i, j, k)"));
+}
+
 ACC_DETAIL_RUNTIME_FN void tile_ops::cache_bad_range(long long a, long long b) {
   throw body_error<bad_clause>("acc::cache: a range is negative (halo before/after or fixed count: " +
                                std::to_string(a) + ", " + std::to_string(b) + ")");

@@ -134,14 +134,16 @@ struct tile_ops {
   static std::size_t iteration_slots(const tile_t<R, I>& t) noexcept {
     return tile_access::scratch(t)->slots.size();
   }
-  /// per_iteration's value of iteration (i...) of a tile of rank `rank`.
+  /// per_iteration indexed with `given` indices in a tile of rank `rank`.
+  [[noreturn]] ACC_DETAIL_RUNTIME_FN static void iteration_rank_error(std::size_t given, int rank);
+  /// per_iteration's value of iteration (i...), one index per dimension of the tile (checked).
   template <class T, class... I>
-  static T& iteration_value(T&, const per_iteration_array<T>& s, [[maybe_unused]] int rank, I... i) {
+  static T& iteration_value(T&, const per_iteration_array<T>& s, I... i) {
     const std::int64_t idx[] = {static_cast<std::int64_t>(i)...};
     std::int64_t off = 0;
     for (std::size_t d = 0; d < sizeof...(I); ++d) {
 #if defined(ACC_BOUNDS_CHECK)
-      if (sizeof...(I) != static_cast<std::size_t>(rank) || idx[d] < s.origin[d] || idx[d] >= s.origin[d] + s.shape[d])
+      if (idx[d] < s.origin[d] || idx[d] >= s.origin[d] + s.shape[d])
         throw body_error<error>("per_iteration: index " + std::to_string(idx[d]) + " of dimension " + std::to_string(d) +
                     " is not an iteration of this tile");
 #endif
