@@ -750,3 +750,39 @@ static_assert(std::is_same_v<decltype(acc::cache(std::declval<const acc::tile_t<
                                                  acc::section(std::declval<const acc::view<float>&>(),
                                                               acc::halo(1, 1)))),
                              acc::cached_views_t<acc::cached_view<const int, 2>, acc::cached_view<const float, 1>>>);
+
+namespace {
+
+// acc::cache called per iteration, inside tile_for, instead of in tile-level code before it (a
+// mistake whatever room cache_bytes gives). if_(false): on a GPU the report is a trap, which
+// would lose the context; the host throws.
+void cache_in_tile_for(acc::array<int> a, acc::array<int> out, std::size_t bytes, bool list) {
+  acc::tile_loop(32, acc::tile_size(8), acc::cache_bytes(bytes), acc::if_(false), ACC_LAMBDA(const acc::tile_t<1>& t) {
+    acc::tile_for(t, [&](int i) {
+      if (list) {
+        const auto [c] = acc::cache(t, acc::section(a, acc::halo(0, 0)));
+        out[i] = c(i);
+      } else {
+        const auto c = acc::cache(t, a, acc::halo(0, 0));
+        out[i] = c(i);
+      }
+    });
+  });
+}
+
+}  // namespace
+
+TEST_CASE("acc::cache inside tile_for is acc::error saying it belongs before the tile_for", "[12][tile][cache][errors]") {
+  acc::array<int> a("a", 32), out("out", 32);
+  for (int i = 0; i < 32; ++i) a[i] = i;
+  for (const std::size_t bytes : {std::size_t(32), std::size_t(4096)}) {
+    for (const bool list : {false, true}) {
+      INFO("cache_bytes(" << bytes << "), list form " << list);
+      REQUIRE_THROWS_AS(cache_in_tile_for(a, out, bytes, list), acc::error);
+      REQUIRE_THROWS_WITH(cache_in_tile_for(a, out, bytes, list),
+                          Catch::Contains("acc::tile_loop at 12_tiles_cache.cpp:") &&
+                              Catch::Contains("acc::cache: called inside acc::tile_for; acc::cache is tile-level code "
+                                              "that every thread of the gang runs: call it before the tile_for"));
+    }
+  }
+}

@@ -55,7 +55,8 @@ constexpr bool distinct_tile_dims() noexcept {
 /// to the tile's iterations) into the tile's acc::cache area and returns a read-only view,
 /// acc::cached_view<const T, Ra>, with global indexing (on the host backend the view aliases
 /// the array).
-/// - Collective: every thread of the gang calls it, from tile-level code.
+/// - Collective: every thread of the gang calls it, from tile-level code (a call inside
+///   acc::tile_for is acc::error on the host, a message and a trap on a GPU).
 /// - Read the view in the acc::tile_for calls that follow (the first waits for the load), or in
 ///   tile-level code after an acc::tile_barrier. The view lasts until the next acc::cache call
 ///   that follows a tile_for: such a call starts the area again without a barrier of its own,

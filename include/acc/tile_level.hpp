@@ -103,6 +103,7 @@ private:
   mutable std::size_t cache_used_ = 0;
   mutable bool cache_reuse_ = false;   // set by tile_for: the next acc::cache starts the area again
   mutable bool load_pending_ = false;  // acc::cache loaded without waiting: the next tile_for waits
+  mutable bool in_tile_for_ = false;   // inside a tile_for's function, where acc::cache is a mistake
   detail::host::tile_scratch* scratch_ = nullptr;
 };
 
@@ -156,7 +157,9 @@ ACC_DETAIL_HD void tile_for(const tile_t<R, I>& t, const F& f) {
                 "acc::tile_for: the function must take one index per dimension of the tile, e.g. [&](int i, int j) { ... }");
   detail::tile_ops::check_cache_room(t);
   if (detail::tile_access::take_load_pending(t)) detail::tile_ops::sync();  // acc::cache's loads are complete
+  detail::tile_access::set_in_tile_for(t, true);
   detail::tile_ops::for_tile_iterations(t, f);
+  detail::tile_access::set_in_tile_for(t, false);
   detail::tile_ops::sync();
   detail::tile_access::mark_loop_end(t);
 }

@@ -44,6 +44,11 @@ struct tile_access {
   ACC_DETAIL_HD static host::tile_scratch* scratch(const tile_t<R, I>& t) noexcept { return t.scratch_; }
   template <std::size_t R, class I>
   ACC_DETAIL_HD static void mark_loop_end(const tile_t<R, I>& t) noexcept { t.cache_reuse_ = true; }
+  /// Whether the code running is a tile_for's function (per iteration), not tile-level code.
+  template <std::size_t R, class I>
+  ACC_DETAIL_HD static void set_in_tile_for(const tile_t<R, I>& t, bool in) noexcept { t.in_tile_for_ = in; }
+  template <std::size_t R, class I>
+  ACC_DETAIL_HD static bool in_tile_for(const tile_t<R, I>& t) noexcept { return t.in_tile_for_; }
   /// acc::cache defers its barrier to the next tile_for or tile_barrier, so that several
   /// acc::cache calls in a row cost one barrier.
   template <std::size_t R, class I>

@@ -101,6 +101,12 @@ struct tile_ops {
     __builtin_unreachable();
   }
 
+  __device__ static void cache_in_tile_for() {
+    printf("acc::cache: called inside acc::tile_for; acc::cache is tile-level code that every thread of the gang "
+           "runs: call it before the tile_for and read its view inside\n");
+    __trap();
+  }
+
   /// An acc::cache view that does not fit the area is reported later, by check_cache_room.
   static constexpr bool overflow_at_call = false;
 

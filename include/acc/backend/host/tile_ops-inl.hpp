@@ -44,6 +44,11 @@ ACC_DETAIL_RUNTIME_FN void tile_ops::cache_bad_range(long long a, long long b) {
                                std::to_string(a) + ", " + std::to_string(b) + ")");
 }
 
+ACC_DETAIL_RUNTIME_FN void tile_ops::cache_in_tile_for() {
+  throw body_error<error>("acc::cache: called inside acc::tile_for; acc::cache is tile-level code that every thread "
+                          "of the gang runs: call it before the tile_for and read its view inside");
+}
+
 ACC_DETAIL_RUNTIME_FN void tile_ops::cache_overflow(std::size_t bytes, std::size_t used, std::size_t total) {
   throw body_error<bad_clause>("acc::cache: a view of " + std::to_string(bytes) + " bytes takes " +
                                std::to_string(tile_access::cache_taken(bytes)) +

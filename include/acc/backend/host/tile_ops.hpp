@@ -87,6 +87,7 @@ struct tile_ops {
   static void check_cache_room(const tile_t<R, I>&) noexcept {}
 
   [[noreturn]] ACC_DETAIL_RUNTIME_FN static void cache_bad_range(long long a, long long b);
+  [[noreturn]] ACC_DETAIL_RUNTIME_FN static void cache_in_tile_for();
 
   /// An acc::cache view that does not fit the area: acc::bad_clause from the call.
   static constexpr bool overflow_at_call = true;
