@@ -537,7 +537,9 @@ TEST_CASE("tile_loop: fixed ranges are shared by every tile and clipped to the a
     long long lo, count;
   };
   for (const range r : {range{0, 6}, range{-2, 9}, range{2, 2}, range{4, 10}, range{7, 3}, range{1, 0},
-                        range{-3, 1LL << 40}}) {  // the last: no storage past the array's 6
+                        range{-3, 1LL << 40},  // no storage past the array's 6
+                        // Starts whose distance from the array's end is past 64 bits: empty.
+                        range{INT64_MIN, 100}, range{INT64_MIN, INT64_MAX}, range{INT64_MIN + 3, INT64_MAX}}) {
     INFO("fixed(" << r.lo << ", " << r.count << ")");
     const int n = 70;
     acc::array<long long> out("out", n);

@@ -22,6 +22,7 @@
 #include <random>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -735,4 +736,92 @@ TEST_CASE("acc::cache takes a data-clause section, made outside the body and cap
   cache_row_section(acc::section(m, lo, len), v, out, lo, len);
   for (int i = 0; i < 7; ++i)
     for (int j = 0; j < nc; ++j) REQUIRE(out(i, j) == m(lo + i % len, j) * 100LL + v[2 + (i + j) % 6]);
+}
+
+// acc::cache's views are read-only in both forms, also over an array of non-const elements: a
+// write would stay in shared memory on a GPU and reach the array on the host
+// (tests/compile_fail/tile_cache_write.cpp: it does not compile).
+static_assert(std::is_same_v<decltype(acc::cache(std::declval<const acc::tile_t<1>&>(),
+                                                 std::declval<const acc::array<int>&>(), acc::fixed(0, 1))),
+                             acc::cached_view<const int, 1>>);
+static_assert(std::is_same_v<decltype(acc::cache(std::declval<const acc::tile_t<2>&>(),
+                                                 acc::section(std::declval<const acc::array<int, 2>&>(),
+                                                              acc::fixed(0, 1), acc::halo(0, 0)),
+                                                 acc::section(std::declval<const acc::view<float>&>(),
+                                                              acc::halo(1, 1)))),
+                             acc::cached_views_t<acc::cached_view<const int, 2>, acc::cached_view<const float, 1>>>);
+
+namespace {
+
+// acc::cache called per iteration, inside tile_for, instead of in tile-level code before it (a
+// mistake whatever room cache_bytes gives). if_(false): on a GPU the report is a trap, which
+// would lose the context; the host throws.
+void cache_in_tile_for(acc::array<int> a, acc::array<int> out, std::size_t bytes, bool list) {
+  acc::tile_loop(32, acc::tile_size(8), acc::cache_bytes(bytes), acc::if_(false), ACC_LAMBDA(const acc::tile_t<1>& t) {
+    acc::tile_for(t, [&](int i) {
+      if (list) {
+        const auto [c] = acc::cache(t, acc::section(a, acc::halo(0, 0)));
+        out[i] = c(i);
+      } else {
+        const auto c = acc::cache(t, a, acc::halo(0, 0));
+        out[i] = c(i);
+      }
+    });
+  });
+}
+
+}  // namespace
+
+TEST_CASE("acc::cache inside tile_for is acc::error saying it belongs before the tile_for", "[12][tile][cache][errors]") {
+  acc::array<int> a("a", 32), out("out", 32);
+  for (int i = 0; i < 32; ++i) a[i] = i;
+  for (const std::size_t bytes : {std::size_t(32), std::size_t(4096)}) {
+    for (const bool list : {false, true}) {
+      INFO("cache_bytes(" << bytes << "), list form " << list);
+      REQUIRE_THROWS_AS(cache_in_tile_for(a, out, bytes, list), acc::error);
+      REQUIRE_THROWS_WITH(cache_in_tile_for(a, out, bytes, list),
+                          Catch::Contains("acc::tile_loop at 12_tiles_cache.cpp:") &&
+                              Catch::Contains("acc::cache: called inside acc::tile_for; acc::cache is tile-level code "
+                                              "that every thread of the gang runs: call it before the tile_for"));
+    }
+  }
+}
+
+namespace {
+
+// acc::section(a, lo, len), OpenACC's `a[lo:len]`, made in tile-level code (so in device code
+// on a GPU) for acc::cache: rows [lo, lo + len) of m, elements [lo, lo + len) of v. if_(on_host)
+// runs it on the host where a GPU would take it.
+void cache_rows_made_in_body(acc::array<int, 2> m, acc::array<long long> v, acc::array<long long, 2> out, int lo,
+                             int len, bool on_host = false) {
+  acc::tile_loop(acc::collapse(int(out.extent(0)), int(out.extent(1))), acc::tile_size(4, 8), acc::cache_bytes(1024),
+                 acc::if_(!on_host), ACC_LAMBDA(const acc::tile_t<2>& t) {
+                   const auto [r, vs] = acc::cache(t, acc::section(m, lo, len), acc::section(v, lo, len));
+                   acc::tile_for(t, [&](int i, int j) {
+                     out(i, j) = r(lo + i % len, j) * 100 + vs(lo + (i + j) % len) + (r.hi(0) - r.lo(0)) * 1000000;
+                   });
+                 });
+}
+
+}  // namespace
+
+TEST_CASE("acc::cache takes a row section made in tile-level code", "[12][tile][cache][list]") {
+  const int nr = GENERATE(9, 13), nc = 10, lo = 3, len = 5;
+  acc::array<int, 2> m("m", nr, nc);
+  acc::array<long long> v("v", 11);
+  acc::array<long long, 2> out("out", 7, nc);
+  std::mt19937 gen(static_cast<unsigned>(nr));
+  for (auto& x : m) x = int(gen() % 2001) - 1000;
+  for (auto& x : v) x = (long long)(gen() % 99);
+  cache_rows_made_in_body(m, v, out, lo, len);
+  for (int i = 0; i < 7; ++i)
+    for (int j = 0; j < nc; ++j)
+      REQUIRE(out(i, j) == m(lo + i % len, j) * 100LL + v[lo + (i + j) % len] + len * 1000000LL);
+  // Rows outside the array: acc::bad_clause naming the line that made the section, as outside a
+  // body (v's 11 elements, or m's 9 rows: which section is made first is unspecified).
+  REQUIRE_THROWS_AS(cache_rows_made_in_body(m, v, out, 8, 5, true), acc::bad_clause);
+  REQUIRE_THROWS_WITH(cache_rows_made_in_body(m, v, out, 8, 5, true),
+                      Catch::Contains("acc::section at 12_tiles_cache.cpp:") &&
+                          (Catch::Contains("[8:5] is outside 'v', whose extent is 11") ||
+                           Catch::Contains("[8:5] is outside 'm', whose extent is 9 rows")));
 }

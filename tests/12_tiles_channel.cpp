@@ -107,7 +107,77 @@ void accumulate_2d(acc::array<long long, 2> x, acc::array<long long, 2> out, int
   });
 }
 
+// per_iteration values scoped to one step of a sequential loop, two per step (one nested),
+// `steps` steps per tile: total(i) = sum over s of 2 s + i. held[i] gets the most per_iteration
+// arrays the thread's scratch kept at once (on the host; on a GPU they are registers: 0).
+void per_iteration_steps(acc::array<long long> out, acc::array<long long> held, int n, int steps) {
+  acc::tile_loop(n, acc::tile_size(32), ACC_LAMBDA(const acc::tile_t<1>& t) {
+    acc::per_iteration<long long> total(t);
+    for (int s = 0; s < steps; ++s) {
+      acc::per_iteration<long long> step(t, s);
+      {
+        acc::per_iteration<long long> twice(t);
+        acc::tile_for(t, [&](int i) { twice(i) = 2 * step(i) + i; });
+        acc::tile_for(t, [&](int i) { total(i) += twice(i); });
+      }
+    }
+    const long long slots = static_cast<long long>(acc::detail::tile_ops::iteration_slots(t));
+    acc::tile_for(t, [&](int i) {
+      out[i] = total(i);
+      held[i] = slots;
+    });
+  });
+}
+
+// per_iteration indexed with fewer or more indices than the tile's rank. if_(false): on a GPU
+// the report is a trap, which would lose the context; the host throws.
+void per_iteration_rank_2d(acc::array<int, 2> out, int given) {
+  acc::tile_loop(acc::collapse(8, 8), acc::tile_size(4, 4), acc::if_(false), ACC_LAMBDA(const acc::tile_t<2>& t) {
+    acc::per_iteration<int> p(t);
+    acc::tile_for(t, [&](int i, int j) {
+      if (given == 1) p(i) += 1;
+      else if (given == 2) p(i, j) += 1;
+      else p(i, j, 0) += 1;
+    });
+    acc::tile_for(t, [&](int i, int j) { out(i, j) = p(i, j); });
+  });
+}
+void per_iteration_rank_1d(acc::array<int, 2> out) {
+  acc::tile_loop(8, acc::tile_size(4), acc::if_(false), ACC_LAMBDA(const acc::tile_t<1>& t) {
+    acc::per_iteration<int> p(t);
+    acc::tile_for(t, [&](int i) { p(i, 0) = i; });
+    acc::tile_for(t, [&](int i) { out(i, 0) = p(i); });
+  });
+}
+
 }  // namespace
+
+TEST_CASE("per_iteration indexed with a count of indices other than the tile's rank is acc::error", "[12][tile][errors]") {
+  acc::array<int, 2> out("out", 8, 8);
+  per_iteration_rank_2d(out, 2);
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 8; ++j) REQUIRE(out(i, j) == 1);
+  REQUIRE_THROWS_AS(per_iteration_rank_2d(out, 1), acc::error);
+  REQUIRE_THROWS_WITH(per_iteration_rank_2d(out, 1),
+                      Catch::Contains("acc::tile_loop at 12_tiles_channel.cpp:") &&
+                          Catch::Contains("acc::per_iteration: 1 index in a tile of rank 2; give one index per "
+                                          "dimension of the tile, p(i, j)"));
+  REQUIRE_THROWS_WITH(per_iteration_rank_2d(out, 3), Catch::Contains("acc::per_iteration: 3 indices in a tile of rank 2"));
+  REQUIRE_THROWS_WITH(per_iteration_rank_1d(out), Catch::Contains("acc::per_iteration: 2 indices in a tile of rank 1"));
+}
+
+TEST_CASE("tile_loop: per_iteration in a loop of tile-level code takes bounded memory", "[12][tile]") {
+  const int n = 100;  // four tiles, the last partial
+  for (const int steps : {0, 1, 5000}) {
+    INFO("steps = " << steps);
+    acc::array<long long> out("out", n), held("held", n);
+    per_iteration_steps(out, held, n, steps);
+    for (int i = 0; i < n; ++i) {
+      REQUIRE(out[i] == static_cast<long long>(steps) * (steps - 1) + static_cast<long long>(steps) * i);
+      REQUIRE(held[i] <= 3);  // total, step and twice: each step gives back what it took
+    }
+  }
+}
 
 TEST_CASE("tile_loop channel: in-tile prefix with tile_for and per_iteration", "[12][tile]") {
   for (const int n : {1, 100, 1000, 1024}) {
@@ -345,6 +415,23 @@ void too_much_cache(acc::array<float> y) {
 void bad_shape(acc::array<float> y, int t0) {
   acc::tile_loop(acc::collapse(4, 4), acc::tile_size(t0, 4), ACC_LAMBDA(int i, int j) { y[i * 4 + j] = 1; });
 }
+// Runs tile shape t0 (x t1 (x t2)) over 64 iterations in each dimension.
+void shaped(acc::array<int> y, int t0) {
+  acc::tile_loop(4096, acc::tile_size(t0), ACC_LAMBDA(int i) { y[i] = i; });
+}
+void shaped(acc::array<int> y, int t0, int t1) {
+  acc::tile_loop(acc::collapse(64, 64), acc::tile_size(t0, t1), ACC_LAMBDA(int i, int j) { y[i * 64 + j] = i * 64 + j; });
+}
+void shaped(acc::array<int> y, int t0, int t1, int t2) {
+  acc::tile_loop(acc::collapse(64, 8, 8), acc::tile_size(t0, t1, t2),
+                 ACC_LAMBDA(int i, int j, int k) { y[(i * 8 + j) * 8 + k] = (i * 8 + j) * 8 + k; });
+}
+void shaped_by_vector_length(acc::array<int> y, int n) {
+  acc::tile_loop(4096, acc::vector_length(n), ACC_LAMBDA(int i) { y[i] = i; });
+}
+void bad_vector_length(acc::array<float> y, int n) {
+  acc::tile_loop(16, acc::vector_length(n), ACC_LAMBDA(int i) { y[i] = 1; });
+}
 void bad_halo(acc::array<float> y, int before) {
   acc::tile_loop(16, acc::tile_size(4), acc::cached(y, acc::fetch, acc::halo(before, 1)),
                  ACC_LAMBDA(int i, const acc::cached_view<float, 1>& c) { (void)c; (void)i; });
@@ -384,6 +471,9 @@ TEST_CASE("tile_loop errors: shared memory beyond the device, bad shapes and ran
   }
   REQUIRE_THROWS_WITH(bad_shape(y, 0), Catch::Contains("tile_size extent 0 of dimension 0 must be at least 1"));
   REQUIRE_THROWS_AS(bad_shape(y, -3), acc::bad_clause);
+  // The clause the shape came from, as written.
+  REQUIRE_THROWS_AS(bad_vector_length(y, 0), acc::bad_clause);
+  REQUIRE_THROWS_WITH(bad_vector_length(y, 0), Catch::Contains("vector_length(0), the tile's shape, must be at least 1"));
   REQUIRE_THROWS_WITH(bad_halo(y, -1), Catch::Contains("cached() clause 1 ('y'): halo(-1, 1) is negative"));
   std::vector<float> host(16, 1.0f);
   REQUIRE_THROWS_WITH(const_write_back(acc::view<const float>("ro", host.data(), 16)),
@@ -396,4 +486,39 @@ TEST_CASE("tile_loop errors: shared memory beyond the device, bad shapes and ran
   REQUIRE_THROWS_WITH(cache_negative(x, y, -2), Catch::Contains("acc::tile_loop at 12_tiles_channel.cpp:") &&
                                                     Catch::Contains("acc::cache: a range is negative") &&
                                                     Catch::Contains("0, -2"));
+}
+
+TEST_CASE("tile_loop: tile shapes past a GPU block's limits are acc::bad_clause on every backend", "[12][tile][errors]") {
+  acc::array<int> y("y", 4096);
+  const auto filled = [&] {
+    bool all = true;
+    for (int k = 0; k < 4096; ++k) all = all && y[k] == k;
+    return all;
+  };
+  // At the limits: 1024 iterations, a first extent of 64 in 3D.
+  for (auto& v : y) v = -1;
+  shaped(y, 1024);
+  REQUIRE(filled());
+  for (auto& v : y) v = -1;
+  shaped(y, 32, 32);
+  REQUIRE(filled());
+  for (auto& v : y) v = -1;
+  shaped(y, 64, 4, 4);
+  REQUIRE(filled());
+  for (auto& v : y) v = -1;
+  shaped_by_vector_length(y, 1024);
+  REQUIRE(filled());
+  // Past them, with the clause as written and the limit.
+  REQUIRE_THROWS_AS(shaped(y, 1025), acc::bad_clause);
+  REQUIRE_THROWS_WITH(shaped(y, 2048), Catch::Contains("acc::tile_loop at 12_tiles_channel.cpp:") &&
+                                           Catch::Contains("tile_size(2048) asks 2048 iterations per tile; at most "
+                                                           "1024 on every backend"));
+  REQUIRE_THROWS_WITH(shaped(y, 64, 32), Catch::Contains("tile_size(64, 32) asks 2048 iterations per tile; at most 1024"));
+  REQUIRE_THROWS_WITH(shaped(y, 1 << 21), Catch::Contains("tile_size(2097152) asks 2097152 iterations per tile"));
+  REQUIRE_THROWS_WITH(shaped(y, 1 << 30, 1 << 30, 1 << 30),
+                      Catch::Contains("tile_size(1073741824, 1073741824, 1073741824) asks more than 2^64 iterations"));
+  REQUIRE_THROWS_WITH(shaped_by_vector_length(y, 2048),
+                      Catch::Contains("vector_length(2048) asks 2048 iterations per tile; at most 1024"));
+  REQUIRE_THROWS_WITH(shaped(y, 128, 2, 2),
+                      Catch::Contains("tile_size(128, 2, 2): the first of three extents may be at most 64 on every backend"));
 }

@@ -52,9 +52,11 @@ constexpr bool distinct_tile_dims() noexcept {
 
 /// OpenACC's `cache` directive (OpenACC 3.3 §2.10) in tile-level code: the gang loads the
 /// range of `a` given by one range per dimension (acc::fixed(lo, count), or acc::halo relative
-/// to the tile's iterations) into the tile's acc::cache area and returns a fetch-only view
-/// with global indexing (on the host backend the view aliases the array).
-/// - Collective: every thread of the gang calls it, from tile-level code.
+/// to the tile's iterations) into the tile's acc::cache area and returns a read-only view,
+/// acc::cached_view<const T, Ra>, with global indexing (on the host backend the view aliases
+/// the array).
+/// - Collective: every thread of the gang calls it, from tile-level code (a call inside
+///   acc::tile_for is acc::error on the host, a message and a trap on a GPU).
 /// - Read the view in the acc::tile_for calls that follow (the first waits for the load), or in
 ///   tile-level code after an acc::tile_barrier. The view lasts until the next acc::cache call
 ///   that follows a tile_for: such a call starts the area again without a barrier of its own,
@@ -70,7 +72,8 @@ constexpr bool distinct_tile_dims() noexcept {
 ///   following the tile's matching trailing dimension (x's halo(1, 1) follows j, the tile's
 ///   last), or the dimensions named by acc::tile_dims (acc::cache(t, acc::tile_dims<0>, y,
 ///   acc::halo(1, 1)) follows i). A lower-rank range is loaded by all the gang's threads.
-/// - Write nothing through the view.
+/// - The view is read-only (a write through it does not compile): writes would stay in shared
+///   memory on a GPU but reach the array on the host.
 /// - Several arrays at once: the list form below, acc::cache(t, acc::section(a, ranges...), ...).
 /// e.g. for (int jt = 0; jt < n; jt += 256) { auto p = acc::cache(t, pos, acc::fixed(jt, 256)); acc::tile_for(t, ...); }
 template <std::size_t R, class I, class A, class... Ranges>
@@ -99,15 +102,16 @@ ACC_DETAIL_HD auto cache(const tile_t<R, I>& t, tile_dims_t<D...>, const A& a, R
     static_assert(sizeof...(D) == rank, "acc::cache: acc::tile_dims names one tile dimension per dimension of the array");
     static_assert(detail::distinct_tile_dims<R, D...>(),
                   "acc::cache: acc::tile_dims<...> must name distinct dimensions of the tile, each below its rank");
-    using T = typename detail::cacheable<std::remove_cvref_t<A>>::element_type;
+    // Read-only: on a GPU a write would stay in shared memory, on the host it would reach the array.
+    using T = const typename detail::cacheable<std::remove_cvref_t<A>>::element_type;
     const detail::dim_range range[] = {detail::to_dim_range(ranges)...};
     const int tile_dim[] = {D...};
     return detail::tile_ops::cache_one<T, rank>(t, a, range, tile_dim);
   }
 }
 
-/// What acc::cache's list form returns: the sections' views (acc::cached_view<T, R>, fetch
-/// only), in the order of the sections, for structured bindings on the host and on a GPU:
+/// What acc::cache's list form returns: the sections' views (acc::cached_view<const T, R>,
+/// read-only), in the order of the sections, for structured bindings on the host and on a GPU:
 /// `const auto [as, bs] = acc::cache(t, acc::section(a, ...), acc::section(b, ...));`
 /// or v.get<0>(), v.get<1>(). Trivially copyable.
 template <class... V>
@@ -131,8 +135,8 @@ struct cached_views_t {
 /// b[k0:16][j0:16])` (OpenACC 3.3 §2.10): acc::cache(t, acc::section(a, ranges...), ...) with
 /// N >= 1 sections, each one range per dimension of its array (of at most the tile's rank, a
 /// lower-rank section's halo ranges following the tile's trailing dimensions as in the single
-/// call; element types may differ). Returns the N fetch-only views in order, an acc::cached_views_t for
-/// structured bindings.
+/// call; element types may differ). Returns the N read-only views in order, an acc::cached_views_t
+/// for structured bindings.
 /// - The same as N single calls acc::cache(t, a, ranges...) in a row: the same consecutive
 ///   16-byte-aligned pieces of the area, the same overflow report (acc::bad_clause from the
 ///   call on the host, naming the bytes; a trap at the next tile_for on a GPU), the same

@@ -15,8 +15,9 @@
 
 namespace acc {
 
-/// A tile's cached copy of an array (or, on the host backend for fetch-only arrays, the array
-/// itself), indexed with the array's global indices: v(i - 1, j) is element (i - 1, j).
+/// A tile's cached copy of an array (or, on the host backend for fetch-only clauses of const
+/// elements and for acc::cache's read-only views, the array itself), indexed with the array's
+/// global indices: v(i - 1, j) is element (i - 1, j).
 /// - Valid indices are the cached range lo(d) <= i < hi(d): the tile's range with its halo,
 ///   or the fixed range, clipped to the array. With ACC_BOUNDS_CHECK an index outside it is
 ///   reported with the array's label, the index and the range (acc::error on the host; a

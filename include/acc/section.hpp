@@ -6,6 +6,7 @@
 #include <acc/detail/header_open.hpp>
 
 #include <acc/array.hpp>
+#include <acc/detail/array_ops.hpp>
 #include <acc/detail/clauses.hpp>
 #include <acc/detail/config.hpp>
 #include <acc/detail/present_table.hpp>
@@ -156,18 +157,13 @@ constexpr bool check_section_args() {
 template <class... Ranges>
 inline constexpr bool any_halo_v = (std::is_same_v<std::remove_cvref_t<Ranges>, halo_t> || ...);
 
+/// Rows [lo, lo + len) of v, in host code or in tile-level code on a GPU (for acc::cache): rows
+/// outside v are acc::bad_clause naming `where` on the host, a message and a trap on a GPU.
 template <class T, std::size_t Rank>
-section_t<T, Rank> row_section(const view<T, Rank>& v, std::size_t lo, std::size_t len, std::source_location where) {
+ACC_DETAIL_HD section_t<T, Rank> row_section(const view<T, Rank>& v, std::size_t lo, std::size_t len,
+                                             const std::source_location& where) {
   const std::size_t n = v.extent(0);
-  if (lo > n || len > n - lo) {
-    // A negative int passed for lo or len arrives as a huge std::size_t: shown as it was written.
-    constexpr std::size_t most = std::size_t(INT64_MAX);
-    const auto text = [](std::size_t x) { return x > most ? std::to_string(std::int64_t(x)) : std::to_string(x); };
-    fail<bad_clause>(call_site{"section", where},
-                     "[" + text(lo) + ":" + text(len) + "] is outside " + source_name(v.label()) + ", whose extent is " +
-                         std::to_string(n) + (Rank > 1 ? " rows" : "") +
-                         (lo > most || len > most ? " (a start and a length cannot be negative)" : ""));
-  }
+  if (lo > n || len > n - lo) array_ops::rows_outside(v, lo, len, Rank > 1, where);
   section_t<T, Rank> s{v, {}};
   s.range[0] = dim_range::fixed(static_cast<std::int64_t>(lo), static_cast<std::int64_t>(len));
   for (std::size_t d = 1; d < Rank; ++d) s.range[d] = dim_range::fixed(0, static_cast<std::int64_t>(v.extent(d)));
@@ -179,17 +175,19 @@ section_t<T, Rank> row_section(const view<T, Rank>& v, std::size_t lo, std::size
 /// Rows [lo, lo + len) of a view (elements for rank 1), OpenACC's `a[lo:len]`, or
 /// acc::bad_clause naming this line if they do not lie inside it. Contiguous, so every data
 /// clause and update takes it; a section of present data maps into the existing device copy.
+/// Tile-level code may make one for acc::cache (rows outside the view are then a message and
+/// a trap on a GPU).
 /// e.g. acc::update_self(acc::section(a, 0, 10));
 template <class T, std::size_t Rank>
-section_t<T, Rank> section(const view<T, Rank>& v, std::size_t lo, std::size_t len,
-                           std::source_location where = std::source_location::current()) {
+ACC_DETAIL_HD section_t<T, Rank> section(const view<T, Rank>& v, std::size_t lo, std::size_t len,
+                                         std::source_location where = std::source_location::current()) {
   return detail::row_section(v, lo, len, where);
 }
 
 /// Rows [lo, lo + len) of an array (elements for rank 1); see above.
 template <class T, std::size_t Rank>
-section_t<T, Rank> section(const array<T, Rank>& a, std::size_t lo, std::size_t len,
-                           std::source_location where = std::source_location::current()) {
+ACC_DETAIL_HD section_t<T, Rank> section(const array<T, Rank>& a, std::size_t lo, std::size_t len,
+                                         std::source_location where = std::source_location::current()) {
   return detail::row_section(static_cast<view<T, Rank>>(a), lo, len, where);
 }
 

@@ -89,9 +89,10 @@ namespace acc {
 ///   4-byte elements can then be read four at a time); its valid range stays lo .. lo + count.
 ///   Above the device's opt-in limit: acc::bad_clause naming the bytes asked and allowed.
 /// - On the host backend tiles run on OpenMP threads, a tile's iterations in order; fetch-only
-///   clauses alias the array (the fetch is free), the other modes use a per-thread buffer with
-///   the same fetch and write-back as on a GPU (so halos hold the values from the start of the
-///   tile, and writes to none/channel storage never reach the array).
+///   clauses of const elements alias the array (the fetch is free: nothing can write through
+///   them), every other clause uses a per-thread buffer with the same fetch and write-back as
+///   on a GPU (so halos hold the values from the start of the tile, and writes to fetch, none
+///   or channel storage never reach the array).
 /// e.g. acc::tile_loop(n, acc::tile_size(128), acc::cached(x, acc::fetch, acc::halo(1, 1)),
 ///        ACC_LAMBDA(int i, const acc::cached_view<float, 1>& xc) { y[i] = xc(i - 1) + xc(i + 1); });
 template <class Extent, class... Args>

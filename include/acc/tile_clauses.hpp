@@ -21,16 +21,18 @@ namespace acc {
 
 /// The shape of a tile: iterations per gang in each dimension (1 to 3, as many as the extent
 /// has). On a GPU each iteration of a tile is one thread of the gang, the last dimension
-/// varying fastest (the block's x threads), so the product must not exceed the device's block
-/// limit (1024). acc::vector_length(n) is accepted as a 1D shape too.
+/// varying fastest (the block's x threads), so the product may be at most 1024 and, in 3D, the
+/// first extent at most 64 (a block's limits); every backend holds a shape to these limits
+/// (else acc::bad_clause when the construct runs). acc::vector_length(n) is accepted as a 1D
+/// shape too.
 template <std::size_t Rank>
 struct tile_size_t {
   std::array<int, Rank> extents;
   friend constexpr bool operator==(const tile_size_t&, const tile_size_t&) = default;
 };
 
-/// acc::tile_size(16, 16): tiles of 16 x 16 iterations. Each value must be >= 1 (else
-/// acc::bad_clause when the construct runs).
+/// acc::tile_size(16, 16): tiles of 16 x 16 iterations. Each value must be >= 1, and the
+/// product at most 1024 (else acc::bad_clause when the construct runs, on every backend).
 template <class... N>
 constexpr tile_size_t<sizeof...(N)> tile_size(N... n) noexcept {
   static_assert(sizeof...(N) >= 1 && sizeof...(N) <= 3,

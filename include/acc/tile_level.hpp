@@ -103,6 +103,7 @@ private:
   mutable std::size_t cache_used_ = 0;
   mutable bool cache_reuse_ = false;   // set by tile_for: the next acc::cache starts the area again
   mutable bool load_pending_ = false;  // acc::cache loaded without waiting: the next tile_for waits
+  mutable bool in_tile_for_ = false;   // inside a tile_for's function, where acc::cache is a mistake
   detail::host::tile_scratch* scratch_ = nullptr;
 };
 
@@ -122,19 +123,27 @@ public:
   ACC_DETAIL_HD explicit per_iteration(const tile_t<R, I>& t, const T& init = T{}) : reg_(init), rank_(R) {
     detail::tile_ops::iteration_storage(t, init, host_);
   }
+  /// Gives the host's array back, so that a per_iteration declared in a loop takes no more
+  /// memory at each step.
+  ACC_DETAIL_HD ~per_iteration() { detail::tile_ops::release_iteration_storage(host_); }
   per_iteration(const per_iteration&) = delete;
   per_iteration& operator=(const per_iteration&) = delete;
 
-  /// This iteration's value; call it with the indices tile_for gave.
+  /// This iteration's value; call it with the indices tile_for gave, one per dimension of the
+  /// tile (else acc::error on the host, a message and a trap on a GPU: the type does not carry
+  /// the tile's rank, so the check is at run time).
   template <class... I>
   ACC_DETAIL_HD T& operator()(I... i) const {
     static_assert(detail::all_integral_v<I...>, "acc::per_iteration: index with the iteration's integer indices");
-    return detail::tile_ops::iteration_value(reg_, host_, rank_, i...);
+    static_assert(sizeof...(I) >= 1 && sizeof...(I) <= 3,
+                  "acc::per_iteration: give one index per dimension of the tile, p(i), p(i, j) or p(i, j, k)");
+    if (sizeof...(I) != static_cast<std::size_t>(rank_)) detail::tile_ops::iteration_rank_error(sizeof...(I), rank_);
+    return detail::tile_ops::iteration_value(reg_, host_, i...);
   }
 
 private:
   mutable T reg_;
-  [[maybe_unused]] int rank_;
+  int rank_;  // the tile's
   detail::per_iteration_array<T> host_;
 };
 
@@ -148,7 +157,9 @@ ACC_DETAIL_HD void tile_for(const tile_t<R, I>& t, const F& f) {
                 "acc::tile_for: the function must take one index per dimension of the tile, e.g. [&](int i, int j) { ... }");
   detail::tile_ops::check_cache_room(t);
   if (detail::tile_access::take_load_pending(t)) detail::tile_ops::sync();  // acc::cache's loads are complete
+  detail::tile_access::set_in_tile_for(t, true);
   detail::tile_ops::for_tile_iterations(t, f);
+  detail::tile_access::set_in_tile_for(t, false);
   detail::tile_ops::sync();
   detail::tile_access::mark_loop_end(t);
 }

@@ -7,6 +7,8 @@
 //                         the construct turns into acc::device_error (prints "no GPU" without one)
 //   bounds_check tile_host    a cached_view (acc::tile_loop) read outside its cached range, on the host
 //   bounds_check tile_device  the same inside a kernel (prints "no GPU" without one)
+//   bounds_check tile_rank    a per_iteration indexed p(i) in a 2D tile, on the host: the
+//                         report says the index count is wrong (not that i is outside the tile)
 #include <acc/parallel.hpp>
 
 #include <cstdio>
@@ -30,11 +32,30 @@ void read_outside_cache(acc::array<double> p, bool on_device) {
                    if (i == 5) p(i) = c(i + 3);
                  });
 }
+// p(i) where the 2D tile's iterations are (i, j).
+void per_iteration_one_index(acc::array<int, 2> out) {
+  acc::tile_loop(acc::collapse(8, 8), acc::tile_size(4, 4), acc::if_(false), ACC_LAMBDA(const acc::tile_t<2>& t) {
+    acc::per_iteration<int> p(t);
+    acc::tile_for(t, [&](int i, int) { p(i) += 1; });
+    acc::tile_for(t, [&](int i, int j) { out(i, j) = p(i, j); });
+  });
+}
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc != 2) return 2;
   acc::array<double, 2> t("temperature", 4, 5);
+  if (std::strcmp(argv[1], "tile_rank") == 0) {
+    acc::array<int, 2> out("out", 8, 8);
+    try {
+      per_iteration_one_index(out);
+    } catch (const acc::error& e) {
+      std::printf("caught: %s\n", e.what());
+      return 0;
+    }
+    std::printf("no error for p(i) in a 2D tile\n");
+    return 1;
+  }
   if (std::strncmp(argv[1], "tile_", 5) == 0) {
     const bool on_device = std::strcmp(argv[1], "tile_device") == 0;
     if (on_device && acc::get_device_type() != acc::device_type::nvidia) {

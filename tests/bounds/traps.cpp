@@ -5,6 +5,8 @@
 //   traps shared_extent  g.shared<T>(n0, n1) whose extents multiply past any memory
 //   traps cache    acc::cache views beyond acc::cache_bytes in tile-level code
 //   traps collapse a gang loop over acc::collapse of a signed loop from below 0 and an unsigned count
+//   traps per_iteration  a per_iteration indexed p(i) in a 2D tile
+//   traps cache_in_tile_for  acc::cache called inside acc::tile_for
 // Each prints "caught: ..." when acc::device_error came back, "no GPU" without a GPU.
 #include <acc/parallel.hpp>
 
@@ -44,6 +46,21 @@ void collapse_below_zero(acc::array<long long> out, std::size_t n) {
               [&](std::size_t i, std::size_t j) { out[0] += static_cast<long long>(i + j); });
   });
 }
+void per_iteration_one_index(acc::array<int, 2> out) {
+  acc::tile_loop(acc::collapse(8, 8), acc::tile_size(4, 4), ACC_LAMBDA(const acc::tile_t<2>& t) {
+    acc::per_iteration<int> p(t);
+    acc::tile_for(t, [&](int i, int) { p(i) += 1; });
+    acc::tile_for(t, [&](int i, int j) { out(i, j) = p(i, j); });
+  });
+}
+void cache_in_tile_for(acc::array<int> a, acc::array<int> out) {
+  acc::tile_loop(32, acc::tile_size(8), acc::cache_bytes(4096), ACC_LAMBDA(const acc::tile_t<1>& t) {
+    acc::tile_for(t, [&](int i) {
+      const auto c = acc::cache(t, a, acc::halo(0, 0));
+      out[i] = c(i);
+    });
+  });
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -66,6 +83,12 @@ int main(int argc, char** argv) {
     } else if (std::strcmp(argv[1], "collapse") == 0) {
       acc::array<long long> out("out", 1);
       collapse_below_zero(out, 3);
+    } else if (std::strcmp(argv[1], "per_iteration") == 0) {
+      acc::array<int, 2> out("out", 8, 8);
+      per_iteration_one_index(out);
+    } else if (std::strcmp(argv[1], "cache_in_tile_for") == 0) {
+      acc::array<int> a("a", 32), out("out", 32);
+      cache_in_tile_for(a, out);
     } else {
       return 2;
     }

@@ -154,14 +154,16 @@ ACC_DETAIL_HD std::size_t box_volume(const cache_box<R>& b) {
   return v;
 }
 
-/// The part of acc::cache before the load: checks the ranges, computes the box (of the array's
-/// rank Ra; halo dimension d follows tile dimension tile_dim[d]) and takes the view's piece of
-/// the tile's area. Ops (the backend's tile_ops) reports a negative range, and a piece that
-/// does not fit here if Ops::overflow_at_call (the host, with acc::bad_clause).
+/// The part of acc::cache before the load: checks that it runs in tile-level code and the
+/// ranges, computes the box (of the array's rank Ra; halo dimension d follows tile dimension
+/// tile_dim[d]) and takes the view's piece of the tile's area. Ops (the backend's tile_ops)
+/// reports a call inside tile_for, a negative range, and a piece that does not fit here if
+/// Ops::overflow_at_call (the host, with acc::bad_clause).
 template <class Ops, std::size_t Ra, std::size_t R, class I, class A>
 ACC_DETAIL_HD cache_piece<Ra> place_in_cache(const tile_t<R, I>& t, const A& a, const dim_range* range,
                                              const int* tile_dim) {
   using U = std::remove_cv_t<typename cacheable<std::remove_cvref_t<A>>::element_type>;
+  if (tile_access::in_tile_for(t)) Ops::cache_in_tile_for();
   for (std::size_t d = 0; d < Ra; ++d) {
     // Of before(), after() and count() none may be negative (lo() may).
     const dim_range& r = range[d];

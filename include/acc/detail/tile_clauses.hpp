@@ -61,6 +61,7 @@ struct tile_spec {
   launch_spec launch;
   int shape[Rank];
   bool shape_given = false;
+  bool shape_from_vector_length = false;  // so that reports name the clause the user wrote
   std::size_t cache_bytes = 0;
 };
 
@@ -74,6 +75,7 @@ constexpr void apply_tile_arg(tile_spec<Rank>& s, const vector_length_t& c) {
   if constexpr (Rank == 1) {
     s.shape[0] = c.value;
     s.shape_given = true;
+    s.shape_from_vector_length = true;
   }
 }
 template <std::size_t Rank>

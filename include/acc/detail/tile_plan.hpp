@@ -95,8 +95,12 @@ void clip_ranges(Spec& spec, const index_space<Index, Rank>& space) {
       const dim_range r = spec.range[d];
       const std::int64_t n = static_cast<std::int64_t>(spec.source.extent(d));
       if (r.is_fixed()) {
+        // check_tile_spec refused a negative count. Of lo + count and n - lo, each computed only
+        // where it cannot overflow: a sum of a negative lo and a count, a difference of two
+        // non-negative values.
         const std::int64_t lo = r.lo() < 0 ? 0 : (r.lo() < n ? r.lo() : n);
-        const std::int64_t hi = r.count() > n - r.lo() ? n : r.lo() + r.count();
+        const std::int64_t hi = r.lo() < 0 ? (r.lo() + r.count() < n ? r.lo() + r.count() : n)
+                                           : (r.count() > n - r.lo() ? n : r.lo() + r.count());
         spec.range[d] = dim_range::fixed(lo, hi > lo ? hi - lo : 0);
         continue;
       }
@@ -115,17 +119,43 @@ std::tuple<S...> clip_ranges(std::tuple<S...> specs, const index_space<Index, Ra
   return specs;
 }
 
+/// The largest tile, in iterations, and the largest first extent of a 3D tile: NVIDIA GPUs'
+/// limits on a block's threads (a tile is one block, one thread per iteration).
+inline constexpr unsigned long long max_tile_iterations = 1024;
+inline constexpr int max_tile_first_of_three = 64;
+
 /// Clause values no device accepts.
 template <std::size_t Rank, class Specs>
 void check_tile_spec(const tile_spec<Rank>& s, const Specs& specs, const call_site& site) {
-  long long threads = 1;
-  for (std::size_t d = 0; d < Rank; ++d) {
+  for (std::size_t d = 0; d < Rank; ++d)
     if (s.shape[d] < 1)
-      fail<bad_clause>(site, "tile_size extent " + std::to_string(s.shape[d]) + " of dimension " + std::to_string(d) +
-                                 " must be at least 1");
-    threads *= s.shape[d];
+      fail<bad_clause>(site, s.shape_from_vector_length
+                                 ? "vector_length(" + std::to_string(s.shape[0]) +
+                                       "), the tile's shape, must be at least 1"
+                                 : "tile_size extent " + std::to_string(s.shape[d]) + " of dimension " +
+                                       std::to_string(d) + " must be at least 1");
+  // A GPU runs a tile's iterations as one block's threads; the host takes the same shapes, so
+  // that a clause means the same on every backend.
+  unsigned long long iterations = 1;
+  bool overflow = false;  // three int extents can pass 64 bits
+  for (std::size_t d = 0; d < Rank; ++d) {
+    const auto e = static_cast<unsigned long long>(s.shape[d]);
+    overflow = overflow || iterations > ~0ull / e;
+    iterations *= e;
   }
-  if (threads > (1 << 20)) fail<bad_clause>(site, "the tile has " + std::to_string(threads) + " iterations; at most 1024 run on a GPU");
+  const bool too_many = overflow || iterations > max_tile_iterations;
+  if (too_many || (Rank == 3 && s.shape[0] > max_tile_first_of_three)) {
+    std::string shape = s.shape_from_vector_length ? "vector_length(" : "tile_size(";
+    for (std::size_t d = 0; d < Rank; ++d) shape += (d ? ", " : "") + std::to_string(s.shape[d]);
+    shape += ")";
+    if (too_many)
+      fail<bad_clause>(site, shape + " asks " + (overflow ? "more than 2^64" : std::to_string(iterations)) +
+                                 " iterations per tile; at most " + std::to_string(max_tile_iterations) +
+                                 " on every backend (a GPU runs a tile as one block of threads)");
+    fail<bad_clause>(site, shape + ": the first of three extents may be at most " +
+                               std::to_string(max_tile_first_of_three) +
+                               " on every backend (a GPU runs it in a block's third thread dimension)");
+  }
   [&]<std::size_t... K>(std::index_sequence<K...>) {
     (([&] {
        const auto& c = std::get<K>(specs);

@@ -21,10 +21,10 @@ template <class S> struct section_rank : std::integral_constant<std::size_t, 0> 
 template <class T, std::size_t R, bool Rel> struct section_rank<section_t<T, R, Rel>>
     : std::integral_constant<std::size_t, R> {};
 
-/// The view acc::cache returns for a section.
+/// The view acc::cache returns for a section: read-only, as for a single array.
 template <class S> struct section_view;
 template <class T, std::size_t R, bool Rel> struct section_view<section_t<T, R, Rel>> {
-  using element_type = T;
+  using element_type = const T;
   using type = cached_view<element_type, R>;
 };
 

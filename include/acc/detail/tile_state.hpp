@@ -28,11 +28,14 @@ struct tile_geometry {
 };
 
 /// per_iteration's storage on the host, where one thread runs all of a tile's iterations: an
-/// array over the tile's shape (row-major from `origin`). Unused on a GPU.
+/// array over the tile's shape (row-major from `origin`), slot `slot` of the thread's scratch.
+/// Unused on a GPU.
 template <class T>
 struct per_iteration_array {
   T* values = nullptr;
   std::int64_t origin[3] = {}, stride[3] = {}, shape[3] = {};
+  host::tile_scratch* scratch = nullptr;
+  std::size_t slot = 0;
 };
 
 /// The library's access to tile_t's private state.
@@ -41,6 +44,11 @@ struct tile_access {
   ACC_DETAIL_HD static host::tile_scratch* scratch(const tile_t<R, I>& t) noexcept { return t.scratch_; }
   template <std::size_t R, class I>
   ACC_DETAIL_HD static void mark_loop_end(const tile_t<R, I>& t) noexcept { t.cache_reuse_ = true; }
+  /// Whether the code running is a tile_for's function (per iteration), not tile-level code.
+  template <std::size_t R, class I>
+  ACC_DETAIL_HD static void set_in_tile_for(const tile_t<R, I>& t, bool in) noexcept { t.in_tile_for_ = in; }
+  template <std::size_t R, class I>
+  ACC_DETAIL_HD static bool in_tile_for(const tile_t<R, I>& t) noexcept { return t.in_tile_for_; }
   /// acc::cache defers its barrier to the next tile_for or tile_barrier, so that several
   /// acc::cache calls in a row cost one barrier.
   template <std::size_t R, class I>

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdio>
+#include <source_location>
 #include <type_traits>
 
 namespace acc::detail::cuda {
@@ -33,6 +34,16 @@ struct array_ops {
       return __ldg(dev + k);
     else
       return dev[k];
+  }
+
+  /// acc::section(v, lo, len) of rows outside v, made in a kernel (tile-level code, for
+  /// acc::cache): the host's message without the label (the view's is a host pointer) and a trap.
+  template <class V>
+  __device__ static void rows_outside(const V& v, std::size_t lo, std::size_t len, bool rows,
+                                      const std::source_location&) {
+    printf("acc::section: [%lld:%lld] is outside the array, whose extent is %llu%s\n", (long long)lo, (long long)len,
+           (unsigned long long)v.extent(0), rows ? " rows" : "");
+    __trap();
   }
 
   /// Kernels cannot throw: the message names the array by the label copied into the view.

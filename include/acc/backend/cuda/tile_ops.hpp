@@ -101,6 +101,12 @@ struct tile_ops {
     __builtin_unreachable();
   }
 
+  __device__ static void cache_in_tile_for() {
+    printf("acc::cache: called inside acc::tile_for; acc::cache is tile-level code that every thread of the gang "
+           "runs: call it before the tile_for and read its view inside\n");
+    __trap();
+  }
+
   /// An acc::cache view that does not fit the area is reported later, by check_cache_room.
   static constexpr bool overflow_at_call = false;
 
@@ -121,9 +127,23 @@ struct tile_ops {
   /// per_iteration's storage: the value itself, as each thread runs one iteration.
   template <std::size_t R, class I, class T>
   __device__ static void iteration_storage(const tile_t<R, I>&, const T&, per_iteration_array<T>&) {}
+  template <class T>
+  __device__ static void release_iteration_storage(per_iteration_array<T>&) {}
+  /// per_iteration arrays held in team memory: none, the values are registers.
+  template <std::size_t R, class I>
+  __device__ static std::size_t iteration_slots(const tile_t<R, I>&) {
+    return 0;
+  }
   template <class T, class... I>
-  __device__ static T& iteration_value(T& value, const per_iteration_array<T>&, int, I...) {
+  __device__ static T& iteration_value(T& value, const per_iteration_array<T>&, I...) {
     return value;
+  }
+  /// per_iteration indexed with `given` indices in a tile of rank `rank`: each thread would
+  /// still get its own value, but the host gets them wrong, so the GPU refuses them too.
+  __device__ static void iteration_rank_error(std::size_t given, int rank) {
+    printf("acc::per_iteration: %llu %s in a tile of rank %d; give one index per dimension of the tile\n",
+           (unsigned long long)given, given == 1 ? "index" : "indices", rank);
+    __trap();
   }
 
   /// acc::cache(t, a, ranges...): the view of a's range in the tile's area, loaded. A box of

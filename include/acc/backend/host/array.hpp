@@ -7,6 +7,8 @@
 #include <acc/detail/body_error.hpp>
 
 #include <cstddef>
+#include <cstdint>
+#include <source_location>
 #include <string>
 
 namespace acc::detail::host {
@@ -20,6 +22,24 @@ struct array_ops {
   template <class Ref, class T>
   static Ref load(T* host, T*, std::size_t k) noexcept {
     return host[k];
+  }
+
+  /// acc::section(v, lo, len) of rows outside v: acc::bad_clause naming the line that made it.
+  template <class V>
+  [[noreturn]] static void rows_outside(const V& v, std::size_t lo, std::size_t len, bool rows,
+                                        const std::source_location& where) {
+    rows_error(v.label(), lo, len, v.extent(0), rows, where);
+  }
+  [[noreturn]] static void rows_error(const char* label, std::size_t lo, std::size_t len, std::size_t n, bool rows,
+                                      const std::source_location& where) {
+    // A negative int passed for lo or len arrives as a huge std::size_t: shown as it was written.
+    constexpr std::size_t most = std::size_t(INT64_MAX);
+    const auto text = [](std::size_t x) { return x > most ? std::to_string(std::int64_t(x)) : std::to_string(x); };
+    fail<bad_clause>(call_site{"section", where},
+                     "[" + text(lo) + ":" + text(len) + "] is outside " +
+                         (*label ? "'" + std::string(label) + "'" : std::string("the array")) + ", whose extent is " +
+                         std::to_string(n) + (rows ? " rows" : "") +
+                         (lo > most || len > most ? " (a start and a length cannot be negative)" : ""));
   }
 
   /// Inside a construct the executor adds the construct and its call site to the report.

@@ -67,7 +67,6 @@ template <class Index, std::size_t Rank, class Body, class... S, std::size_t... 
 void run_tile(const tile_geometry<Index, Rank>& g, std::uint64_t num, std::size_t cache_bytes,
               const tile_closure<Body, std::tuple<S...>>& c, tile_scratch& scratch, void* const* buffers,
               std::index_sequence<K...>) {
-  scratch.next = 0;
   const tile_t<Rank, Index> t(g, num, nullptr, cache_bytes, &scratch);
   const std::tuple<view_of_spec_t<S>...> views{host::stage(std::get<K>(c.specs), t, buffers[K])...};
   call_tile_body<host::tile_ops>(c.body, t, std::get<K>(views)...);

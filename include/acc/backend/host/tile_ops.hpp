@@ -27,12 +27,26 @@
 // share, reach these.
 namespace acc::detail::host {
 
-/// Host storage a thread reuses from tile to tile (per_iteration arrays): slot k of a tile
-/// reuses slot k of the previous tile, as tile-level code makes the same calls for every tile.
+/// Host storage a thread reuses for per_iteration arrays, a stack of slots: a per_iteration
+/// takes the next slot and gives it back when destroyed (in reverse order of construction, as
+/// C++ destroys locals), so that one declared in a loop of tile-level code reuses its slot at
+/// every step, and the slots never outnumber the per_iteration values live at once. The slots
+/// keep their memory from tile to tile.
 struct tile_scratch {
-  std::vector<std::vector<aligned_word>> slots;
+  struct slot {
+    std::vector<aligned_word> words;
+    bool live = false;
+  };
+  std::vector<slot> slots;
   std::size_t next = 0;
-  ACC_DETAIL_RUNTIME_FN void* take(std::size_t bytes);
+  /// Slot `next`, of at least `bytes`; its number in `taken`.
+  ACC_DETAIL_RUNTIME_FN void* take(std::size_t bytes, std::size_t& taken);
+  /// Gives back slot k. Slots given back out of order (a per_iteration held by something that
+  /// ends sooner than a later one) are reused once every later slot is given back too.
+  void give_back(std::size_t k) noexcept {
+    slots[k].live = false;
+    while (next > 0 && !slots[next - 1].live) --next;
+  }
 };
 
 struct tile_ops {
@@ -73,6 +87,7 @@ struct tile_ops {
   static void check_cache_room(const tile_t<R, I>&) noexcept {}
 
   [[noreturn]] ACC_DETAIL_RUNTIME_FN static void cache_bad_range(long long a, long long b);
+  [[noreturn]] ACC_DETAIL_RUNTIME_FN static void cache_in_tile_for();
 
   /// An acc::cache view that does not fit the area: acc::bad_clause from the call.
   static constexpr bool overflow_at_call = true;
@@ -105,17 +120,31 @@ struct tile_ops {
       s.shape[d] = t.size(d);
       n *= static_cast<std::size_t>(t.size(d));
     }
-    s.values = static_cast<T*>(tile_access::scratch(t)->take(n * sizeof(T)));
+    s.scratch = tile_access::scratch(t);
+    s.values = static_cast<T*>(s.scratch->take(n * sizeof(T), s.slot));
     for (std::size_t k = 0; k < n; ++k) s.values[k] = init;
   }
-  /// per_iteration's value of iteration (i...) of a tile of rank `rank`.
+  /// Gives per_iteration's array back to the thread's scratch.
+  template <class T>
+  static void release_iteration_storage(per_iteration_array<T>& s) noexcept {
+    if (s.scratch) s.scratch->give_back(s.slot);
+  }
+  /// How many per_iteration arrays the thread's scratch holds: the most that were live at once
+  /// (tests check that it stays bounded).
+  template <std::size_t R, class I>
+  static std::size_t iteration_slots(const tile_t<R, I>& t) noexcept {
+    return tile_access::scratch(t)->slots.size();
+  }
+  /// per_iteration indexed with `given` indices in a tile of rank `rank`.
+  [[noreturn]] ACC_DETAIL_RUNTIME_FN static void iteration_rank_error(std::size_t given, int rank);
+  /// per_iteration's value of iteration (i...), one index per dimension of the tile (checked).
   template <class T, class... I>
-  static T& iteration_value(T&, const per_iteration_array<T>& s, [[maybe_unused]] int rank, I... i) {
+  static T& iteration_value(T&, const per_iteration_array<T>& s, I... i) {
     const std::int64_t idx[] = {static_cast<std::int64_t>(i)...};
     std::int64_t off = 0;
     for (std::size_t d = 0; d < sizeof...(I); ++d) {
 #if defined(ACC_BOUNDS_CHECK)
-      if (sizeof...(I) != static_cast<std::size_t>(rank) || idx[d] < s.origin[d] || idx[d] >= s.origin[d] + s.shape[d])
+      if (idx[d] < s.origin[d] || idx[d] >= s.origin[d] + s.shape[d])
         throw body_error<error>("per_iteration: index " + std::to_string(idx[d]) + " of dimension " + std::to_string(d) +
                     " is not an iteration of this tile");
 #endif
