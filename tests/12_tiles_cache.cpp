@@ -725,14 +725,25 @@ void cache_row_section(acc::section_t<int, 2> rows, acc::array<long long> v, acc
 
 }  // namespace
 
+/// A rows x nc matrix and an 11-element vector of random values, and a 7 x nc output, for the
+/// row-section cases below.
+struct row_section_inputs {
+  acc::array<int, 2> m;
+  acc::array<long long> v{"v", 11};
+  acc::array<long long, 2> out;
+  row_section_inputs(int rows, int nc) : m("m", rows, nc), out("out", 7, nc) {
+    std::mt19937 gen(static_cast<unsigned>(rows));
+    for (auto& x : m) x = int(gen() % 2001) - 1000;
+    for (auto& x : v) x = (long long)(gen() % 99);
+  }
+};
+
 TEST_CASE("acc::cache takes a data-clause section, made outside the body and captured", "[12][tile][cache][list]") {
   const int nr = GENERATE(9, 13), nc = 10, lo = 3, len = 5;
-  acc::array<int, 2> m("m", nr, nc);
-  acc::array<long long> v("v", 11);
-  acc::array<long long, 2> out("out", 7, nc);
-  std::mt19937 gen(static_cast<unsigned>(nr));
-  for (auto& x : m) x = int(gen() % 2001) - 1000;
-  for (auto& x : v) x = (long long)(gen() % 99);
+  const row_section_inputs in(nr, nc);
+  const auto& m = in.m;
+  const auto& v = in.v;
+  const auto& out = in.out;
   cache_row_section(acc::section(m, lo, len), v, out, lo, len);
   for (int i = 0; i < 7; ++i)
     for (int j = 0; j < nc; ++j) REQUIRE(out(i, j) == m(lo + i % len, j) * 100LL + v[2 + (i + j) % 6]);
@@ -807,12 +818,10 @@ void cache_rows_made_in_body(acc::array<int, 2> m, acc::array<long long> v, acc:
 
 TEST_CASE("acc::cache takes a row section made in tile-level code", "[12][tile][cache][list]") {
   const int nr = GENERATE(9, 13), nc = 10, lo = 3, len = 5;
-  acc::array<int, 2> m("m", nr, nc);
-  acc::array<long long> v("v", 11);
-  acc::array<long long, 2> out("out", 7, nc);
-  std::mt19937 gen(static_cast<unsigned>(nr));
-  for (auto& x : m) x = int(gen() % 2001) - 1000;
-  for (auto& x : v) x = (long long)(gen() % 99);
+  const row_section_inputs in(nr, nc);
+  const auto& m = in.m;
+  const auto& v = in.v;
+  const auto& out = in.out;
   cache_rows_made_in_body(m, v, out, lo, len);
   for (int i = 0; i < 7; ++i)
     for (int j = 0; j < nc; ++j)
