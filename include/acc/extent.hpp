@@ -210,14 +210,17 @@ inline constexpr bool invocable_with_rank_v = [] {
   else return std::is_invocable_v<const Body&, I, I, I>;
 }();
 
+template <class T>
+concept non_void = !std::is_void_v<T>;
+
 /// Whether body, called with Rank indices of type I, returns nothing (a loop body's value would
 /// be discarded); true when it cannot be called so (the arity check reports that).
+/// (A requires-expression, not std::invoke_result: this is read for every loop body.)
 template <class Body, class I, std::size_t Rank>
 inline constexpr bool returns_void_with_rank_v = [] {
-  if constexpr (!invocable_with_rank_v<Body, I, Rank>) return true;
-  else if constexpr (Rank == 1) return std::is_void_v<std::invoke_result_t<const Body&, I>>;
-  else if constexpr (Rank == 2) return std::is_void_v<std::invoke_result_t<const Body&, I, I>>;
-  else return std::is_void_v<std::invoke_result_t<const Body&, I, I, I>>;
+  if constexpr (Rank == 1) return !requires(const Body& b, I i) { { b(i) } -> non_void; };
+  else if constexpr (Rank == 2) return !requires(const Body& b, I i) { { b(i, i) } -> non_void; };
+  else return !requires(const Body& b, I i) { { b(i, i, i) } -> non_void; };
 }();
 
 }  // namespace detail

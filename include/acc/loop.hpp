@@ -41,6 +41,10 @@ struct invocable_with_reductions<Body, I, Rank, std::tuple<R...>> {
   }();
 };
 
+#define ACC_DETAIL_LOOP_FUNCTION_ARGUMENT                                                            \
+  "acc::parallel_loop: an argument is a function, not a clause: call it, e.g. acc::async(q) or acc::async(), " \
+  "acc::num_gangs(n)"
+
 /// The checks of parallel_loop's arguments, in the order a user would fix them; only the
 /// first failure is reported, so the user sees one message rather than a cascade.
 template <class Extent, class... Args>
@@ -55,15 +59,8 @@ constexpr bool check_loop_args() {
                   "acc::parallel_loop: the loop body is missing; "
                   "write acc::parallel_loop(n, ACC_LAMBDA(int i) { ... })");
     return false;
-  } else if constexpr ((std::is_function_v<std::remove_pointer_t<std::remove_cvref_t<Args>>> || ...)) {
-    static_assert(dependent_false<Extent>,
-                  "acc::parallel_loop: an argument is a function, not a clause: call it, e.g. acc::async(q) or "
-                  "acc::async(), acc::num_gangs(n)");
-    return false;
-  } else if constexpr (sizeof...(Args) > 1 && is_clause_v<body_of_t<Args...>>) {
-    static_assert(dependent_false<Extent>,
-                  "acc::parallel_loop: a clause comes after the body; clauses come first, "
-                  "parallel_loop(extent, clauses..., body)");
+  } else if constexpr (std::is_function_v<std::remove_pointer_t<std::remove_cvref_t<body_of_t<Args...>>>>) {
+    static_assert(dependent_false<Extent>, ACC_DETAIL_LOOP_FUNCTION_ARGUMENT);
     return false;
   } else if constexpr (is_device_only_lambda_v<body_of_t<Args...>>) {
     static_assert(dependent_false<Extent>,
@@ -71,10 +68,19 @@ constexpr bool check_loop_args() {
                   "bodies on the host too: no GPU, if_(false), ACC_DEVICE_TYPE=host); write it with ACC_LAMBDA");
     return false;
   } else if constexpr (!clauses_then_body<Args...>()) {
-    static_assert(dependent_false<Extent>,
-                  "acc::parallel_loop: an argument between the extent and the body is not a clause; "
-                  "clauses are acc::num_gangs, num_workers, vector_length, async, if_, device_num, "
-                  "default_present, reduction, adaptive, tuned, and the body comes last");
+    // What is wrong with the arguments, looked for only once they are known to be wrong: every
+    // check on the path of a correct call is compiled for every loop body.
+    if constexpr ((std::is_function_v<std::remove_pointer_t<std::remove_cvref_t<Args>>> || ...))
+      static_assert(dependent_false<Extent>, ACC_DETAIL_LOOP_FUNCTION_ARGUMENT);
+    else if constexpr (sizeof...(Args) > 1 && is_clause_v<body_of_t<Args...>>)
+      static_assert(dependent_false<Extent>,
+                    "acc::parallel_loop: a clause comes after the body; clauses come first, "
+                    "parallel_loop(extent, clauses..., body)");
+    else
+      static_assert(dependent_false<Extent>,
+                    "acc::parallel_loop: an argument between the extent and the body is not a clause; "
+                    "clauses are acc::num_gangs, num_workers, vector_length, async, if_, device_num, "
+                    "default_present, reduction, adaptive, tuned, and the body comes last");
     return false;
   } else if constexpr (!clauses_accepted<construct::parallel_loop, Args...>()) {
     return false;
@@ -89,20 +95,20 @@ constexpr bool check_loop_args() {
                     "reduction, in clause order, T the variable's own type (a float sum takes float&), e.g. "
                     "ACC_LAMBDA(int i, double& sum) { sum += x[i]; }");
       return false;
-    } else if constexpr (std::tuple_size_v<Reds> == 0 && !invocable_with_rank_v<Body, Index, rank> &&
-                         invocable_with_rank_v<Body, Index&, rank>) {
-      static_assert(dependent_false<Extent>,
-                    "acc::parallel_loop: the body takes its index by reference; indices are values: take int i "
-                    "(or const int& i)");
-      return false;
     } else if constexpr (std::tuple_size_v<Reds> == 0 && !invocable_with_rank_v<Body, Index, rank>) {
-      static_assert(rank != 1 || dependent_false<Extent>,
-                    "acc::parallel_loop: body must take one index for a count or range; "
-                    "for body(i, j) pass acc::collapse(ni, nj)");
-      static_assert(rank != 2 || dependent_false<Extent>,
-                    "acc::parallel_loop: body must take two indices (i, j) for acc::collapse(ni, nj)");
-      static_assert(rank != 3 || dependent_false<Extent>,
-                    "acc::parallel_loop: body must take three indices (i, j, k) for acc::collapse(ni, nj, nk)");
+      if constexpr (invocable_with_rank_v<Body, Index&, rank>) {
+        static_assert(dependent_false<Extent>,
+                      "acc::parallel_loop: the body takes its index by reference; indices are values: take int i "
+                      "(or const int& i)");
+      } else {
+        static_assert(rank != 1 || dependent_false<Extent>,
+                      "acc::parallel_loop: body must take one index for a count or range; "
+                      "for body(i, j) pass acc::collapse(ni, nj)");
+        static_assert(rank != 2 || dependent_false<Extent>,
+                      "acc::parallel_loop: body must take two indices (i, j) for acc::collapse(ni, nj)");
+        static_assert(rank != 3 || dependent_false<Extent>,
+                      "acc::parallel_loop: body must take three indices (i, j, k) for acc::collapse(ni, nj, nk)");
+      }
       return false;
     } else if constexpr (std::tuple_size_v<Reds> == 0 && !returns_void_with_rank_v<Body, Index, rank>) {
       static_assert(dependent_false<Extent>,
@@ -126,6 +132,8 @@ constexpr bool check_loop_args() {
     }
   }
 }
+
+#undef ACC_DETAIL_LOOP_FUNCTION_ARGUMENT
 
 }  // namespace detail
 
