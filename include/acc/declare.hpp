@@ -44,7 +44,7 @@
 #define ACC_DECLARE_ARRAY_EXTERN(type, name, count) ACC_DETAIL_DECLARE_EXTERN(type, name, [count])
 
 #define ACC_DETAIL_DECLARE_EXTERN(type, name, dims)                                                  \
-  static_assert(ACC_DETAIL_RDC || !ACC_DETAIL_CUDA_UNIT,                                             \
+  static_assert(ACC_DETAIL_SHARED_GLOBALS,                                                            \
                 "ACC_DECLARE_EXTERN: the global " #name " is shared between source files, and under "  \
                 "nvcc that needs relocatable device code: compile with -rdc=true (CMake: "              \
                 "CUDA_SEPARABLE_COMPILATION ON)");                                                   \

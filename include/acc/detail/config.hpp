@@ -31,17 +31,13 @@
 #  define ACC_DETAIL_OPERATOR_OBJECT inline constexpr
 #endif
 
-// ACC_DETAIL_CUDA_UNIT: 1 under nvcc; ACC_DETAIL_RDC: 1 with relocatable device code
-// (-rdc=true), where kernels reach __device__ variables of other translation units.
-#if defined(__CUDACC__)
-#  define ACC_DETAIL_CUDA_UNIT 1
+// ACC_DETAIL_SHARED_GLOBALS: 1 where a construct can use a global that another translation unit
+// defines: everywhere but in nvcc units without relocatable device code (-rdc=true), whose
+// kernels cannot reach another unit's __device__ variables.
+#if defined(__CUDACC__) && !defined(__CUDACC_RDC__)
+#  define ACC_DETAIL_SHARED_GLOBALS 0
 #else
-#  define ACC_DETAIL_CUDA_UNIT 0
-#endif
-#if defined(__CUDACC_RDC__)
-#  define ACC_DETAIL_RDC 1
-#else
-#  define ACC_DETAIL_RDC 0
+#  define ACC_DETAIL_SHARED_GLOBALS 1
 #endif
 
 #if defined(_OPENMP)
