@@ -76,6 +76,11 @@ template <class Error = error>
   throw_error(error_kind_of<Error>, site, what);
 }
 
+/// How a message names an array: 'label', or "the array" when it has none.
+inline std::string source_name(const char* label) {
+  return *label ? "'" + std::string(label) + "'" : std::string("the array");
+}
+
 }  // namespace detail
 }  // namespace acc
 

@@ -77,10 +77,6 @@ inline std::string section_text(const dim_range* range, std::size_t rank) {
   return s;
 }
 
-inline std::string source_name(const char* label) {
-  return *label ? "'" + std::string(label) + "'" : std::string("the array");
-}
-
 /// The host memory of a section that a data clause or update names (`site`), or
 /// acc::bad_clause when the section leaves its source or its elements are not contiguous
 /// (a data clause maps one contiguous range of host memory).

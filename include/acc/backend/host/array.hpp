@@ -37,7 +37,7 @@ struct array_ops {
     const auto text = [](std::size_t x) { return x > most ? std::to_string(std::int64_t(x)) : std::to_string(x); };
     fail<bad_clause>(call_site{"section", where},
                      "[" + text(lo) + ":" + text(len) + "] is outside " +
-                         (*label ? "'" + std::string(label) + "'" : std::string("the array")) + ", whose extent is " +
+                         source_name(label) + ", whose extent is " +
                          std::to_string(n) + (rows ? " rows" : "") +
                          (lo > most || len > most ? " (a start and a length cannot be negative)" : ""));
   }
