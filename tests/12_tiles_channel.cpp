@@ -150,6 +150,22 @@ void per_iteration_rank_1d(acc::array<int, 2> out) {
   });
 }
 
+// tile_for (nested) or tile_barrier called inside a tile_for's function, where on a GPU only the
+// iterations inside the extent would reach its barrier. `which`: 0 neither (the correct form),
+// 1 tile_for, 2 tile_barrier. n = 10 with tiles of 4: the last tile is partial. if_(false): as
+// above.
+void tile_level_in_tile_for(acc::array<int> out, int which) {
+  acc::tile_loop(10, acc::tile_size(4), acc::if_(false), ACC_LAMBDA(const acc::tile_t<1>& t) {
+    acc::tile_for(t, [&](int i) {
+      out[i] = i;
+      if (which == 1) acc::tile_for(t, [&](int k) { out[k] += 1; });
+      if (which == 2) acc::tile_barrier(t);
+    });
+    acc::tile_barrier(t);
+    acc::tile_for(t, [&](int i) { out[i] += 100; });
+  });
+}
+
 }  // namespace
 
 TEST_CASE("per_iteration indexed with a count of indices other than the tile's rank is acc::error", "[12][tile][errors]") {
@@ -164,6 +180,21 @@ TEST_CASE("per_iteration indexed with a count of indices other than the tile's r
                                           "dimension of the tile, p(i, j)"));
   REQUIRE_THROWS_WITH(per_iteration_rank_2d(out, 3), Catch::Contains("acc::per_iteration: 3 indices in a tile of rank 2"));
   REQUIRE_THROWS_WITH(per_iteration_rank_1d(out), Catch::Contains("acc::per_iteration: 2 indices in a tile of rank 1"));
+}
+
+TEST_CASE("tile_for or tile_barrier inside a tile_for's function is acc::error", "[12][tile][errors]") {
+  acc::array<int> out("out", 10);
+  tile_level_in_tile_for(out, 0);
+  for (int i = 0; i < 10; ++i) REQUIRE(out[i] == i + 100);
+  for (const int which : {1, 2}) {
+    const char* name = which == 1 ? "acc::tile_for" : "acc::tile_barrier";
+    INFO(name);
+    REQUIRE_THROWS_AS(tile_level_in_tile_for(out, which), acc::error);
+    REQUIRE_THROWS_WITH(tile_level_in_tile_for(out, which),
+                        Catch::Contains("acc::tile_loop at 12_tiles_channel.cpp:") &&
+                            Catch::Contains(std::string(name) + ": called inside acc::tile_for; it is tile-level code "
+                                            "that every thread of the gang runs: call it after the tile_for returns"));
+  }
 }
 
 TEST_CASE("tile_loop: per_iteration in a loop of tile-level code takes bounded memory", "[12][tile]") {

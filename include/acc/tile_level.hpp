@@ -155,6 +155,7 @@ template <std::size_t R, class I, class F>
 ACC_DETAIL_HD void tile_for(const tile_t<R, I>& t, const F& f) {
   static_assert(detail::invocable_with_rank_v<F, I, R>,
                 "acc::tile_for: the function must take one index per dimension of the tile, e.g. [&](int i, int j) { ... }");
+  if (detail::tile_access::in_tile_for(t)) detail::tile_ops::tile_level_in_tile_for("acc::tile_for");
   detail::tile_ops::check_cache_room(t);
   if (detail::tile_access::take_load_pending(t)) detail::tile_ops::sync();  // acc::cache's loads are complete
   detail::tile_access::set_in_tile_for(t, true);
@@ -169,6 +170,7 @@ ACC_DETAIL_HD void tile_for(const tile_t<R, I>& t, const F& f) {
 /// order. From tile-level code only.
 template <std::size_t R, class I>
 ACC_DETAIL_HD void tile_barrier(const tile_t<R, I>& t) {
+  if (detail::tile_access::in_tile_for(t)) detail::tile_ops::tile_level_in_tile_for("acc::tile_barrier");
   detail::tile_ops::check_cache_room(t);
   detail::tile_access::take_load_pending(t);
   detail::tile_ops::sync();

@@ -7,6 +7,7 @@
 //   traps collapse a gang loop over acc::collapse of a signed loop from below 0 and an unsigned count
 //   traps per_iteration  a per_iteration indexed p(i) in a 2D tile
 //   traps cache_in_tile_for  acc::cache called inside acc::tile_for
+//   traps tile_for_in_tile_for  acc::tile_for called inside acc::tile_for
 // Each prints "caught: ..." when acc::device_error came back, "no GPU" without a GPU.
 #include <acc/parallel.hpp>
 
@@ -61,6 +62,11 @@ void cache_in_tile_for(acc::array<int> a, acc::array<int> out) {
     });
   });
 }
+void tile_for_in_tile_for(acc::array<int> out) {
+  acc::tile_loop(32, acc::tile_size(8), ACC_LAMBDA(const acc::tile_t<1>& t) {
+    acc::tile_for(t, [&](int i) { acc::tile_for(t, [&](int k) { out[k] = i; }); });
+  });
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -86,6 +92,9 @@ int main(int argc, char** argv) {
     } else if (std::strcmp(argv[1], "per_iteration") == 0) {
       acc::array<int, 2> out("out", 8, 8);
       per_iteration_one_index(out);
+    } else if (std::strcmp(argv[1], "tile_for_in_tile_for") == 0) {
+      acc::array<int> out("out", 32);
+      tile_for_in_tile_for(out);
     } else if (std::strcmp(argv[1], "cache_in_tile_for") == 0) {
       acc::array<int> a("a", 32), out("out", 32);
       cache_in_tile_for(a, out);

@@ -107,6 +107,15 @@ struct tile_ops {
     __trap();
   }
 
+  /// tile_for or tile_barrier (`what`) inside a tile_for's function, where only the iterations
+  /// inside the extent run it: their barrier would wait for threads that never reach it.
+  __device__ static void tile_level_in_tile_for(const char* what) {
+    printf("%s: called inside acc::tile_for; it is tile-level code that every thread of the gang runs: call it after "
+           "the tile_for returns\n",
+           what);
+    __trap();
+  }
+
   /// An acc::cache view that does not fit the area is reported later, by check_cache_room.
   static constexpr bool overflow_at_call = false;
 

@@ -49,6 +49,11 @@ ACC_DETAIL_RUNTIME_FN void tile_ops::cache_in_tile_for() {
                           "of the gang runs: call it before the tile_for and read its view inside");
 }
 
+ACC_DETAIL_RUNTIME_FN void tile_ops::tile_level_in_tile_for(const char* what) {
+  throw body_error<error>(std::string(what) + ": called inside acc::tile_for; it is tile-level code that every "
+                          "thread of the gang runs: call it after the tile_for returns");
+}
+
 ACC_DETAIL_RUNTIME_FN void tile_ops::cache_overflow(std::size_t bytes, std::size_t used, std::size_t total) {
   throw body_error<bad_clause>("acc::cache: a view of " + std::to_string(bytes) + " bytes takes " +
                                std::to_string(tile_access::cache_taken(bytes)) +

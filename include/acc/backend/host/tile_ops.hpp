@@ -88,6 +88,9 @@ struct tile_ops {
 
   [[noreturn]] ACC_DETAIL_RUNTIME_FN static void cache_bad_range(long long a, long long b);
   [[noreturn]] ACC_DETAIL_RUNTIME_FN static void cache_in_tile_for();
+  /// tile_for or tile_barrier (`what`) inside a tile_for's function: on a GPU only the
+  /// iterations inside the extent would reach its barrier, so it is refused here too.
+  [[noreturn]] ACC_DETAIL_RUNTIME_FN static void tile_level_in_tile_for(const char* what);
 
   /// An acc::cache view that does not fit the area: acc::bad_clause from the call.
   static constexpr bool overflow_at_call = true;
