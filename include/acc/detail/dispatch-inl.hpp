@@ -429,6 +429,22 @@ ACC_DETAIL_RUNTIME_FN void run_construct(const construct_entry& e, const void* t
     data.finish();
     return;
   }
+  if (p.where == target::nvidia) {
+    // Placed on a GPU but compiled without one (g++, a .cpp unit of a program whose GPU is
+    // current): it runs on the host, and the arrays it captured that are present on the GPU are
+    // copied here first and, unless const, back after, as acc::adaptive's host runs are, so it
+    // reads and leaves the device copies that the rest of the program uses.
+    if (e.captures && (!empty || spec.default_present)) {
+      capture_scope scope;
+      const dispatch_impl::body_copy mapped(e, scope, body, copy, site);
+      dispatch_impl::host_coherence coherent(scope, mapped.get(), e.body_size, p.device, spec, site);
+      if (!empty) e.run_host(task, body, launch_context{spec, 0, site}, result);
+      coherent.finish();
+    } else if (!empty) {
+      e.run_host(task, body, launch_context{spec, 0, site}, result);
+    }
+    return;
+  }
   // default_present on the host: the same presence check as on a GPU (against the current
   // device's table), so programs fail the same way everywhere, and the same references while
   // the construct runs.
