@@ -51,6 +51,31 @@ TEST_CASE("reduction clauses of mixed types fold into the variables' values", "[
 }
 
 namespace {
+// && and || of an original value other than 0 and 1, over n iterations that each give `v`.
+void logical_ops(int n, int v, int& any, int& all) {
+  acc::parallel_loop(n, acc::reduction(acc::logical_or, any), acc::reduction(acc::logical_and, all),
+                     ACC_LAMBDA(int, int& o, int& a) {
+                       o = o || v;
+                       a = a && v;
+                     });
+}
+}  // namespace
+
+TEST_CASE("the variable's original value is combined with the operator even over no iterations", "[09][reduction]") {
+  // OpenACC combines the original value with the private copies: 2 || ... is 1, 2 && ... is 0
+  // or 1, whether or not the loop has iterations (acc::parallel and loop_reduce already do).
+  for (const int n : {0, 1, 7}) {
+    for (const int v : {0, 3}) {
+      INFO("n = " << n << ", v = " << v);
+      int any = 2, all = 2;
+      logical_ops(n, v, any, all);
+      REQUIRE(any == 1);
+      REQUIRE(all == (n == 0 || v != 0 ? 1 : 0));
+    }
+  }
+}
+
+namespace {
 void collapse_sum(int ni, int nj, long long& s, int& bits) {
   acc::parallel_loop(acc::collapse(ni, nj), acc::reduction(acc::plus, s), acc::reduction(acc::bit_or, bits),
                      ACC_LAMBDA(int i, int j, long long& acc_s, int& b) {

@@ -177,11 +177,13 @@ struct parallel_loop {
                 else if constexpr (std::tuple_size_v<std::remove_cvref_t<decltype(reds)>> == 0)
                   detail::dispatch(detail::loop_task<detail::space_t<Extent>>{{}, space, total}, spec, body, site,
                                    &nvtx);
-                else
+                else {
                   detail::dispatch(
                       detail::loop_reduction_task<detail::space_t<Extent>, std::remove_cvref_t<decltype(reds)>>{
                           {}, space, total, reds},
                       spec, body, site, &nvtx);
+                  if (total == 0) detail::combine_identities(reds);
+                }
               },
               std::as_const(args)...);
         }

@@ -303,6 +303,13 @@ constexpr std::tuple<typename R::value_type...> identities_of(const std::tuple<R
       reds);
 }
 
+/// A construct with no iterations: each variable combined with its operator's identity, as
+/// OpenACC combines the original value with the private copies (for && and ||, 2 becomes 1).
+template <class... R>
+void combine_identities(const std::tuple<R...>& reds) {
+  std::apply([](const R&... r) { ((*r.var = r.op(*r.var, identity_of<typename R::value_type>(r.op))), ...); }, reds);
+}
+
 /// The type a reduction body returns for an extent (checked invocable before use).
 template <class Body, class I, std::size_t Rank> struct reduce_value;
 template <class Body, class I> struct reduce_value<Body, I, 1> { using type = std::invoke_result_t<const Body&, I>; };
