@@ -90,13 +90,18 @@ constexpr bool check_loop_args() {
     constexpr std::size_t rank = extent_traits<Extent>::rank;
     using Reds = clause_reductions_t<Args...>;
     if constexpr (std::tuple_size_v<Reds> > 0 && !invocable_with_reductions<Body, Index, rank, Reds>::value) {
-      static_assert(dependent_false<Extent>,
-                    "acc::parallel_loop: with reduction clauses the body takes the indices and then one T& per "
-                    "reduction, in clause order, T the variable's own type (a float sum takes float&), e.g. "
-                    "ACC_LAMBDA(int i, double& sum) { sum += x[i]; }");
+      if constexpr (mutable_body<Body>())
+        static_assert(dependent_false<Extent>, ACC_DETAIL_MUTABLE_BODY("parallel_loop"));
+      else
+        static_assert(dependent_false<Extent>,
+                      "acc::parallel_loop: with reduction clauses the body takes the indices and then one T& per "
+                      "reduction, in clause order, T the variable's own type (a float sum takes float&), e.g. "
+                      "ACC_LAMBDA(int i, double& sum) { sum += x[i]; }");
       return false;
     } else if constexpr (std::tuple_size_v<Reds> == 0 && !invocable_with_rank_v<Body, Index, rank>) {
-      if constexpr (invocable_with_rank_v<Body, Index&, rank>) {
+      if constexpr (mutable_body<Body>()) {
+        static_assert(dependent_false<Extent>, ACC_DETAIL_MUTABLE_BODY("parallel_loop"));
+      } else if constexpr (invocable_with_rank_v<Body, Index&, rank>) {
         static_assert(dependent_false<Extent>,
                       "acc::parallel_loop: the body takes its index by reference; indices are values: take int i "
                       "(or const int& i)");

@@ -65,7 +65,8 @@ constexpr bool check_reduce_args() {
     return false;
   } else if constexpr (!invocable_with_rank_v<Body, typename extent_traits<Extent>::index_type,
                                               extent_traits<Extent>::rank>) {
-    static_assert(dependent_false<Extent>,
+    static_assert(!mutable_body<Body>(), ACC_DETAIL_MUTABLE_BODY("parallel_reduce"));
+    static_assert(mutable_body<Body>() || dependent_false<Extent>,
                   "acc::parallel_reduce: body must take one index per loop of the extent and return the value "
                   "to reduce, e.g. ACC_LAMBDA(int i) { return x[i]; }");
     return false;

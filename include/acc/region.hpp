@@ -52,9 +52,12 @@ constexpr bool check_region_args() {
   } else if constexpr (!clauses_accepted<construct::parallel, Args...>()) {
     return false;
   } else if constexpr (!region_invocable<body_of_t<Args...>, region_reductions_t<Args...>>::value) {
-    static_assert(std::tuple_size_v<region_reductions_t<Args...>> > 0 || dependent_false<Args...>,
+    static_assert(!mutable_body<body_of_t<Args...>>(), ACC_DETAIL_MUTABLE_BODY("parallel"));
+    static_assert(std::tuple_size_v<region_reductions_t<Args...>> > 0 || mutable_body<body_of_t<Args...>>() ||
+                      dependent_false<Args...>,
                   "acc::parallel: the body must take the gang: ACC_LAMBDA(const acc::gang_t& g) { ... }");
-    static_assert(std::tuple_size_v<region_reductions_t<Args...>> == 0 || dependent_false<Args...>,
+    static_assert(std::tuple_size_v<region_reductions_t<Args...>> == 0 || mutable_body<body_of_t<Args...>>() ||
+                      dependent_false<Args...>,
                   "acc::parallel: with reduction clauses the body takes the gang and then one T& per reduction, "
                   "in clause order, e.g. ACC_LAMBDA(const acc::gang_t& g, double& sum) { ... }");
     return false;

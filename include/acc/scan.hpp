@@ -313,7 +313,8 @@ constexpr bool check_parallel_scan_args(const char* = nullptr) {
                   "partial, ACC_LAMBDA(int i, long& partial, bool final), or write acc::parallel_scan<T>(n, body)");
     return false;
   } else if constexpr (!std::is_invocable_v<const Body&, typename extent_traits<Extent>::index_type, T&, bool>) {
-    static_assert(dependent_false<Extent>,
+    static_assert(!mutable_body<Body>(), ACC_DETAIL_MUTABLE_BODY("parallel_scan"));
+    static_assert(mutable_body<Body>() || dependent_false<Extent>,
                   "acc::parallel_scan: body must take (i, T& partial, bool final), e.g. "
                   "ACC_LAMBDA(int i, long& partial, bool final) { if (final) out[partial] = x[i]; partial += keep; }");
     return false;

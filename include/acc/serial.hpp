@@ -40,7 +40,8 @@ constexpr bool check_serial_args() {
   } else if constexpr (!clauses_accepted<construct::serial, Args...>()) {
     return false;
   } else if constexpr (!std::is_invocable_v<const body_of_t<Args...>&>) {
-    static_assert(dependent_false<Args...>,
+    static_assert(!mutable_body<body_of_t<Args...>>(), ACC_DETAIL_MUTABLE_BODY("serial"));
+    static_assert(mutable_body<body_of_t<Args...>>() || dependent_false<Args...>,
                   "acc::serial: the body takes no arguments: ACC_LAMBDA() { ... }");
     return false;
   } else if constexpr (!check_body_serial<body_of_t<Args...>, void>()) {

@@ -256,6 +256,23 @@ constexpr bool name_narrow_index() {
 #undef ACC_DETAIL_NARROW_FROM
 #undef ACC_DETAIL_NARROW
 
+/// Whether Body's call operator is not const: a mutable lambda (nvcc's wrapper of a mutable
+/// ACC_LAMBDA too). Constructs call their body through a const reference, from every thread, so
+/// a mutable body fails their arity checks; those checks read this, on their failure path only,
+/// to name the mistake. A generic lambda (a template call operator) reads false.
+template <class F> inline constexpr bool nonconst_call_operator_v = false;
+template <class C, class R, class... A> inline constexpr bool nonconst_call_operator_v<R (C::*)(A...)> = true;
+template <class C, class R, class... A> inline constexpr bool nonconst_call_operator_v<R (C::*)(A...) noexcept> = true;
+template <class Body>
+constexpr bool mutable_body() {
+  if constexpr (requires { &Body::operator(); }) return nonconst_call_operator_v<decltype(&Body::operator())>;
+  else return false;
+}
+#define ACC_DETAIL_MUTABLE_BODY(CONSTRUCT)                                                                  \
+  "acc::" CONSTRUCT ": the body is a mutable lambda (or a functor whose operator() is not const); acc "   \
+  "calls it through a const reference (on a GPU every thread shares the construct's copy), so its "        \
+  "captures are read-only (firstprivate): drop mutable and change a local copy (auto v = captured;)"
+
 /// check_body_<construct><Body, Extent, Kernel>(): true, or false after a static_assert saying
 /// what is wrong with the body. Kernel: the body becomes a kernel (a construct's body, not
 /// acc::loop's inside one). Extent void: the body takes no indices (acc::parallel).

@@ -146,7 +146,8 @@ constexpr bool check_tile_args() {
       return false;
     } else if constexpr (!tile_body_form<Body, Index, rank, Specs>::tile_level &&
                          !tile_body_form<Body, Index, rank, Specs>::per_iteration) {
-      static_assert(dependent_false<Extent>,
+      static_assert(!mutable_body<Body>(), ACC_DETAIL_MUTABLE_BODY("tile_loop"));
+      static_assert(mutable_body<Body>() || dependent_false<Extent>,
                     "acc::tile_loop: the body must take the indices and then one cached_view per cached() clause, "
                     "ACC_LAMBDA(int i, int j, const acc::cached_view<float, 2>& a) { ... }, or the tile and the "
                     "views, ACC_LAMBDA(const acc::tile_t<2>& t, const acc::cached_view<float, 2>& a) { ... }");
