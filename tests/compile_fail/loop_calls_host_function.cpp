@@ -2,8 +2,9 @@
 // only: cuda
 #include <acc/parallel.hpp>
 
-// Not ACC_ROUTINE: nvcc alone only warns (20011) and compiles the kernel without the body;
-// acc::headers makes it an error (--Werror cross-execution-space-call).
+// Not ACC_ROUTINE: nvcc alone only warns (20011) and compiles the kernel without the call;
+// acc makes it an error in every unit that includes it (detail/config.hpp), as acc::headers'
+// --Werror cross-execution-space-call does.
 double weight(double v) { return v * 0.5; }
 
 void f(acc::array<double> x, int n) {

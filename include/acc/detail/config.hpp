@@ -22,6 +22,15 @@
 #  if defined(__CUDA_ARCH__)
 #    define ACC_DETAIL_DEVICE_PASS 1
 #  endif
+// Without --expt-relaxed-constexpr nvcc only warns (20013) at a body's call of a constexpr host
+// function (std::max, std::min, ...) and drops the call from the kernel; without
+// --Werror cross-execution-space-call, the same for any host function (20011). A kernel that
+// then writes nothing is a wrong result on a GPU only, so acc asks for the flag and makes 20011 an
+// error in every unit that includes it, as the acc::acc CMake target does.
+#  if !defined(__CUDACC_RELAXED_CONSTEXPR__)
+#    error "acc under nvcc needs --expt-relaxed-constexpr (and --extended-lambda): without it a body's calls of constexpr functions such as std::max are dropped from the kernel (the acc::acc CMake target sets both)"
+#  endif
+#  pragma nv_diag_error 20011
 #else
 #  define ACC_DETAIL_HD
 #  define ACC_DETAIL_DECLARED_WARNINGS_OFF
