@@ -28,6 +28,21 @@
 namespace acc {
 namespace detail {
 
+/// Whether an initial value of type Init given for a reduction computed in T loses what a user
+/// means by it: a floating-point init for an integer T (0.5 becomes 0), a wider integer (0L for an
+/// int body: the user wants a long sum), anything but bool for bool. Integer inits for floating
+/// T (0 for a double sum) and a double init for a float sum are the usual way to write them.
+template <class T, class Init>
+inline constexpr bool narrowing_init_v = [] {
+  using I = std::remove_cvref_t<Init>;
+  if constexpr (!std::is_arithmetic_v<T> || !std::is_arithmetic_v<I> || std::is_same_v<I, T>) return false;
+  else if constexpr (std::is_same_v<T, bool>) return true;
+  else if constexpr (std::is_integral_v<T> && std::is_floating_point_v<I>) return true;
+  else if constexpr (std::is_integral_v<T> && std::is_integral_v<I> && !std::is_same_v<I, bool>)
+    return sizeof(I) > sizeof(T);
+  else return false;
+}();
+
 /// The checks of parallel_reduce's arguments; only the first failure is reported.
 template <class Extent, class Op, class Body, class... Init>
 constexpr bool check_reduce_args() {
@@ -80,10 +95,25 @@ constexpr bool check_reduce_args() {
       return false;
     } else if constexpr (!check_op_parallel_reduce<Op, T, sizeof...(Init) == 1>()) {
       return false;
+    } else if constexpr (std::is_same_v<std::remove_cv_t<T>, bool> && std::is_same_v<Op, plus_t>) {
+      // A count written as return x[i] > 0: the sum of bools in bool is at most 1 (acc::multiplies
+      // of bools is their &&, and stays accepted, as the other operators that fit bool).
+      static_assert(dependent_false<Extent>,
+                    "acc::parallel_reduce: the body returns bool, and the reduction is computed in the type the "
+                    "body returns, so acc::plus would give at most 1; to count, return an integer: "
+                    "ACC_LAMBDA(int i) { return x[i] > 0 ? 1L : 0L; }");
+      return false;
     } else if constexpr (!(std::is_constructible_v<T, const Init&> && ...)) {
       static_assert(dependent_false<Extent>,
                     "acc::parallel_reduce: the initial value (the last argument) does not convert to the type "
                     "the body returns; give a value of that type");
+      return false;
+    } else if constexpr ((narrowing_init_v<T, Init> || ...)) {
+      static_assert(dependent_false<Extent>,
+                    "acc::parallel_reduce: the initial value's type holds values that the type the body returns "
+                    "cannot (a floating-point value for an integer body, or a wider integer), and the reduction "
+                    "is computed in the body's type; return the initial value's type from the body, e.g. "
+                    "ACC_LAMBDA(int i) { return double(x[i]); } with 0.5, or long(x[i]) with 0L");
       return false;
     } else if constexpr (!std::is_trivially_copyable_v<T>) {
       static_assert(dependent_false<Extent>,
