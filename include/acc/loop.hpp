@@ -41,6 +41,21 @@ struct invocable_with_reductions<Body, I, Rank, std::tuple<R...>> {
   }();
 };
 
+/// Whether a generic body (auto parameters) also takes the reductions as prvalues: then at least
+/// one reduction parameter is a copy or a const reference (auto s, const auto& s; or auto&&,
+/// which cannot be told apart from them), and would reduce nothing. A body with a known
+/// signature is checked by its parameter types instead (check_body_*).
+template <class Body, class I, std::size_t Rank, class Reds> struct generic_reductions_by_value;
+template <class Body, class I, std::size_t Rank, class... R>
+struct generic_reductions_by_value<Body, I, Rank, std::tuple<R...>> {
+  static constexpr bool value = [] {
+    if constexpr (body_signature<Body>::known) return false;
+    else if constexpr (Rank == 1) return std::is_invocable_v<const Body&, I, typename R::value_type...>;
+    else if constexpr (Rank == 2) return std::is_invocable_v<const Body&, I, I, typename R::value_type...>;
+    else return std::is_invocable_v<const Body&, I, I, I, typename R::value_type...>;
+  }();
+};
+
 #define ACC_DETAIL_LOOP_FUNCTION_ARGUMENT                                                            \
   "acc::parallel_loop: an argument is a function, not a clause: call it, e.g. acc::async(q) or acc::async(), " \
   "acc::num_gangs(n)"
@@ -121,6 +136,12 @@ constexpr bool check_loop_args() {
                     "reduction write acc::parallel_reduce(n, op, body) or acc::reduction(op, var)");
       return false;
     } else if constexpr (!check_body_parallel_loop<Body, Extent>()) {
+      return false;
+    } else if constexpr (std::tuple_size_v<Reds> > 0 && generic_reductions_by_value<Body, Index, rank, Reds>::value) {
+      static_assert(dependent_false<Extent>,
+                    "acc::parallel_loop: the body's reduction parameters must be references it can write, "
+                    "T& s or auto& s; a generic one taken by value or const reference (auto s, const auto& s, "
+                    "auto&& s) would reduce a copy");
       return false;
     } else if constexpr (std::tuple_size_v<Reds> > 0 && has_devices_v<Args...>) {
       static_assert(dependent_false<Extent>,

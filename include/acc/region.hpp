@@ -37,6 +37,17 @@ template <class Body, class... R>
 struct region_invocable<Body, std::tuple<R...>>
     : std::is_invocable<const Body&, const gang_t&, typename R::value_type&...> {};
 
+/// As generic_reductions_by_value for parallel_loop (acc/loop.hpp): a generic body that takes
+/// the reductions as prvalues has a copy or const reference among its reduction parameters.
+template <class Body, class Reds> struct region_reductions_by_value;
+template <class Body, class... R>
+struct region_reductions_by_value<Body, std::tuple<R...>> {
+  static constexpr bool value = [] {
+    if constexpr (sizeof...(R) == 0 || body_signature<Body>::known) return false;
+    else return std::is_invocable_v<const Body&, const gang_t&, typename R::value_type...>;
+  }();
+};
+
 template <class... Args>
 constexpr bool check_region_args() {
   if constexpr (sizeof...(Args) == 0) {
@@ -62,6 +73,12 @@ constexpr bool check_region_args() {
                   "in clause order, e.g. ACC_LAMBDA(const acc::gang_t& g, double& sum) { ... }");
     return false;
   } else if constexpr (!check_body_parallel<body_of_t<Args...>, void>()) {
+    return false;
+  } else if constexpr (region_reductions_by_value<body_of_t<Args...>, region_reductions_t<Args...>>::value) {
+    static_assert(dependent_false<Args...>,
+                  "acc::parallel: the body's reduction parameters must be references it can write, T& s or "
+                  "auto& s; a generic one taken by value or const reference (auto s, const auto& s, auto&& s) "
+                  "would reduce a copy");
     return false;
   } else if constexpr (!body_copyable_v<body_of_t<Args...>>) {
     static_assert(dependent_false<Args...>,
