@@ -172,3 +172,13 @@ TEST_CASE("a construct compiled for the host, GPU current: absent arrays run as 
   acc::parallel_loop(0, ACC_LAMBDA(std::size_t i) { a[i] = 0; });
   REQUIRE(gpu->to_host == 0);
 }
+
+TEST_CASE("a program with no CUDA backend says so when asked for a GPU", "[runtime][mixed]") {
+  // This executable has no nvcc-compiled unit, so no CUDA backend registered itself: the error
+  // says that, rather than that the machine has no GPU.
+  REQUIRE(acc::detail::state().cuda.load() == nullptr);
+  REQUIRE_THROWS_WITH(acc::set_device_type(acc::device_type::nvidia),
+                      Catch::Contains("no NVIDIA GPU is available: this program has no CUDA backend (none of its "
+                                      "source files was compiled as CUDA: a .cu file, or nvcc -x cu)"));
+  REQUIRE(acc::get_device_type() == acc::device_type::host);
+}

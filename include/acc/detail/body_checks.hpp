@@ -284,7 +284,9 @@ constexpr bool mutable_body() {
       static_assert(dependent_false<Body>,                                                                 \
                     "acc::" #CONSTRUCT ": the body is a plain lambda, which nvcc cannot make a kernel of; "       \
                     "write it with ACC_LAMBDA(...) { ... } (ACC_CLASS_LAMBDA in member functions), capturing "   \
-                    "by value, and capture acc::array or acc::view rather than containers by reference");        \
+                    "by value, and capture acc::array or acc::view rather than containers by reference; an "     \
+                    "ACC_LAMBDA written outside a function (at namespace scope) is a plain lambda to nvcc: "     \
+                    "write it in the function that runs the construct");                                         \
       return false;                                                                                        \
     } else if constexpr (!std::is_void_v<Extent> &&                                                          \
                          !std::is_void_v<typename narrow_index_param<Body, Extent>::type>) {               \

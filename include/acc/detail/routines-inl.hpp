@@ -39,7 +39,10 @@ ACC_DETAIL_RUNTIME_FN target resolve(device_type t, const call_site& site) {
 ACC_DETAIL_RUNTIME_FN void set_device_type(device_type t, const call_site& site) {
   const target target = resolve(t, site);
   if (target == target::nvidia && nvidia_device_count() == 0)
-    fail(site, "no NVIDIA GPU is available (not built with nvcc, or no driver)");
+    fail(site, state().cuda.load(std::memory_order_acquire)
+                   ? "no NVIDIA GPU is available (no device, or no driver)"
+                   : "no NVIDIA GPU is available: this program has no CUDA backend (none of its source files "
+                     "was compiled as CUDA: a .cu file, or nvcc -x cu)");
   this_thread().type = target;
 }
 

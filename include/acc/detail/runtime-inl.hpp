@@ -212,8 +212,11 @@ ACC_DETAIL_RUNTIME_FN target current_target() {
   if (!s.env_error.empty()) throw error(s.env_error);
   const bool gpu = nvidia_device_count() > 0;
   if (s.env_type == target::nvidia && !gpu) {
-    std::call_once(s.fallback_warning, [] {
-      std::fputs("acc: ACC_DEVICE_TYPE=nvidia but no usable NVIDIA GPU was found; running on the host\n",
+    std::call_once(s.fallback_warning, [&s] {
+      std::fputs(s.cuda.load(std::memory_order_acquire)
+                     ? "acc: ACC_DEVICE_TYPE=nvidia but no usable NVIDIA GPU was found; running on the host\n"
+                     : "acc: ACC_DEVICE_TYPE=nvidia but this program has no CUDA backend (none of its source files "
+                       "was compiled as CUDA: a .cu file, or nvcc -x cu); running on the host\n",
                  stderr);
     });
     return target::host;
