@@ -125,6 +125,33 @@ TEST_CASE("update lists update every item, with async for the whole list", "[14]
   REQUIRE(a[0] == -1.0f);
 }
 
+TEST_CASE("updates with if_present leave data that is not present alone", "[14][update]") {
+  const int n = GENERATE(1, 13, 1000);
+  acc::array<double> a("a", n), b("b", n), c("c", n);
+  for (int i = 0; i < n; ++i) a[i] = i, b[i] = -i, c[i] = 0.5 * i;
+  acc::data region{acc::copyin(a)};
+  for (int i = 0; i < n; ++i) a[i] += 1, b[i] += 1;
+  acc::update_device(a, b, acc::if_present);  // b is not present: skipped, as OpenACC's update if_present
+  acc::update_device(b, acc::if_present, acc::async(2));
+  acc::wait(2);
+  acc::parallel_loop(n, acc::default_present, ACC_LAMBDA(int i) { a[i] *= 2; });
+  acc::update_self(b, a, acc::if_present);
+  for (int i = 0; i < n; ++i) {
+    REQUIRE(a[i] == 2.0 * (i + 1));
+    REQUIRE(b[i] == 1.0 - i);  // the host's own values
+  }
+  // Without if_present the absent item is still an error; partly present data is one either way.
+  REQUIRE_THROWS_AS(acc::update_self(a, b), acc::not_present_error);
+  acc::enter_data(acc::copyin(acc::section(c, 0, (n + 1) / 2)));
+  if (n > 1)
+    REQUIRE_THROWS_WITH(acc::update_self(c, acc::if_present), Catch::Contains("is only partly present"));
+  acc::update_self(acc::section(c, 0, (n + 1) / 2), acc::if_present);
+  acc::exit_data(acc::delete_(acc::section(c, 0, (n + 1) / 2)));
+  // host_data use_device(x) if_present: the device address of present data, else the host's.
+  REQUIRE(acc::deviceptr(b, acc::if_present) == b.data());
+  REQUIRE(acc::deviceptr(a, acc::if_present) == acc::deviceptr(a));
+}
+
 TEST_CASE("an update list names the caller's line in its errors", "[14][update]") {
   acc::array<int> present_one("present_one", 8), absent_one("absent_one", 8);
   acc::data region{acc::copyin(present_one)};

@@ -16,6 +16,13 @@
 
 namespace acc {
 
+/// An update's list items that are not present are left alone rather than an error (OpenACC
+/// 3.3 §2.14.4 `if_present`); acc::deviceptr(x, acc::if_present) gives x's host address when x
+/// is not present (§2.8 `host_data use_device(x) if_present`).
+/// e.g. acc::update_self(halo, acc::if_present);
+struct if_present_t {};
+inline constexpr if_present_t if_present{};
+
 namespace detail {
 
 /// A namespace-scope variable of a plain type, as ACC_DECLARE makes (acc/declare.hpp): what
@@ -61,7 +68,7 @@ struct update_here {
 template <class... Args>
 inline constexpr bool update_list_ok =
     ((is_update_item_v<Args> || std::is_same_v<Args, async_t> || std::is_same_v<Args, if_t> ||
-      std::is_same_v<Args, device_num_t>) &&
+      std::is_same_v<Args, device_num_t> || std::is_same_v<Args, if_present_t>) &&
      ...);
 
 /// Whether a list item (as a forwarding reference's type) is a number or struct passed as a
@@ -72,35 +79,40 @@ inline constexpr bool update_list_has_temporary_v =
     ((is_variable_v<std::remove_cvref_t<Rest>> && !std::is_lvalue_reference_v<Rest>) || ...);
 
 template <class A>
-void fold_update_clause(int& queue, bool& on, int& device_num, const A& a) {
+void fold_update_clause(int& queue, bool& on, int& device_num, bool& present_only, const A& a) {
   if constexpr (std::is_same_v<A, async_t>) queue = a.queue;
   else if constexpr (std::is_same_v<A, if_t>) on = on && a.value;
   else if constexpr (std::is_same_v<A, device_num_t>) device_num = a.value;
+  else if constexpr (std::is_same_v<A, if_present_t>) present_only = true;
 }
 
-/// update device / self of a list, in order, with the list's async, device_num and if_ clauses.
+/// update device / self of a list, in order, with the list's async, device_num, if_ and
+/// if_present clauses.
 template <bool ToHost, class... Args>
 void update_list(const char* name, const update_here<ToHost>& first, const Args&... rest) {
   constexpr bool to_device = !ToHost;
   const call_site site{name, first.where};
   int queue = queue_sync, device_num = -1;
-  bool on = true;
-  (fold_update_clause(queue, on, device_num, rest), ...);
+  bool on = true, present_only = false;
+  (fold_update_clause(queue, on, device_num, present_only, rest), ...);
   check_data_queue(queue, site);
   if (!on) return;
   const int device = data_device(device_num, site);
-  update_action(device, first.span_at(first.item, site), to_device, queue, site);
+  update_action(device, first.span_at(first.item, site), to_device, queue, site, present_only);
   const auto one = [&](const auto& a) {
-    if constexpr (is_update_item_v<decltype(a)>) update_action(device, item_span(a, site), to_device, queue, site);
+    if constexpr (is_update_item_v<decltype(a)>)
+      update_action(device, item_span(a, site), to_device, queue, site, present_only);
   };
   (one(rest), ...);
 }
 
-/// The device address of present `s` for deviceptr, else acc::not_present_error.
-inline void* device_address(const host_span& s, bool empty_is_null, const call_site& site) {
+/// The device address of present `s` for deviceptr, else acc::not_present_error (or, with
+/// `host_if_absent`, the host address).
+inline void* device_address(const host_span& s, bool empty_is_null, const call_site& site, bool host_if_absent = false) {
   const int device = current_device();
   if (void* d = present_address(device, s)) return d;
   if (empty_is_null && s.bytes == 0) return nullptr;
+  if (host_if_absent) return const_cast<void*>(s.p);
   fail_absent(s, device, "enter it with acc::enter_data or an acc::data region before asking for its device address",
               site);
 }
@@ -154,7 +166,7 @@ void update_device(detail::update_here<false> first, Rest&&... rest) {
                 "elements at a pointer write acc::update_device(p, count) or acc::section(p, count)");
   static_assert(detail::update_list_ok<std::remove_cvref_t<Rest>...>,
                 "acc::update_device: a list takes acc::array, acc::view, acc::section (acc::section(p, n) for a "
-                "pointer) and ACC_DECLARE variables, then acc::async(q), acc::device_num(n) or acc::if_(cond)");
+                "pointer) and ACC_DECLARE variables, then acc::async(q), acc::device_num(n), acc::if_(cond) or acc::if_present");
   detail::update_list("update_device", first, rest...);
 }
 
@@ -206,7 +218,7 @@ void update_self(detail::update_here<true> first, Rest&&... rest) {
                 "elements at a pointer write acc::update_self(p, count) or acc::section(p, count)");
   static_assert(detail::update_list_ok<std::remove_cvref_t<Rest>...>,
                 "acc::update_self: a list takes acc::array, acc::view, acc::section (acc::section(p, n) for a "
-                "pointer) and ACC_DECLARE variables, then acc::async(q), acc::device_num(n) or acc::if_(cond)");
+                "pointer) and ACC_DECLARE variables, then acc::async(q), acc::device_num(n), acc::if_(cond) or acc::if_present");
   detail::update_list("update_self", first, rest...);
 }
 
@@ -257,7 +269,7 @@ void update_host(detail::update_here<true> first, Rest&&... rest) {
                 "elements at a pointer write acc::update_host(p, count) or acc::section(p, count)");
   static_assert(detail::update_list_ok<std::remove_cvref_t<Rest>...>,
                 "acc::update_host: a list takes acc::array, acc::view, acc::section (acc::section(p, n) for a "
-                "pointer) and ACC_DECLARE variables, then acc::async(q), acc::device_num(n) or acc::if_(cond)");
+                "pointer) and ACC_DECLARE variables, then acc::async(q), acc::device_num(n), acc::if_(cond) or acc::if_present");
   detail::update_list("update_host", first, rest...);
 }
 
@@ -299,6 +311,17 @@ auto deviceptr(const X& x, std::source_location where = std::source_location::cu
     const detail::call_site site{"deviceptr", where};
     return static_cast<X*>(detail::device_address(detail::item_span(x, site), false, site));
   }
+}
+/// As above, but x's host address where x is not present (OpenACC's `host_data use_device(x)
+/// if_present`): for code that runs with or without a data region around it.
+/// e.g. cublasDscal(h, n, &s, acc::deviceptr(a, acc::if_present), 1);
+template <class X>
+  requires(!std::is_array_v<X>)
+auto deviceptr(const X& x, if_present_t, std::source_location where = std::source_location::current()) {
+  static_assert(detail::is_data_v<X>, "acc::deviceptr(x, acc::if_present): takes an acc::array, acc::view or acc::section");
+  using T = std::remove_pointer_t<decltype(x.data())>;
+  const detail::call_site site{"deviceptr", where};
+  return static_cast<T*>(detail::device_address(detail::span_of(x, site), true, site, true));
 }
 /// The device address of host address p, inside any present range (an ACC_DECLARE array
 /// decays to this form).

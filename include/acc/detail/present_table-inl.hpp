@@ -363,7 +363,8 @@ ACC_DETAIL_RUNTIME_FN void exit_action(int device, data_kind kind, const host_sp
 
 /// update_device / update_self of a present range (OpenACC 3.3 §2.14.4). The transfer runs
 /// outside the table's lock so that one thread's large update does not stall other threads.
-ACC_DETAIL_RUNTIME_FN void update_action(int device, const host_span& s, bool to_device, int queue, const call_site& site) {
+ACC_DETAIL_RUNTIME_FN void update_action(int device, const host_span& s, bool to_device, int queue, const call_site& site,
+                                         bool if_present) {
   if (s.bytes == 0) return;
   char* dev = nullptr;
   host_memory host = host_memory::unknown;
@@ -372,8 +373,13 @@ ACC_DETAIL_RUNTIME_FN void update_action(int device, const host_span& s, bool to
     std::lock_guard lock(st.present_mutex);
     present_map& m = st.present[device];
     auto it = find_present_or_declared(m, s, device, site);
-    if (it == m.end())
-      fail_absent(s, device, "enter it with acc::enter_data or an acc::data region before updating it", site);
+    if (it == m.end()) {
+      if (if_present) return;
+      fail_absent(s, device,
+                  "enter it with acc::enter_data or an acc::data region before updating it, or give the update "
+                  "acc::if_present to skip data that is not present",
+                  site);
+    }
     present_entry& e = it->second;
     if (device < 0 || !(e.owned || e.global || e.mapped)) return;
     dev = e.device + (s.begin() - it->first);

@@ -56,9 +56,10 @@ ACC_DETAIL_RUNTIME_FN bool enter_action(int device, data_kind kind, const host_s
 ACC_DETAIL_RUNTIME_FN void exit_action(int device, data_kind kind, const host_span& s, ref_counter counter,
                                        bool finalize, int queue, const call_site& site);
 
-/// update_device / update_self of a present range (OpenACC 3.3 §2.14.4).
+/// update_device / update_self of a present range (OpenACC 3.3 §2.14.4); with `if_present`, a
+/// range that is not present at all is left alone (one only partly present is still an error).
 ACC_DETAIL_RUNTIME_FN void update_action(int device, const host_span& s, bool to_device, int queue,
-                                         const call_site& site);
+                                         const call_site& site, bool if_present = false);
 
 /// update_peer: copies the device copy of `s` on `from` to its device copy on `to`; both must
 /// hold all of `s`. Nothing moves when both are the same memory (the host device).
