@@ -28,17 +28,18 @@
 namespace acc {
 namespace detail {
 
-/// Whether an initial value of type Init given for a reduction computed in T loses what a user
-/// means by it: a floating-point init for an integer T (0.5 becomes 0), a wider integer (0L for an
-/// int body: the user wants a long sum), anything but bool for bool. Integer inits for floating
-/// T (0 for a double sum) and a double init for a float sum are the usual way to write them.
-template <class T, class Init>
+/// Whether an initial value of type Init given for a reduction by Op computed in T loses what a
+/// user means by it: a floating-point init for an integer T (0.5 becomes 0), or for a sum or
+/// product a wider integer (0L for an int body: the user wants a long sum, which the int one
+/// overflows). Integer inits for floating T (0 for a double sum), a double init for a float sum,
+/// and 0 for a maximum of bytes are the usual way to write them.
+template <class T, class Init, class Op>
 inline constexpr bool narrowing_init_v = [] {
   using I = std::remove_cvref_t<Init>;
   if constexpr (!std::is_arithmetic_v<T> || !std::is_arithmetic_v<I> || std::is_same_v<I, T>) return false;
-  else if constexpr (std::is_same_v<T, bool>) return true;
   else if constexpr (std::is_integral_v<T> && std::is_floating_point_v<I>) return true;
-  else if constexpr (std::is_integral_v<T> && std::is_integral_v<I> && !std::is_same_v<I, bool>)
+  else if constexpr (std::is_integral_v<T> && std::is_integral_v<I> && !std::is_same_v<T, bool> &&
+                     (std::is_same_v<Op, plus_t> || std::is_same_v<Op, multiplies_t>))
     return sizeof(I) > sizeof(T);
   else return false;
 }();
@@ -108,12 +109,12 @@ constexpr bool check_reduce_args() {
                     "acc::parallel_reduce: the initial value (the last argument) does not convert to the type "
                     "the body returns; give a value of that type");
       return false;
-    } else if constexpr ((narrowing_init_v<T, Init> || ...)) {
+    } else if constexpr ((narrowing_init_v<T, Init, Op> || ...)) {
       static_assert(dependent_false<Extent>,
                     "acc::parallel_reduce: the initial value's type holds values that the type the body returns "
-                    "cannot (a floating-point value for an integer body, or a wider integer), and the reduction "
-                    "is computed in the body's type; return the initial value's type from the body, e.g. "
-                    "ACC_LAMBDA(int i) { return double(x[i]); } with 0.5, or long(x[i]) with 0L");
+                    "cannot (a floating-point value for an integer body, or a wider integer for a sum or product), "
+                    "and the reduction is computed in the body's type; return the initial value's type from the "
+                    "body, e.g. ACC_LAMBDA(int i) { return double(x[i]); } with 0.5, or long(x[i]) with 0L");
       return false;
     } else if constexpr (!std::is_trivially_copyable_v<T>) {
       static_assert(dependent_false<Extent>,

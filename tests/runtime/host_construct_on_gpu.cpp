@@ -182,3 +182,23 @@ TEST_CASE("a program with no CUDA backend says so when asked for a GPU", "[runti
                                       "source files was compiled as CUDA: a .cu file, or nvcc -x cu)"));
   REQUIRE(acc::get_device_type() == acc::device_type::host);
 }
+
+TEST_CASE("an array scan compiled for the host, GPU current: scans the GPU's copies", "[runtime][mixed]") {
+  for (const std::size_t n : {std::size_t(1), std::size_t(97)}) {
+    INFO("n = " << n);
+    stand_in_gpu gpu;
+    acc::array<long> in("in", n), out("out", n);
+    for (std::size_t i = 0; i < n; ++i) in[i] = static_cast<long>(i % 7) - 3;
+    std::vector<long> expect(n);
+    long sum = 0;
+    for (std::size_t i = 0; i < n; ++i) expect[i] = sum += in[i];
+    {
+      acc::data region{acc::copyin(in), acc::copyout(out)};
+      for (std::size_t i = 0; i < n; ++i) in[i] = 1000;  // stale on the host; the GPU's copy holds the input
+      acc::inclusive_scan(in, out);
+      const long* device = acc::deviceptr(out);
+      for (std::size_t i = 0; i < n; ++i) REQUIRE(device[i] == expect[i]);
+    }
+    for (std::size_t i = 0; i < n; ++i) REQUIRE(out[i] == expect[i]);
+  }
+}
