@@ -141,3 +141,35 @@ TEST_CASE("serial with device_num runs on that device, a missing one is a bad_cl
 TEST_CASE("an exception thrown in a serial body on the host reaches the caller", "[15][serial][exception]") {
   REQUIRE_THROWS_AS(throw_on_host(), serial_failure);
 }
+
+namespace {
+// Generic code that receives the body: acc::serial(body) and acc::parallel(body) with a named
+// body are calls (they would declare a variable `body` if the constructs were class templates).
+template <class F>
+void run_serial(F body) {
+  acc::serial(body);
+}
+template <class F>
+void run_parallel(int gangs, F body) {
+  acc::parallel(body);
+  acc::parallel(acc::num_gangs(gangs), body);
+  acc::parallel(acc::default_present, acc::if_(false), body);
+}
+}  // namespace
+
+TEST_CASE("serial and parallel take a body held in a variable", "[15][serial]") {
+  const int n = GENERATE(1, 13, 1000);
+  acc::array<long> a("a", n);
+  for (int i = 0; i < n; ++i) a[i] = i;
+  run_serial(ACC_LAMBDA() { a[0] += 1000; });
+  auto serial_body = ACC_LAMBDA() { a[n - 1] += 7; };
+  acc::serial(serial_body);
+  acc::serial(acc::adaptive, serial_body);
+  // Each call of the gang loop adds i once per element, whatever the number of gangs.
+  run_parallel(3, ACC_LAMBDA(const acc::gang_t& g) { acc::loop(g, acc::gang, n, [&](int i) { a[i] += i; }); });
+  std::vector<long> expect(n);
+  for (int i = 0; i < n; ++i) expect[i] = i + 3L * i;
+  expect[0] += 1000;
+  expect[n - 1] += 14;
+  for (int i = 0; i < n; ++i) REQUIRE(a[i] == expect[i]);
+}

@@ -44,6 +44,20 @@ inline constexpr bool narrowing_init_v = [] {
   else return false;
 }();
 
+/// Two calls that compile as api.md has them (the reduction is computed in the type the body
+/// returns) but rarely mean it: a warning each, at the user's call (deprecation is the one
+/// warning C++ lets a library word; templates, so that only an instantiation warns).
+template <class T>
+[[deprecated("acc::parallel_reduce: the body returns bool, so acc::plus adds bools in bool, which gives at most 1 "
+             "(an 'any'); to count, return an integer: ACC_LAMBDA(int i) { return x[i] > 0 ? 1L : 0L; }")]]
+constexpr void warn_bool_sum() noexcept {}
+template <class T>
+[[deprecated("acc::parallel_reduce: the initial value's type holds values that the type the body returns cannot (a "
+             "floating-point value for an integer body, or a wider integer for a sum or product), and the reduction "
+             "is computed in the body's type; return the initial value's type from the body, e.g. "
+             "ACC_LAMBDA(int i) { return double(x[i]); } with 0.5, or long(x[i]) with 0L")]]
+constexpr void warn_narrowing_init() noexcept {}
+
 /// The checks of parallel_reduce's arguments; only the first failure is reported.
 template <class Extent, class Op, class Body, class... Init>
 constexpr bool check_reduce_args() {
@@ -96,25 +110,10 @@ constexpr bool check_reduce_args() {
       return false;
     } else if constexpr (!check_op_parallel_reduce<Op, T, sizeof...(Init) == 1>()) {
       return false;
-    } else if constexpr (std::is_same_v<std::remove_cv_t<T>, bool> && std::is_same_v<Op, plus_t>) {
-      // A count written as return x[i] > 0: the sum of bools in bool is at most 1 (acc::multiplies
-      // of bools is their &&, and stays accepted, as the other operators that fit bool).
-      static_assert(dependent_false<Extent>,
-                    "acc::parallel_reduce: the body returns bool, and the reduction is computed in the type the "
-                    "body returns, so acc::plus would give at most 1; to count, return an integer: "
-                    "ACC_LAMBDA(int i) { return x[i] > 0 ? 1L : 0L; }");
-      return false;
     } else if constexpr (!(std::is_constructible_v<T, const Init&> && ...)) {
       static_assert(dependent_false<Extent>,
                     "acc::parallel_reduce: the initial value (the last argument) does not convert to the type "
                     "the body returns; give a value of that type");
-      return false;
-    } else if constexpr ((narrowing_init_v<T, Init, Op> || ...)) {
-      static_assert(dependent_false<Extent>,
-                    "acc::parallel_reduce: the initial value's type holds values that the type the body returns "
-                    "cannot (a floating-point value for an integer body, or a wider integer for a sum or product), "
-                    "and the reduction is computed in the body's type; return the initial value's type from the "
-                    "body, e.g. ACC_LAMBDA(int i) { return double(x[i]); } with 0.5, or long(x[i]) with 0L");
       return false;
     } else if constexpr (!std::is_trivially_copyable_v<T>) {
       static_assert(dependent_false<Extent>,
@@ -137,6 +136,8 @@ auto reduce(const Extent& extent, const launch_spec& spec, const Op& op, const B
             const std::source_location& where, const Init&... init) {
   if constexpr (check_reduce_args<Extent, Op, Body, Init...>()) {
     using T = reduce_value_t<Extent, Body>;
+    if constexpr (std::is_same_v<std::remove_cv_t<T>, bool> && std::is_same_v<Op, plus_t>) warn_bool_sum<T>();
+    if constexpr ((narrowing_init_v<T, Init, Op> || ...)) warn_narrowing_init<T>();
     const call_site site{"parallel_reduce", where};
     static nvtx_site nvtx;  // constant-initialised: no guard per construct
     // Initialised, not assigned: T need not be default-constructible.

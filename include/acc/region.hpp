@@ -89,6 +89,20 @@ constexpr bool check_region_args() {
   }
 }
 
+/// acc::parallel once its call site is known: the checks, then the one dispatch.
+template <class... Args>
+void run_parallel(const std::source_location& where, Args&&... args) {
+  if constexpr (check_region_args<Args...>()) {
+    const call_site site{"parallel", where};
+    static nvtx_site nvtx;  // constant-initialised: no guard per construct
+    run_with_clauses(
+        [&](const auto& spec, const auto& reds, const auto& body) {
+          dispatch(region_task<std::remove_cvref_t<decltype(reds)>>{{}, reds}, spec, body, site, &nvtx);
+        },
+        std::as_const(args)...);
+  }
+}
+
 }  // namespace detail
 
 /// Runs body(g) in every thread of every gang (OpenACC 3.3 §2.5.1 `parallel`): code outside
@@ -110,24 +124,36 @@ constexpr bool check_region_args() {
 ///      acc::parallel(acc::reduction(acc::plus, total), ACC_LAMBDA(const acc::gang_t& g, double& t) {
 ///        acc::loop(g, acc::gang, n, [&](int i) { t += acc::loop_reduce(g, acc::vector, m, acc::plus, [&](int j) { return a(i, j); }); });
 ///      });
-template <class... Args>
-struct parallel {
-  parallel(Args&&... args, std::source_location where = std::source_location::current()) {
-    if constexpr (detail::check_region_args<Args...>()) {
-      const detail::call_site site{"parallel", where};
-      static detail::nvtx_site nvtx;  // constant-initialised: no guard per construct
-      detail::run_with_clauses(
-          [&](const auto& spec, const auto& reds, const auto& body) {
-            detail::dispatch(detail::region_task<std::remove_cvref_t<decltype(reds)>>{{}, reds}, spec, body, site,
-                             &nvtx);
-          },
-          std::as_const(args)...);
-    }
-  }
-};
-
-template <class... Args>
-parallel(Args&&...) -> parallel<Args...>;
+///
+/// Functions, not a class template: `acc::parallel(body);` with a named body would declare a
+/// variable if acc::parallel named a type. The call site is a defaulted argument where the body
+/// is the only argument, else the first clause's (each clause records where it was written; a
+/// constant one, default_present or adaptive, is converted to a sited_clause that does).
+template <class Body>
+void parallel(Body&& body, std::source_location where = std::source_location::current()) {
+  detail::run_parallel<Body>(where, std::forward<Body>(body));
+}
+template <class First, class... Rest>
+  requires(sizeof...(Rest) >= 1 && !detail::knows_no_line_v<std::remove_cvref_t<First>>)
+void parallel(First&& first, Rest&&... rest) {
+  detail::run_parallel<First, Rest...>(detail::location_of(first, rest...), std::forward<First>(first),
+                                       std::forward<Rest>(rest)...);
+}
+template <class... Rest>
+  requires(sizeof...(Rest) >= 1)
+void parallel(detail::sited_clause<default_present_t> first, Rest&&... rest) {
+  detail::run_parallel<const default_present_t&, Rest...>(first.where, first.clause, std::forward<Rest>(rest)...);
+}
+template <class... Rest>
+  requires(sizeof...(Rest) >= 1)
+void parallel(detail::sited_clause<adaptive_t> first, Rest&&... rest) {
+  detail::run_parallel<const adaptive_t&, Rest...>(first.where, first.clause, std::forward<Rest>(rest)...);
+}
+/// acc::parallel() without a body: a static_assert saying so.
+template <int = 0>
+void parallel(std::source_location where = std::source_location::current()) {
+  detail::run_parallel<>(where);
+}
 
 }  // namespace acc
 

@@ -55,6 +55,17 @@ constexpr bool check_serial_args() {
   }
 }
 
+/// acc::serial once its call site is known: the checks, then the one dispatch.
+template <class... Args>
+void run_serial(const std::source_location& where, Args&&... args) {
+  if constexpr (check_serial_args<Args...>()) {
+    const call_site site{"serial", where};
+    static nvtx_site nvtx;  // constant-initialised: no guard per construct
+    run_with_clauses([&](const auto& spec, const auto&, const auto& body) { dispatch(serial_task{}, spec, body, site, &nvtx); },
+                     std::as_const(args)...);
+  }
+}
+
 }  // namespace detail
 
 /// Runs body() once on the current device (OpenACC 3.3 §2.5.2 `serial`: one gang, one worker,
@@ -68,25 +79,32 @@ constexpr bool check_serial_args() {
 ///   parallel_loop.
 /// e.g. acc::serial(ACC_LAMBDA() { a[0] = a[n - 1]; a[n + 1] = a[1]; });  // periodic halo
 ///
-/// serial is a class template only so that a defaulted std::source_location can follow the
-/// argument pack; users call it as a function.
-template <class... Args>
-struct serial {
-  serial(Args&&... args, std::source_location where = std::source_location::current()) {
-    if constexpr (detail::check_serial_args<Args...>()) {
-      const detail::call_site site{"serial", where};
-      static detail::nvtx_site nvtx;  // constant-initialised: no guard per construct
-      detail::run_with_clauses(
-          [&](const auto& spec, const auto&, const auto& body) {
-            detail::dispatch(detail::serial_task{}, spec, body, site, &nvtx);
-          },
-          std::as_const(args)...);
-    }
-  }
-};
-
-template <class... Args>
-serial(Args&&...) -> serial<Args...>;
+/// Functions, as acc::parallel's (acc/region.hpp says why), with the call site found the same way.
+template <class Body>
+void serial(Body&& body, std::source_location where = std::source_location::current()) {
+  detail::run_serial<Body>(where, std::forward<Body>(body));
+}
+template <class First, class... Rest>
+  requires(sizeof...(Rest) >= 1 && !detail::knows_no_line_v<std::remove_cvref_t<First>>)
+void serial(First&& first, Rest&&... rest) {
+  detail::run_serial<First, Rest...>(detail::location_of(first, rest...), std::forward<First>(first),
+                                     std::forward<Rest>(rest)...);
+}
+template <class... Rest>
+  requires(sizeof...(Rest) >= 1)
+void serial(detail::sited_clause<default_present_t> first, Rest&&... rest) {
+  detail::run_serial<const default_present_t&, Rest...>(first.where, first.clause, std::forward<Rest>(rest)...);
+}
+template <class... Rest>
+  requires(sizeof...(Rest) >= 1)
+void serial(detail::sited_clause<adaptive_t> first, Rest&&... rest) {
+  detail::run_serial<const adaptive_t&, Rest...>(first.where, first.clause, std::forward<Rest>(rest)...);
+}
+/// acc::serial() without a body: a static_assert saying so.
+template <int = 0>
+void serial(std::source_location where = std::source_location::current()) {
+  detail::run_serial<>(where);
+}
 
 }  // namespace acc
 

@@ -1,4 +1,5 @@
-// expect: acc::parallel_reduce: the body returns bool, and the reduction is computed in the type the body returns, so acc::plus would give at most 1
+// expect: acc::parallel_reduce: the body returns bool, so acc::plus adds bools in bool, which gives at most 1
+// warning
 #include <acc/parallel.hpp>
 
 long f(acc::view<const double> x, int n) {

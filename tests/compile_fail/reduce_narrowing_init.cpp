@@ -1,4 +1,5 @@
 // expect: acc::parallel_reduce: the initial value's type holds values that the type the body returns cannot
+// warning
 #include <acc/parallel.hpp>
 
 double f(acc::view<const int> x, int n) {

@@ -259,7 +259,14 @@ constexpr bool check_data_region_args() {
 
 template <class... C>
 constexpr bool check_enter_data_args() {
-  if constexpr ((is_data_v<C> || ...)) {
+  if constexpr (data_clause_count<C...> == 0) {
+    // OpenACC 3.3 §2.14.6-7: at least one data clause. Also where `acc::enter_data(c);` with a named
+    // clause c was read as the declaration of a variable c (acc::enter_data is a class template).
+    static_assert(invalid_data_args<C...>,
+                  "acc::enter_data: takes at least one data clause (copyin or create); with a clause held in a variable c, "
+                  "acc::enter_data(c); declares a variable named c: write acc::enter_data{c}");
+    return false;
+  } else if constexpr ((is_data_v<C> || ...)) {
     static_assert(invalid_data_args<C...>,
                   "acc::enter_data: an array or view was passed without a data clause; "
                   "write acc::enter_data(acc::copyin(a)) or acc::enter_data(acc::create(a))");
@@ -282,7 +289,14 @@ constexpr bool check_enter_data_args() {
 
 template <class... C>
 constexpr bool check_exit_data_args() {
-  if constexpr ((is_data_v<C> || ...)) {
+  if constexpr (data_clause_count<C...> == 0) {
+    // OpenACC 3.3 §2.14.6-7: at least one data clause. Also where `acc::exit_data(c);` with a named
+    // clause c was read as the declaration of a variable c (acc::exit_data is a class template).
+    static_assert(invalid_data_args<C...>,
+                  "acc::exit_data: takes at least one data clause (copyout or delete_); with a clause held in a variable c, "
+                  "acc::exit_data(c); declares a variable named c: write acc::exit_data{c}");
+    return false;
+  } else if constexpr ((is_data_v<C> || ...)) {
     static_assert(invalid_data_args<C...>,
                   "acc::exit_data: an array or view was passed without a data clause; "
                   "write acc::exit_data(acc::copyout(a)) or acc::exit_data(acc::delete_(a))");
