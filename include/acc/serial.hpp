@@ -85,7 +85,8 @@ void serial(Body&& body, std::source_location where = std::source_location::curr
   detail::run_serial<Body>(where, std::forward<Body>(body));
 }
 template <class First, class... Rest>
-  requires(sizeof...(Rest) >= 1 && !detail::knows_no_line_v<std::remove_cvref_t<First>>)
+  requires(sizeof...(Rest) >= 1 && !std::is_same_v<std::remove_cvref_t<First>, default_present_t> &&
+           !std::is_same_v<std::remove_cvref_t<First>, adaptive_t>)
 void serial(First&& first, Rest&&... rest) {
   detail::run_serial<First, Rest...>(detail::location_of(first, rest...), std::forward<First>(first),
                                      std::forward<Rest>(rest)...);
