@@ -30,31 +30,10 @@
 namespace acc {
 namespace detail {
 
-/// Whether body(i..., T&...) can be called for a rank-Rank extent and these reductions.
-template <class Body, class I, std::size_t Rank, class Reds> struct invocable_with_reductions;
-template <class Body, class I, std::size_t Rank, class... R>
-struct invocable_with_reductions<Body, I, Rank, std::tuple<R...>> {
-  static constexpr bool value = [] {
-    if constexpr (Rank == 1) return std::is_invocable_v<const Body&, I, typename R::value_type&...>;
-    else if constexpr (Rank == 2) return std::is_invocable_v<const Body&, I, I, typename R::value_type&...>;
-    else return std::is_invocable_v<const Body&, I, I, I, typename R::value_type&...>;
-  }();
-};
-
-/// Whether a generic body (auto parameters) also takes the reductions as prvalues: then at least
-/// one reduction parameter is a copy or a const reference (auto s, const auto& s; or auto&&,
-/// which cannot be told apart from them), and would reduce nothing. A body with a known
-/// signature is checked by its parameter types instead (check_body_*).
-template <class Body, class I, std::size_t Rank, class Reds> struct generic_reductions_by_value;
-template <class Body, class I, std::size_t Rank, class... R>
-struct generic_reductions_by_value<Body, I, Rank, std::tuple<R...>> {
-  static constexpr bool value = [] {
-    if constexpr (body_signature<Body>::known) return false;
-    else if constexpr (Rank == 1) return std::is_invocable_v<const Body&, I, typename R::value_type...>;
-    else if constexpr (Rank == 2) return std::is_invocable_v<const Body&, I, I, typename R::value_type...>;
-    else return std::is_invocable_v<const Body&, I, I, I, typename R::value_type...>;
-  }();
-};
+/// The index arguments of a rank-Rank loop's body, as a tuple.
+template <class I, std::size_t Rank>
+using loop_indices_t =
+    std::conditional_t<Rank == 1, std::tuple<I>, std::conditional_t<Rank == 2, std::tuple<I, I>, std::tuple<I, I, I>>>;
 
 #define ACC_DETAIL_LOOP_FUNCTION_ARGUMENT                                                            \
   "acc::parallel_loop: an argument is a function, not a clause: call it, e.g. acc::async(q) or acc::async(), " \
@@ -104,7 +83,8 @@ constexpr bool check_loop_args() {
     using Index = typename extent_traits<Extent>::index_type;
     constexpr std::size_t rank = extent_traits<Extent>::rank;
     using Reds = clause_reductions_t<Args...>;
-    if constexpr (std::tuple_size_v<Reds> > 0 && !invocable_with_reductions<Body, Index, rank, Reds>::value) {
+    using Indices = loop_indices_t<Index, rank>;
+    if constexpr (std::tuple_size_v<Reds> > 0 && !invocable_with_reductions<Body, Indices, Reds, true>::value) {
       if constexpr (mutable_body<Body>())
         static_assert(dependent_false<Extent>, ACC_DETAIL_MUTABLE_BODY("parallel_loop"));
       else
@@ -137,7 +117,7 @@ constexpr bool check_loop_args() {
       return false;
     } else if constexpr (!check_body_parallel_loop<Body, Extent>()) {
       return false;
-    } else if constexpr (std::tuple_size_v<Reds> > 0 && generic_reductions_by_value<Body, Index, rank, Reds>::value) {
+    } else if constexpr (reductions_by_value<Body, Indices, Reds>()) {
       static_assert(dependent_false<Extent>,
                     "acc::parallel_loop: the body's reduction parameters must be references it can write, "
                     "T& s or auto& s; a generic one taken by value or const reference (auto s, const auto& s, "

@@ -32,22 +32,6 @@ namespace detail {
 template <class... Args>
 using region_reductions_t = clause_reductions_t<Args...>;
 
-template <class Body, class Reds> struct region_invocable;
-template <class Body, class... R>
-struct region_invocable<Body, std::tuple<R...>>
-    : std::is_invocable<const Body&, const gang_t&, typename R::value_type&...> {};
-
-/// As generic_reductions_by_value for parallel_loop (acc/loop.hpp): a generic body that takes
-/// the reductions as prvalues has a copy or const reference among its reduction parameters.
-template <class Body, class Reds> struct region_reductions_by_value;
-template <class Body, class... R>
-struct region_reductions_by_value<Body, std::tuple<R...>> {
-  static constexpr bool value = [] {
-    if constexpr (sizeof...(R) == 0 || body_signature<Body>::known) return false;
-    else return std::is_invocable_v<const Body&, const gang_t&, typename R::value_type...>;
-  }();
-};
-
 template <class... Args>
 constexpr bool check_region_args() {
   if constexpr (sizeof...(Args) == 0) {
@@ -62,7 +46,8 @@ constexpr bool check_region_args() {
     return false;
   } else if constexpr (!clauses_accepted<construct::parallel, Args...>()) {
     return false;
-  } else if constexpr (!region_invocable<body_of_t<Args...>, region_reductions_t<Args...>>::value) {
+  } else if constexpr (!invocable_with_reductions<body_of_t<Args...>, std::tuple<const gang_t&>,
+                                                  region_reductions_t<Args...>, true>::value) {
     static_assert(!mutable_body<body_of_t<Args...>>(), ACC_DETAIL_MUTABLE_BODY("parallel"));
     static_assert(std::tuple_size_v<region_reductions_t<Args...>> > 0 || mutable_body<body_of_t<Args...>>() ||
                       dependent_false<Args...>,
@@ -74,7 +59,8 @@ constexpr bool check_region_args() {
     return false;
   } else if constexpr (!check_body_parallel<body_of_t<Args...>, void>()) {
     return false;
-  } else if constexpr (region_reductions_by_value<body_of_t<Args...>, region_reductions_t<Args...>>::value) {
+  } else if constexpr (reductions_by_value<body_of_t<Args...>, std::tuple<const gang_t&>,
+                                           region_reductions_t<Args...>>()) {
     static_assert(dependent_false<Args...>,
                   "acc::parallel: the body's reduction parameters must be references it can write, T& s or "
                   "auto& s; a generic one taken by value or const reference (auto s, const auto& s, auto&& s) "

@@ -6,10 +6,11 @@
 #include <acc/parallel.hpp>
 #include <catch2/catch.hpp>
 
+#include "support/arrays.hpp"
+
 #include <cstddef>
 #include <cstdlib>
 #include <cstring>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -95,21 +96,14 @@ private:
   int count_before_ = -1;
 };
 
-std::vector<double> random_values(std::size_t n, unsigned seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<double> d(-10, 10);
-  std::vector<double> v(n);
-  for (double& x : v) x = d(gen);
-  return v;
-}
-
 }  // namespace
 
 TEST_CASE("a construct compiled for the host, GPU current: writes inside a data region reach the GPU's copy",
           "[runtime][mixed]") {
   for (const std::size_t n : {std::size_t(1), std::size_t(7), std::size_t(1021)}) {
     INFO("n = " << n);
-    const std::vector<double> x = random_values(n, 1);
+    std::vector<double> x(n);
+    acc_test::fill_random(x, 1, -10.0, 10.0);
     std::vector<double> expect(n);
     for (std::size_t i = 0; i < n; ++i) expect[i] = 2 * x[i] + 1;
     stand_in_gpu gpu;
@@ -133,7 +127,8 @@ TEST_CASE("a construct compiled for the host, GPU current: writes inside a data 
 TEST_CASE("a construct compiled for the host, GPU current: reads the GPU's copy of present data, not the host's",
           "[runtime][mixed]") {
   const std::size_t n = 97;
-  const std::vector<double> x = random_values(n, 2);
+  std::vector<double> x(n);
+  acc_test::fill_random(x, 2, -10.0, 10.0);
   stand_in_gpu gpu;
   acc::array<double> a("a", n), out("out", n);
   for (std::size_t i = 0; i < n; ++i) a[i] = x[i];

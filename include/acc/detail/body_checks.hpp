@@ -35,6 +35,27 @@ struct body_signature { static constexpr bool known = false; };
 template <class F>
 struct body_signature<F, std::void_t<decltype(&F::operator())>> : call_signature<decltype(&F::operator())> {};
 
+// ---- reduction parameters --------------------------------------------------------------------
+
+/// Whether body(leading..., reductions...) can be called, where `Leading` is a tuple of what
+/// comes first (the indices of parallel_loop, the gang of parallel) and each reduction is passed
+/// as `T&` (ByReference) or as a `T` prvalue.
+template <class Body, class Leading, class Reds, bool ByReference> struct invocable_with_reductions;
+template <class Body, class... L, class... R, bool ByReference>
+struct invocable_with_reductions<Body, std::tuple<L...>, std::tuple<R...>, ByReference>
+    : std::is_invocable<const Body&, L...,
+                        std::conditional_t<ByReference, typename R::value_type&, typename R::value_type>...> {};
+
+/// Whether a generic body (auto parameters) also takes its reductions as prvalues: then at least
+/// one reduction parameter is a copy or a const reference (auto s, const auto& s; or auto&&,
+/// which cannot be told apart from them), and would reduce nothing. A body with a known
+/// signature is checked by its parameter types instead (check_body_*).
+template <class Body, class Leading, class Reds>
+constexpr bool reductions_by_value() {
+  if constexpr (std::tuple_size_v<Reds> == 0 || body_signature<Body>::known) return false;
+  else return invocable_with_reductions<Body, Leading, Reds, false>::value;
+}
+
 // ---- index parameters ------------------------------------------------------------------------
 
 template <class E> struct is_range_extent : std::false_type {};

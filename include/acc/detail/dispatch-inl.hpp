@@ -108,39 +108,21 @@ private:
 };
 
 /// A host run of a construct whose captured arrays may be present on the GPU (acc::adaptive
-/// chose the host): those present are copied to the host first and, unless const, back after,
-/// so the construct sees and leaves the data where the rest of the program expects it.
-/// default_present is checked against the GPU's table, as it would be there.
-class host_coherence {
+/// chose the host, or the unit was compiled without nvcc): those present are brought to the host
+/// first and, unless const, back after (host_coherence). default_present is checked against the
+/// GPU's table, as it would be there.
+class captures_on_host : public host_coherence {
 public:
-  host_coherence(capture_scope& scope, const void* body, std::size_t body_size, int device, const launch_spec& spec,
-                 const call_site& site)
-      : device_(device), site_(site) {
-    bool waited = false;
-    for (const captured& c : own_captures(scope, body, body_size)) {
-      if (c.span.bytes == 0) continue;
-      if (!present_address(device, c.span)) {
-        if (spec.default_present)
-          fail_absent(c.span, device,
-                      "the construct has acc::default_present; enter it with acc::data or acc::enter_data, "
-                      "or drop default_present to copy it in and out for this construct",
-                      site);
-        continue;
-      }
-      if (!waited && spec.queue != queue_sync) cuda_ops().wait(device, spec.queue, site);
-      waited = true;
-      update_action(device, c.span, false, queue_sync, site);
-      if (!c.span.read_only) written_.push_back(c.span);
-    }
+  captures_on_host(capture_scope& scope, const void* body, std::size_t body_size, int device, const launch_spec& spec,
+                   const call_site& site)
+      : host_coherence(device, spec.queue, site) {
+    for (const captured& c : own_captures(scope, body, body_size))
+      if (c.span.bytes != 0 && !take(c.span) && spec.default_present)
+        fail_absent(c.span, device,
+                    "the construct has acc::default_present; enter it with acc::data or acc::enter_data, "
+                    "or drop default_present to copy it in and out for this construct",
+                    site);
   }
-  void finish() {
-    for (const host_span& s : written_) update_action(device_, s, true, queue_sync, site_);
-  }
-
-private:
-  std::vector<host_span> written_;
-  int device_;
-  const call_site& site_;
 };
 
 /// What each side would move for a construct whose captured arrays are `scope`'s: the host
@@ -220,7 +202,7 @@ ACC_DETAIL_NOINLINE inline void run_leased_mapped(const construct_entry& e, cons
     e.run_nvidia(task, mapped.get(), launch_context{spec, device, site}, result);
     data.finish();
   } else {
-    host_coherence coherent(scope, mapped.get(), e.body_size, device, spec, site);
+    captures_on_host coherent(scope, mapped.get(), e.body_size, device, spec, site);
     e.run_host(task, body, launch_context{spec, 0, site}, result);
     coherent.finish();
   }
@@ -364,7 +346,7 @@ inline bool run_selected(const construct_entry& e, const void* task, std::uint64
     if (wait) cuda_ops().wait(device, spec.queue, site);
   } else if (motion.bytes[0] > 0 || spec.default_present) {
     mapped.make();
-    host_coherence coherent(mapped.scope(), mapped.get(), e.body_size, device, spec, site);
+    captures_on_host coherent(mapped.scope(), mapped.get(), e.body_size, device, spec, site);
     kernel_start = now();
     e.run_host(task, body, launch_context{spec, 0, site}, result);
     kernel_end = now();
@@ -437,7 +419,7 @@ ACC_DETAIL_RUNTIME_FN void run_construct(const construct_entry& e, const void* t
     if (e.captures && (!empty || spec.default_present)) {
       capture_scope scope;
       const dispatch_impl::body_copy mapped(e, scope, body, copy, site);
-      dispatch_impl::host_coherence coherent(scope, mapped.get(), e.body_size, p.device, spec, site);
+      dispatch_impl::captures_on_host coherent(scope, mapped.get(), e.body_size, p.device, spec, site);
       if (!empty) e.run_host(task, body, launch_context{spec, 0, site}, result);
       coherent.finish();
     } else if (!empty) {

@@ -400,6 +400,19 @@ ACC_DETAIL_RUNTIME_FN void update_action(int device, const host_span& s, bool to
     ops.to_host(device, const_cast<void*>(s.p), dev, s.bytes, queue, host, site);
 }
 
+ACC_DETAIL_RUNTIME_FN bool host_coherence::take(const host_span& s, bool fetch) {
+  if (s.bytes == 0 || !present_address(device_, s)) return false;
+  if (!waited_ && queue_ != queue_sync) cuda_ops().wait(device_, queue_, site_);
+  waited_ = true;
+  if (fetch) update_action(device_, s, false, queue_sync, site_);
+  if (!s.read_only) written_.push_back(s);
+  return true;
+}
+
+ACC_DETAIL_RUNTIME_FN void host_coherence::finish() {
+  for (const host_span& s : written_) update_action(device_, s, true, queue_sync, site_);
+}
+
 /// update_peer (Xu et al.'s `update peer`): device copy to device copy. Like update_action,
 /// the lookups hold the table's lock and the transfer does not.
 ACC_DETAIL_RUNTIME_FN void peer_action(int from, int to, const host_span& s, int queue, const call_site& site) {

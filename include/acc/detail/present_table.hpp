@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace acc::detail {
 
@@ -60,6 +61,26 @@ ACC_DETAIL_RUNTIME_FN void exit_action(int device, data_kind kind, const host_sp
 /// range that is not present at all is left alone (one only partly present is still an error).
 ACC_DETAIL_RUNTIME_FN void update_action(int device, const host_span& s, bool to_device, int queue,
                                          const call_site& site, bool if_present = false);
+
+/// A host run over data that a GPU holds (acc::adaptive's host runs; a construct or scan compiled
+/// without nvcc while a GPU is current): take() brings a present range's GPU copy to the host,
+/// after the run's queue has drained, and finish() copies back those the run may write, so that
+/// the run sees and leaves the data where the rest of the program expects it.
+class host_coherence {
+public:
+  host_coherence(int device, int queue, const call_site& site) noexcept
+      : device_(device), queue_(queue), site_(site) {}
+  /// false, moving nothing, when `s` is not wholly present on the GPU. `fetch` false: the run
+  /// overwrites all of `s` without reading it, so only its copy back is needed.
+  ACC_DETAIL_RUNTIME_FN bool take(const host_span& s, bool fetch = true);
+  ACC_DETAIL_RUNTIME_FN void finish();
+
+private:
+  std::vector<host_span> written_;
+  int device_, queue_;
+  bool waited_ = false;
+  const call_site& site_;
+};
 
 /// update_peer: copies the device copy of `s` on `from` to its device copy on `to`; both must
 /// hold all of `s`. Nothing moves when both are the same memory (the host device).

@@ -150,20 +150,20 @@ T run(backend, const parallel_scan_task<index_space<Index, 1>, Op, T>& task, con
 template <bool Exclusive, class T, class V, class Op>
 void run(backend, const scan_task<Exclusive, T, V, Op>& task, const no_body&, const launch_context& ctx) {
   const int device = ctx.spec.if_ ? current_device() : -1;
-  const bool in_gpu = device >= 0 && present_address(device, task.in_span);
-  const bool out_gpu = device >= 0 && present_address(device, task.out_span);
   if (ctx.spec.default_present && ctx.spec.if_) {
-    const int current = current_device();
     const char* hint = "the scan has acc::default_present; enter it with acc::data or acc::enter_data";
-    if (!present_address(current, task.in_span)) fail_absent(task.in_span, current, hint, ctx.site);
-    if (!present_address(current, task.out_span)) fail_absent(task.out_span, current, hint, ctx.site);
+    if (!present_address(device, task.in_span)) fail_absent(task.in_span, device, hint, ctx.site);
+    if (!present_address(device, task.out_span)) fail_absent(task.out_span, device, hint, ctx.site);
   }
-  if (in_gpu || out_gpu) {
-    if (ctx.spec.queue != queue_sync) cuda_ops().wait(device, ctx.spec.queue, ctx.site);
-    if (in_gpu) update_action(device, task.in_span, false, queue_sync, ctx.site);
+  host_coherence coherent(device, ctx.spec.queue, ctx.site);
+  if (device >= 0) {
+    host_span in = task.in_span;  // read only, whatever its pointer's constness
+    in.read_only = true;
+    coherent.take(in);
+    coherent.take(task.out_span, /*fetch=*/false);
   }
   scan<Exclusive>(task.in, task.n, task.out, task.init, task.op, ctx.site);
-  if (out_gpu) update_action(device, task.out_span, true, queue_sync, ctx.site);
+  coherent.finish();
 }
 
 }  // inline namespace ACC_DETAIL_HOST_ABI
