@@ -75,6 +75,17 @@ TEST_CASE("device_num of a device that does not exist is a bad_clause", "[16][de
   REQUIRE_THROWS_AS(acc::parallel_loop(8, acc::devices(0, 0), ACC_LAMBDA(int) {}), acc::bad_clause);
 }
 
+TEST_CASE("devices naming a device twice is a bad_clause on every backend", "[16][devices]") {
+  // Where constructs run on the host the list is not used, but the program would fail on a GPU.
+  acc::array<int> ran("ran", 8);
+  for (int i = 0; i < 8; ++i) ran[i] = 0;
+  REQUIRE_THROWS_WITH(acc::parallel_loop(8, acc::devices(0, 0), ACC_LAMBDA(int i) { ran[i] = 1; }),
+                      Catch::Contains("device 0 is named twice"));
+  REQUIRE_THROWS_WITH(acc::parallel_loop(8, acc::devices(1, 0, 1), acc::if_(false), ACC_LAMBDA(int i) { ran[i] = 1; }),
+                      Catch::Contains("device 1 is named twice"));
+  for (int i = 0; i < 8; ++i) CHECK(ran[i] == 0);
+}
+
 TEST_CASE("update_peer copies a present range from one device's copy to another's", "[16][devices]") {
   const std::vector<int> devs = acc::devices_of(acc::all_devices);
   const int from = devs.front(), to = devs.back();

@@ -31,8 +31,14 @@ struct device_list {
   int ids[devices_t::max_count] = {};
 };
 
-/// The NVIDIA devices a devices_t names now; acc::bad_clause for one that does not exist.
+/// The NVIDIA devices a devices_t names now; acc::bad_clause for one that does not exist, and
+/// on every backend for one named twice, so that the mistake shows without a GPU too.
 inline device_list resolve_devices(const devices_t& d, bool on, const call_site& site) {
+  for (int k = 0; k < d.count; ++k)
+    for (int m = 0; m < k; ++m)
+      if (d.ids[m] == d.ids[k])
+        fail<bad_clause>(site, "devices(...): device " + std::to_string(d.ids[k]) +
+                                   " is named twice; each device holds one part of the loop and of its data");
   device_list list;
   if (!on || current_target() == target::host) return list;
   const int available = nvidia_device_count();
@@ -45,10 +51,6 @@ inline device_list resolve_devices(const devices_t& d, bool on, const call_site&
     if (d.ids[k] < 0 || d.ids[k] >= available)
       fail<bad_clause>(site, "devices(...): device " + std::to_string(d.ids[k]) + " does not exist; there are " +
                                  std::to_string(available) + " NVIDIA devices");
-    for (int m = 0; m < k; ++m)
-      if (d.ids[m] == d.ids[k])
-        fail<bad_clause>(site, "devices(...): device " + std::to_string(d.ids[k]) +
-                                   " is named twice; each device holds one part of the loop and of its data");
     list.ids[list.count++] = d.ids[k];
   }
   return list;
