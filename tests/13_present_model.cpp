@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <memory>
 #include <random>
 #include <sstream>
 #include <string>
@@ -543,4 +544,32 @@ TEST_CASE("a construct launched again uses the data present now, not what was pr
     acc::exit_data(acc::delete_(acc::section(vx, 0, n / 2)));
   }
   REQUIRE_FALSE(acc::is_present(x.data(), n));
+}
+
+TEST_CASE("a data region whose array was freed inside it leaves alone new data at the same address",
+          "[13][present]") {
+  // An acc::array freed while a region over it is open drops its entry (forget_host_range, as
+  // the array's last owner does); an allocation that gets the same address then enters as new
+  // data. The first region's end must not give back the second region's reference. The buffer
+  // stays allocated here, so that the second data's address is the first's.
+  for (const std::size_t n : {std::size_t(1), std::size_t(1021)}) {
+    INFO("n = " << n);
+    std::vector<double> x(n);
+    std::mt19937 gen(static_cast<unsigned>(n));
+    std::uniform_real_distribution<double> d(-5, 5);
+    for (double& v : x) v = d(gen);
+    acc::array<double> buffer("buffer", n);
+    for (std::size_t i = 0; i < n; ++i) buffer[i] = x[i];
+    auto first = std::make_unique<acc::data<acc::data_clause_t<acc::detail::data_kind::copy>>>(acc::copy(buffer));
+    acc::detail::forget_host_range(buffer.data(), n * sizeof(double));  // "freed"
+    REQUIRE_FALSE(acc::is_present(buffer));
+    {
+      acc::data second{acc::copy(buffer)};
+      first.reset();  // the first region ends inside the second
+      REQUIRE(acc::is_present(buffer));
+      acc::parallel_loop(n, acc::default_present, ACC_LAMBDA(std::size_t i) { buffer[i] = 3 * buffer[i] - 1; });
+    }
+    REQUIRE_FALSE(acc::is_present(buffer));
+    for (std::size_t i = 0; i < n; ++i) REQUIRE(buffer[i] == 3 * x[i] - 1);
+  }
 }

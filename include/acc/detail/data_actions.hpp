@@ -131,7 +131,7 @@ constexpr bool is_one_of() {
 struct data_action {
   data_kind kind{};
   host_span span;
-  bool taken = false;
+  std::uint64_t taken = 0;  // the serial of the entry whose reference it holds (enter_action), or 0
   bool zero = false;
 };
 
@@ -165,7 +165,7 @@ struct data_spec {
 template <class C>
 void fold_data_clause(data_spec& s, data_action*& out, const C& c) {
   if constexpr (data_clause_kind<C>::is_data)
-    *out++ = data_action{data_clause_kind<C>::kind, c.span, false, c.zero};
+    *out++ = data_action{data_clause_kind<C>::kind, c.span, 0, c.zero};
   else if constexpr (std::is_same_v<C, if_t>)
     s.if_ = s.if_ && c.value;
   else if constexpr (std::is_same_v<C, async_t>)
@@ -211,7 +211,7 @@ inline void enter_actions(data_action* a, std::size_t n, int device, ref_counter
     while (i-- > 0)
       if (a[i].taken) {
         try {
-          exit_action(device, data_kind::delete_, a[i].span, counter, false, queue, site);
+          exit_action(device, data_kind::delete_, a[i].span, counter, false, queue, site, a[i].taken);
         } catch (...) {  // the first error is the one to report
         }
       }
@@ -226,7 +226,7 @@ inline void exit_region(data_action* a, std::size_t n, int device, int queue, bo
   for (std::size_t i = n; i-- > 0;) {
     if (!a[i].taken) continue;
     try {
-      exit_action(device, a[i].kind, a[i].span, ref_counter::structured, false, queue, site);
+      exit_action(device, a[i].kind, a[i].span, ref_counter::structured, false, queue, site, a[i].taken);
     } catch (...) {
       if (!first) first = std::current_exception();
     }

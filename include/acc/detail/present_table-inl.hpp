@@ -236,18 +236,18 @@ private:
   entering_range at_;
 };
 
-/// The entry part of a data clause. Returns whether it took a reference, which the matching
-/// exit_action must give back (no_create of absent data takes none).
-ACC_DETAIL_RUNTIME_FN bool enter_action(int device, data_kind kind, const host_span& s, ref_counter counter, int queue,
+/// The entry part of a data clause. Returns the serial of the entry it took a reference of,
+/// which the matching exit_action must give back, or 0 (no_create of absent data takes none).
+ACC_DETAIL_RUNTIME_FN std::uint64_t enter_action(int device, data_kind kind, const host_span& s, ref_counter counter, int queue,
                          const call_site& site, bool zero) {
-  if (s.bytes == 0) return false;  // zero-length data needs no device copy (OpenACC 3.3 §2.7.1)
+  if (s.bytes == 0) return 0;  // zero-length data needs no device copy (OpenACC 3.3 §2.7.1)
   auto& st = state();
   std::unique_lock lock(st.present_mutex);
   present_map& m = st.present[device];
   for (;;) {
     if (auto it = find_present_or_declared(m, s, device, site); it != m.end()) {
       ++(counter == ref_counter::structured ? it->second.structured : it->second.dynamic);
-      return true;
+      return it->second.serial;
     }
     // Another thread is giving this data (or data it overlaps) its device copy: the enter finds
     // that copy, or the partial overlap, once it is in the table.
@@ -256,7 +256,7 @@ ACC_DETAIL_RUNTIME_FN bool enter_action(int device, data_kind kind, const host_s
   }
   if (kind == data_kind::present)
     fail_absent(s, device, "enter it first with acc::copyin / acc::create (acc::data or acc::enter_data)", site);
-  if (kind == data_kind::no_create) return false;
+  if (kind == data_kind::no_create) return 0;
 
   present_entry e;
   e.end = s.end();
@@ -267,8 +267,9 @@ ACC_DETAIL_RUNTIME_FN bool enter_action(int device, data_kind kind, const host_s
     e.device = static_cast<char*>(const_cast<void*>(s.p));
     e.owned = kind != data_kind::deviceptr;
     st.present_generation.fetch_add(1, std::memory_order_release);
+    const std::uint64_t serial = e.serial;
     m.emplace(s.begin(), std::move(e));
-    return true;
+    return serial;
   }
   // The allocation and the copy-in run outside the table's lock, so that one thread's large
   // enter does not stall the other threads' data actions and constructs (one thread per GPU,
@@ -295,8 +296,9 @@ ACC_DETAIL_RUNTIME_FN bool enter_action(int device, data_kind kind, const host_s
   }
   lock.lock();
   st.present_generation.fetch_add(1, std::memory_order_release);
+  const std::uint64_t serial = e.serial;
   m.emplace(s.begin(), std::move(e));
-  return true;
+  return serial;
 }
 
 ACC_DETAIL_RUNTIME_FN void* host_address(int device, const void* device_address) {
@@ -317,7 +319,7 @@ ACC_DETAIL_RUNTIME_FN void* host_address(int device, const void* device_address)
 /// present only through regions (dynamic count 0) is left alone (OpenACC 3.3 §2.7.1, §2.14.7);
 /// a range that overlaps present data without lying inside it is still an error (find_present).
 ACC_DETAIL_RUNTIME_FN void exit_action(int device, data_kind kind, const host_span& s, ref_counter counter, bool finalize, int queue,
-                        const call_site& site) {
+                        const call_site& site, std::uint64_t serial) {
   if (s.bytes == 0) return;
   auto& st = state();
   present_entry gone;  // the entry this exit ends: out of the table, copied out and freed after the lock
@@ -330,6 +332,7 @@ ACC_DETAIL_RUNTIME_FN void exit_action(int device, data_kind kind, const host_sp
     // was freed inside the region (forget_host_range): nothing is left to give back either way.
     if (it == m.end()) return;
     present_entry& e = it->second;
+    if (serial != 0 && e.serial != serial) return;  // another entry since, at the same address
     if (e.mapped) {
       // A mapping ends only by acc::unmap_data; regions give back their references.
       if (counter == ref_counter::structured && e.structured > 0) --e.structured;

@@ -44,18 +44,21 @@ ACC_DETAIL_RUNTIME_FN std::string describe_device(int device);
 [[noreturn]] ACC_DETAIL_RUNTIME_FN void fail_absent(const host_span& s, int device, const char* hint,
                                                     const call_site& site);
 
-/// The entry part of a data clause. Returns whether it took a reference, which the matching
-/// exit_action must give back (no_create of absent data takes none). Data that is only partly
-/// present is an error (OpenACC 3.3 §2.7.2), reported rather than silently given a second copy.
-/// `zero`: a device copy this allocates is zero-filled (the `zero` modifier of create / copyout).
-ACC_DETAIL_RUNTIME_FN bool enter_action(int device, data_kind kind, const host_span& s, ref_counter counter,
-                                        int queue, const call_site& site, bool zero = false);
+/// The entry part of a data clause. Returns the serial of the present entry it took a reference
+/// of, which the matching exit_action must give back, or 0 when it took none (no_create of
+/// absent data, zero bytes). Data that is only partly present is an error (OpenACC 3.3 §2.7.2),
+/// reported rather than silently given a second copy. `zero`: a device copy this allocates is
+/// zero-filled (the `zero` modifier of create / copyout).
+ACC_DETAIL_RUNTIME_FN std::uint64_t enter_action(int device, data_kind kind, const host_span& s, ref_counter counter,
+                                                 int queue, const call_site& site, bool zero = false);
 
 /// The exit part: gives back one reference (all dynamic ones with finalize); when none is left,
 /// copies out (copy, copyout) and frees. Data that is not present is no action, and data
 /// present only through regions (dynamic count 0) is left alone (OpenACC 3.3 §2.7.1, §2.14.7).
+/// `serial`, where not 0, is what the matching enter_action returned: a data region whose array
+/// was freed inside it, and other data entered at its address since, gives nothing back.
 ACC_DETAIL_RUNTIME_FN void exit_action(int device, data_kind kind, const host_span& s, ref_counter counter,
-                                       bool finalize, int queue, const call_site& site);
+                                       bool finalize, int queue, const call_site& site, std::uint64_t serial = 0);
 
 /// update_device / update_self of a present range (OpenACC 3.3 §2.14.4); with `if_present`, a
 /// range that is not present at all is left alone (one only partly present is still an error).
