@@ -191,6 +191,27 @@ TEST_CASE("memcpy routines and hostptr on mapped device memory see what construc
   acc::free(dev);
 }
 
+TEST_CASE("free of device memory still mapped by map_data is a bad_clause", "[17][data]") {
+  const int n = GENERATE(1, 211);
+  const std::size_t bytes = n * sizeof(double);
+  auto init = random_values(n, 11u + n);
+  std::vector<double> h(n, 0.0), out(n, -1.0);
+  auto* dev = static_cast<double*>(acc::malloc(bytes));
+  REQUIRE(dev != nullptr);
+  acc::memcpy_to_device(dev, init.data(), bytes);
+  acc::map_data(h.data(), dev, bytes);
+  const int line = __LINE__ + 1;
+  REQUIRE_THROWS_WITH(acc::free(dev + (n - 1)), Catch::Contains("still mapped") && Catch::Contains("unmap_data") &&
+                                                    Catch::Contains(":" + std::to_string(line)));
+  // Nothing was freed: the mapping still works and unmaps to the same memory.
+  acc::view<double> v(h.data(), n);
+  acc::parallel_loop(n, acc::default_present, ACC_LAMBDA(int i) { v[i] = 2 * v[i]; });
+  acc::unmap_data(h.data());
+  acc::memcpy_from_device(out.data(), dev, bytes);
+  for (int i = 0; i < n; ++i) REQUIRE(out[i] == 2 * init[i]);
+  acc::free(dev);
+}
+
 TEST_CASE("map_data of two halves of one allocation", "[17][data]") {
   const int n = GENERATE(2, 501);
   auto* dev = static_cast<double*>(acc::malloc(2 * n * sizeof(double)));

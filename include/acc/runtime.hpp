@@ -74,7 +74,8 @@ ACC_DETAIL_RUNTIME_FN int checked_queue(int q, const call_site& site);
 ACC_DETAIL_RUNTIME_FN void* malloc(std::size_t bytes, std::source_location where = std::source_location::current());
 
 /// Frees memory from acc::malloc on the current device (`acc_free`); nullptr does nothing.
-ACC_DETAIL_RUNTIME_FN void free(void* p);
+/// Memory still mapped by acc::map_data is an acc::bad_clause: unmap it first.
+ACC_DETAIL_RUNTIME_FN void free(void* p, std::source_location where = std::source_location::current());
 
 /// Copies `bytes` from host memory to device memory (`acc_memcpy_to_device[_async]`); with a
 /// queue (>= 0 or acc::async_noval) it is ordered on that queue and the host does not wait.

@@ -502,6 +502,27 @@ ACC_DETAIL_RUNTIME_FN void unmap_action(int device, const void* host, const call
   m.erase(it);
 }
 
+ACC_DETAIL_RUNTIME_FN void check_unmapped(int device, const void* device_address, const call_site& site) {
+  const auto d = reinterpret_cast<std::uintptr_t>(device_address);
+  auto& st = state();
+  std::lock_guard lock(st.present_mutex);
+  const auto m = st.present.find(device);
+  if (m == st.present.end()) return;
+  for (const auto& [begin, e] : m->second) {
+    if (!e.mapped) continue;
+    // On the host device the range itself is the copy; the program's block is `mapped_to`.
+    const auto block = reinterpret_cast<std::uintptr_t>(device < 0 ? e.mapped_to : e.device);
+    if (d >= block && d - block < e.end - begin) {
+      char at[32];
+      std::snprintf(at, sizeof at, "%p", device_address);
+      fail<bad_clause>(site, std::string("the device memory at ") + at + " is still mapped to " +
+                                 describe(host_span{reinterpret_cast<const void*>(begin), e.end - begin,
+                                                    e.label.c_str()}) +
+                                 " by acc::map_data; acc::unmap_data it before freeing it");
+    }
+  }
+}
+
 /// The device address of s on `device`, or nullptr when s is not (wholly) present.
 ACC_DETAIL_RUNTIME_FN void* present_address(int device, const host_span& s) noexcept {
   auto& st = state();

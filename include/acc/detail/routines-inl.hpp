@@ -104,9 +104,11 @@ ACC_DETAIL_RUNTIME_FN void* malloc(std::size_t bytes, std::source_location where
   return std::malloc(bytes);
 }
 
-ACC_DETAIL_RUNTIME_FN void free(void* p) {
+ACC_DETAIL_RUNTIME_FN void free(void* p, std::source_location where) {
   if (!p) return;
-  if (int d = detail::current_device(); d >= 0) detail::cuda_ops().device_free(d, p);
+  const int d = detail::current_device();
+  detail::check_unmapped(d, p, {"free", where});
+  if (d >= 0) detail::cuda_ops().device_free(d, p);
   else std::free(p);
 }
 
