@@ -185,6 +185,39 @@ TEST_CASE("a gang loop's collapse from below 0 with an unsigned index type throw
   REQUIRE_THROWS_WITH(gang_loop_beside_unsigned(out, -1, 3), Catch::Contains("starts below 0"));
 }
 
+// A range of a signed and an unsigned bound (acc::range(-2, v.size())) has an unsigned index
+// type: its bounds are compared as numbers, and a loop from below 0 is an error, as in a collapse.
+long long signed_to_unsigned(int lo, std::size_t hi) {
+  return acc::parallel_reduce(acc::range(lo, hi), acc::plus, ACC_LAMBDA(std::size_t i) { return mark(i, 1); });
+}
+long long collapse_signed_to_unsigned(int lo, std::size_t hi, int n1) {
+  return acc::parallel_reduce(acc::collapse(acc::range(lo, hi), n1), acc::plus,
+                              ACC_LAMBDA(std::size_t i, std::size_t j) { return mark(i, j); });
+}
+
+TEST_CASE("a range of a signed and an unsigned bound: empty when hi <= lo, an error from below 0",
+          "[05][collapse][range]") {
+  const std::size_t n = GENERATE(std::size_t(0), std::size_t(1), std::size_t(13));
+  INFO("n = " << n);
+  long long expect = 0, expect2 = 0;
+  for (std::size_t i = 2; i < n; ++i) {
+    expect += mark(i, 1);
+    for (std::size_t j = 0; j < 3; ++j) expect2 += mark(i, j);
+  }
+  REQUIRE(signed_to_unsigned(2, n) == expect);
+  REQUIRE(collapse_signed_to_unsigned(2, n, 3) == expect2);
+  REQUIRE(acc::range(7, std::size_t(3)) == acc::range_t<std::size_t>{0, 0});
+  REQUIRE(acc::range(std::size_t(0), -1) == acc::range_t<std::size_t>{0, 0});  // not 2^64 - 1 iterations
+  REQUIRE_THROWS_WITH(signed_to_unsigned(-2, n + 1), Catch::Contains("starts below 0") &&
+                                                         Catch::Contains("acc::parallel_reduce"));
+  REQUIRE_THROWS_WITH(collapse_signed_to_unsigned(-1, n + 1, 3), Catch::Contains("starts below 0"));
+  std::vector<int> hits(n + 3, 0);
+  acc::view<int> h(hits.data(), hits.size());
+  REQUIRE_THROWS_AS(acc::parallel_loop(acc::range(-2, n + 1), ACC_LAMBDA(std::size_t i) { h[i] = 1; }),
+                    acc::bad_clause);
+  for (int x : hits) REQUIRE(x == 0);
+}
+
 TEST_CASE("reductions over collapsed ranges see the actual indices", "[05][collapse][range][reduce]") {
   std::mt19937_64 gen(GENERATE(21u, 22u, 23u, 24u));
   const bounds a = random_bounds(gen, 20), b = random_bounds(gen, 30), c = random_bounds(gen, 30);

@@ -20,6 +20,10 @@ struct range_t {
                 "acc::range: bounds must be integers");
   Index lo;
   Index hi;
+  // Set by acc::range when Index, the common type with an unsigned bound, is unsigned but the
+  // loop starts below 0 (acc::range(-2, v.size())): constructs report it (acc::bad_clause), as
+  // collapse_t's, rather than run no iterations or wrap to 2^64.
+  bool negative_unsigned = false;
   friend constexpr bool operator==(const range_t&, const range_t&) = default;
 };
 
@@ -41,10 +45,16 @@ struct collapse_t {
 };
 
 /// `acc::range(lo, hi)`: the loop `for (i = lo; i < hi; ++i)`; the index type is the common
-/// type of lo and hi.
+/// type of lo and hi. Where that is unsigned and a signed bound is negative, the bounds are
+/// compared as the numbers they are: hi <= lo is an empty loop, a loop starting below 0 an
+/// acc::bad_clause from the construct that runs it.
 template <class Lo, class Hi>
 constexpr range_t<std::common_type_t<Lo, Hi>> range(Lo lo, Hi hi) noexcept {
   using I = std::common_type_t<Lo, Hi>;
+  if constexpr (std::is_unsigned_v<I> && (std::is_signed_v<Lo> || std::is_signed_v<Hi>)) {
+    if (!std::cmp_less(lo, hi)) return {I(0), I(0)};
+    if (std::cmp_less(lo, 0)) return {I(0), I(0), true};
+  }
   return {static_cast<I>(lo), static_cast<I>(hi)};
 }
 
@@ -84,6 +94,11 @@ template <class... A>
 constexpr collapse_t<std::common_type_t<bound_t<A>...>, sizeof...(A)> collapse_of(const A&... a) noexcept {
   using I = std::common_type_t<bound_t<A>...>;
   collapse_t<I, sizeof...(A)> c{{lower_bound_of<I>(a)...}, {upper_bound_of<I>(a)...}};
+  const auto marked = [](const auto& x) {  // a range already found to start below 0
+    if constexpr (requires { x.negative_unsigned; }) return x.negative_unsigned;
+    else return false;
+  };
+  c.negative_unsigned = (marked(a) || ...);
   if constexpr (std::is_unsigned_v<I>) {
     std::size_t d = 0;
     (keep_signed_bounds(a, c, d++), ...);
@@ -166,6 +181,7 @@ constexpr index_space<I, 1> to_space(I n) noexcept {
 }
 template <class I>
 constexpr index_space<I, 1> to_space(range_t<I> r) noexcept {
+  if (r.negative_unsigned) return {{I(0)}, {0}};  // reported first: space_of, the backends' region_space
   return {{r.lo}, {trip_count(r.lo, r.hi)}};
 }
 template <class I, std::size_t R>

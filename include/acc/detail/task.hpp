@@ -154,9 +154,9 @@ template <class Extent>
 auto space_of(const Extent& extent, const call_site& site) {
   if constexpr (requires { extent.negative_unsigned; })
     if (extent.negative_unsigned)
-      fail<bad_clause>(site, "a loop of acc::collapse starts below 0, but the collapse's index type is unsigned (the "
-                             "common type of its extents, one of them unsigned); give the unsigned extents a signed "
-                             "type: acc::collapse(acc::range(-2, n), static_cast<long>(m))");
+      fail<bad_clause>(site, "a loop starts below 0, but its index type is unsigned (the common type of the "
+                             "range's bounds or the collapse's extents, one of them unsigned); give the unsigned ones "
+                             "a signed type: acc::range(-2, static_cast<long>(v.size()))");
   const auto space = to_space(extent);
   return std::pair{space, checked_size(space, site)};
 }

@@ -164,8 +164,8 @@ struct gang_ops {
   static __device__ auto region_space(const Extent& extent) {
     if constexpr (requires { extent.negative_unsigned; })
       if (extent.negative_unsigned) {
-        printf("acc: a loop of acc::collapse starts below 0, but the collapse's index type is unsigned (the common "
-               "type of its extents, one of them unsigned); give the unsigned extents a signed type\n");
+        printf("acc: a loop starts below 0, but its index type is unsigned (the common type of the range's bounds "
+               "or the collapse's extents, one of them unsigned); give the unsigned ones a signed type\n");
         __trap();
       }
     return to_space(extent);

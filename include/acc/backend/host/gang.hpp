@@ -60,9 +60,9 @@ struct gang_ops {
   static auto region_space(const Extent& extent) {
     if constexpr (requires { extent.negative_unsigned; })
       if (extent.negative_unsigned)
-        throw body_error<bad_clause>("a loop of acc::collapse starts below 0, but the collapse's index type is "
-                                     "unsigned (the common type of its extents, one of them unsigned); give the "
-                                     "unsigned extents a signed type");
+        throw body_error<bad_clause>("a loop starts below 0, but its index type is unsigned (the common type of "
+                                     "the range's bounds or the collapse's extents, one of them unsigned); give "
+                                     "the unsigned ones a signed type");
     return to_space(extent);
   }
 
