@@ -123,15 +123,21 @@ TEST_CASE("an exception thrown in a parallel_reduce body or a reduction clause's
                                              return i + j;
                                            }),
                       body_failure);
-    long long sum = 0, most = 0;
-    REQUIRE_THROWS_AS(acc::parallel_loop(n, acc::if_(false), acc::reduction(acc::plus, sum),
-                                         acc::reduction(acc::maximum, most),
-                                         ACC_LAMBDA(long long i, long long& s, long long& m) {
-                                           if (i == at) fail_at(i);
-                                           s += i;
-                                           m = i > m ? i : m;
-                                         }),
-                      body_failure);
+    // The variables keep their values, on one part as on several.
+    for (const int gangs : {1, 3}) {
+      CAPTURE(gangs);
+      long long sum = 7, most = -7;
+      REQUIRE_THROWS_AS(acc::parallel_loop(n, acc::if_(false), acc::num_gangs(gangs), acc::reduction(acc::plus, sum),
+                                           acc::reduction(acc::maximum, most),
+                                           ACC_LAMBDA(long long i, long long& s, long long& m) {
+                                             s += i + 1;
+                                             m = i > m ? i : m;
+                                             if (i == at) fail_at(i);
+                                           }),
+                        body_failure);
+      CHECK(sum == 7);
+      CHECK(most == -7);
+    }
   }
   // afterwards the same reductions are right
   const long long s = acc::parallel_reduce(n, acc::plus, ACC_LAMBDA(long long i) { return i; });
