@@ -204,16 +204,25 @@ inline constexpr bool is_location_v = std::is_same_v<std::remove_cvref_t<T>, std
 // and a constant clause (adaptive, tuned, default_present) given first gets the call's line
 // from its conversion to sited_clause.
 template <class Extent, class Op, class Body>
-  requires(!detail::is_clause_v<Op>)
+  requires(!detail::is_clause_v<Op> && !detail::is_clause_v<Body>)
 auto parallel_reduce(Extent e, const Op& op, const Body& body,
                      std::source_location where = std::source_location::current()) {
   return detail::reduce(e, detail::launch_spec{}, op, body, where);
 }
 template <class Extent, class Op, class Body, class Init>
-  requires(!detail::is_clause_v<Op> && !detail::is_location_v<Init>)
+  requires(!detail::is_clause_v<Op> && !detail::is_clause_v<Body> && !detail::is_location_v<Init>)
 auto parallel_reduce(Extent e, const Op& op, const Body& body, const Init& init,
                      std::source_location where = std::source_location::current()) {
   return detail::reduce(e, detail::launch_spec{}, op, body, where, init);
+}
+/// A clause after the operator (acc::parallel_reduce(n, acc::plus, acc::async(1), body)).
+template <class Extent, class Op, class Clause, class... Rest>
+  requires(!detail::is_clause_v<Op> && detail::is_clause_v<Clause>)
+int parallel_reduce(Extent, const Op&, const Clause&, const Rest&...) {
+  static_assert(detail::dependent_false<Clause>,
+                "acc::parallel_reduce: a clause comes after the operator; clauses come first, "
+                "parallel_reduce(extent, clauses..., op, body[, init])");
+  return 0;
 }
 template <class Extent, class Clause, class... Rest>
   requires(detail::is_clause_v<Clause> && !detail::knows_no_line_v<Clause>)
