@@ -25,7 +25,8 @@ namespace acc {
 /// - Inside f every construct must be async on q, and on a GPU its data present (entered by
 ///   acc::data or acc::enter_data beforehand; default_present is then a good clause to give):
 ///   a transfer, an allocation, a construct on another queue or one that waits for its value
-///   (parallel_reduce, a scan) throws acc::bad_clause and leaves nothing recorded.
+///   (parallel_reduce, a scan) throws acc::bad_clause and leaves nothing recorded. The host
+///   device checks none of this: its replays call the function.
 /// - What the constructs capture is fixed at recording on a GPU (kernel arguments are copied):
 ///   capture by value, and change data through the arrays, not through captured scalars.
 /// e.g. acc::graph g; g.record(acc::async(1), [=] { for (int s = 0; s < 100; ++s)
