@@ -35,8 +35,10 @@ public:
   ACC_DETAIL_HD int vector_length() const noexcept { return vector_length_; }
 
   /// `count` elements of gang-shared memory (team memory): the same span for every thread of
-  /// the gang. Size the region with acc::shared_bytes; asking for more is an error
-  /// (acc::bad_clause on the host; on a GPU a message and a trap).
+  /// the gang. Each call takes memory after the last one's until the region ends, so take it
+  /// once, before a gang loop, and reuse it in every iteration. Size the region with
+  /// acc::shared_bytes; asking for more is an error (acc::bad_clause on the host; on a GPU a
+  /// message and a trap).
   template <class T>
   ACC_DETAIL_HD std::span<T> shared(std::size_t count) const;
 

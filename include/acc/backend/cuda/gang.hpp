@@ -54,7 +54,8 @@ struct gang_ops {
     const std::size_t start = (used + alignof(T) - 1) / alignof(T) * alignof(T);
     if (start > bytes || count > (bytes - start) / sizeof(T)) {
       printf("acc: gang shared memory exhausted: %llu elements of %llu bytes asked beyond %llu used of the %llu that "
-             "acc::shared_bytes gave\n",
+             "acc::shared_bytes gave (each g.shared call takes new memory until the region ends: take it once, "
+             "before the gang loop)\n",
              (unsigned long long)count, (unsigned long long)sizeof(T), (unsigned long long)start,
              (unsigned long long)bytes);
       __trap();

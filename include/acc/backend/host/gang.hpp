@@ -40,7 +40,8 @@ struct gang_ops {
       throw body_error<bad_clause>("gang shared memory exhausted: g.shared asks for " + std::to_string(count) +
                                    " elements of " + std::to_string(sizeof(T)) + " bytes beyond " +
                                    std::to_string(start) + " used of the " + std::to_string(bytes) +
-                                   " that acc::shared_bytes gave the region");
+                                   " that acc::shared_bytes gave the region (each g.shared call takes new memory "
+                                   "until the region ends: take it once, before the gang loop)");
     used = start + count * sizeof(T);
     return {reinterpret_cast<T*>(gang_access::shared(g) + start), count};
   }
