@@ -212,6 +212,19 @@ TEST_CASE("free of device memory still mapped by map_data is a bad_clause", "[17
   acc::free(dev);
 }
 
+TEST_CASE("free of a block freed already, or not from acc::malloc, is a bad_clause on the host device",
+          "[17][host]") {
+  void* p = acc::malloc(GENERATE(std::size_t(1), std::size_t(4099)));
+  REQUIRE(p != nullptr);
+  acc::free(p);
+  const int line = __LINE__ + 1;
+  REQUIRE_THROWS_WITH(acc::free(p), Catch::Contains("not a block of acc::malloc") &&
+                                        Catch::Contains("17_runtime_routines.cpp:" + std::to_string(line)));
+  double local = 0;
+  REQUIRE_THROWS_AS(acc::free(&local), acc::bad_clause);
+  acc::free(nullptr);  // does nothing
+}
+
 TEST_CASE("map_data of two halves of one allocation", "[17][data]") {
   const int n = GENERATE(2, 501);
   auto* dev = static_cast<double*>(acc::malloc(2 * n * sizeof(double)));

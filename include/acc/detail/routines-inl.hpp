@@ -10,8 +10,10 @@
 #include <acc/runtime.hpp>
 
 #include <cstddef>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <source_location>
 #include <string>
 
@@ -101,15 +103,36 @@ ACC_DETAIL_RUNTIME_FN void* malloc(std::size_t bytes, std::source_location where
   const detail::call_site site{"malloc", where};
   if (bytes == 0) return nullptr;
   if (int d = detail::current_device(); d >= 0) return detail::cuda_ops().device_malloc(d, bytes, site);
-  return std::malloc(bytes);
+  void* p = std::malloc(bytes);
+  if (p) {
+    auto& st = detail::state();
+    std::lock_guard lock(st.host_blocks_mutex);
+    st.host_blocks.emplace(p, bytes);
+  }
+  return p;
 }
 
 ACC_DETAIL_RUNTIME_FN void free(void* p, std::source_location where) {
   if (!p) return;
   const int d = detail::current_device();
-  detail::check_unmapped(d, p, {"free", where});
-  if (d >= 0) detail::cuda_ops().device_free(d, p);
-  else std::free(p);
+  const detail::call_site site{"free", where};
+  detail::check_unmapped(d, p, site);
+  if (d >= 0) {
+    detail::cuda_ops().device_free(d, p);
+    return;
+  }
+  {
+    auto& st = detail::state();
+    std::lock_guard lock(st.host_blocks_mutex);
+    if (st.host_blocks.erase(p) == 0) {
+      char at[32];
+      std::snprintf(at, sizeof at, "%p", p);
+      detail::fail<bad_clause>(site, std::string(at) +
+                                         " is not a block of acc::malloc on the host device: freed already, or "
+                                         "allocated while another device was current");
+    }
+  }
+  std::free(p);
 }
 
 ACC_DETAIL_RUNTIME_FN void memcpy_to_device(void* dev, const void* host, std::size_t bytes, int queue,
