@@ -207,6 +207,11 @@ TEST_CASE("a range of a signed and an unsigned bound: empty when hi <= lo, an er
   REQUIRE(signed_to_unsigned(2, n) == expect);
   REQUIRE(collapse_signed_to_unsigned(2, n, 3) == expect2);
   REQUIRE(acc::range(7, std::size_t(3)) == acc::range_t<std::size_t>{0, 0});
+  REQUIRE(acc::range(char(5), std::size_t(9)) == acc::range_t<std::size_t>{5, 9});  // character bounds compare too
+  REQUIRE(acc::range(L'a', 100u) == acc::range_t<unsigned>{97, 100});
+  const auto [lo, hi] = acc::range(3, n + 4);  // a range is still two values to structured bindings
+  REQUIRE((lo == 3 && hi == n + 4));
+  REQUIRE(acc::device_part(acc::range(-2, n), 0, 2).negative_unsigned);  // kept for the construct to report
   REQUIRE(acc::range(std::size_t(0), -1) == acc::range_t<std::size_t>{0, 0});  // not 2^64 - 1 iterations
   REQUIRE_THROWS_WITH(signed_to_unsigned(-2, n + 1), Catch::Contains("starts below 0") &&
                                                          Catch::Contains("acc::parallel_reduce"));

@@ -203,6 +203,13 @@ TEST_CASE("free of device memory still mapped by map_data is a bad_clause", "[17
   const int line = __LINE__ + 1;
   REQUIRE_THROWS_WITH(acc::free(dev + (n - 1)), Catch::Contains("still mapped") && Catch::Contains("unmap_data") &&
                                                     Catch::Contains(":" + std::to_string(line)));
+  // A block of which only a later part is mapped is refused too.
+  auto* block = static_cast<double*>(acc::malloc(bytes + 2 * sizeof(double)));
+  std::vector<double> h2(n, 0.0);
+  acc::map_data(h2.data(), block + 2, bytes);
+  REQUIRE_THROWS_WITH(acc::free(block), Catch::Contains("still mapped"));
+  acc::unmap_data(h2.data());
+  acc::free(block);
   // Nothing was freed: the mapping still works and unmaps to the same memory.
   acc::view<double> v(h.data(), n);
   acc::parallel_loop(n, acc::default_present, ACC_LAMBDA(int i) { v[i] = 2 * v[i]; });

@@ -70,6 +70,7 @@ ACC_DETAIL_RUNTIME_FN std::vector<int> devices_of(const devices_t& d,
 /// e.g. auto mine = acc::device_part(acc::range(1, n - 1), k, int(devs.size()));
 template <class I>
 constexpr range_t<I> device_part(range_t<I> r, int k, int parts) noexcept {
+  if (r.negative_unsigned) return r;  // the construct that runs it reports it
   if (!(r.lo < r.hi) || parts < 1) return {r.lo, r.lo};
   const std::uint64_t n = detail::trip_count(r.lo, r.hi);
   return {detail::index_at(r.lo, detail::part_begin(n, k, parts)), detail::index_at(r.lo, detail::part_begin(n, k + 1, parts))};

@@ -25,6 +25,24 @@ struct range_t {
   // collapse_t's, rather than run no iterations or wrap to 2^64.
   bool negative_unsigned = false;
   friend constexpr bool operator==(const range_t&, const range_t&) = default;
+
+  // Two values to structured bindings, lo and hi: auto [lo, hi] = acc::device_part(...).
+  template <std::size_t K>
+  constexpr Index& get() & noexcept {
+    static_assert(K < 2, "acc::range_t: a range is two values, lo and hi");
+    if constexpr (K == 0) return lo;
+    else return hi;
+  }
+  template <std::size_t K>
+  constexpr const Index& get() const& noexcept {
+    static_assert(K < 2, "acc::range_t: a range is two values, lo and hi");
+    if constexpr (K == 0) return lo;
+    else return hi;
+  }
+  template <std::size_t K>
+  constexpr Index get() && noexcept {
+    return get<K>();
+  }
 };
 
 /// Tightly nested loops fused into one iteration space (OpenACC 3.3 §2.9.1 `collapse`); the
@@ -52,8 +70,9 @@ template <class Lo, class Hi>
 constexpr range_t<std::common_type_t<Lo, Hi>> range(Lo lo, Hi hi) noexcept {
   using I = std::common_type_t<Lo, Hi>;
   if constexpr (std::is_unsigned_v<I> && (std::is_signed_v<Lo> || std::is_signed_v<Hi>)) {
-    if (!std::cmp_less(lo, hi)) return {I(0), I(0)};
-    if (std::cmp_less(lo, 0)) return {I(0), I(0), true};
+    // Promoted (+), so that character bounds compare too: std::cmp_less takes no char types.
+    if (!std::cmp_less(+lo, +hi)) return {I(0), I(0)};
+    if (std::cmp_less(+lo, 0)) return {I(0), I(0), true};
   }
   return {static_cast<I>(lo), static_cast<I>(hi)};
 }
@@ -241,5 +260,12 @@ inline constexpr bool returns_void_with_rank_v = [] {
 
 }  // namespace detail
 }  // namespace acc
+
+template <class I>
+struct std::tuple_size<acc::range_t<I>> : std::integral_constant<std::size_t, 2> {};
+template <std::size_t K, class I>
+struct std::tuple_element<K, acc::range_t<I>> {
+  using type = I;
+};
 
 #include <acc/detail/header_close.hpp>

@@ -215,12 +215,21 @@ auto parallel_reduce(Extent e, const Op& op, const Body& body, const Init& init,
                      std::source_location where = std::source_location::current()) {
   return detail::reduce(e, detail::launch_spec{}, op, body, where, init);
 }
-/// A clause after the operator (acc::parallel_reduce(n, acc::plus, acc::async(1), body)).
+/// A clause after the operator (acc::parallel_reduce(n, acc::plus, acc::async(1), body)) or
+/// after the initial value (..., body, 0.0, acc::async(1)).
 template <class Extent, class Op, class Clause, class... Rest>
   requires(!detail::is_clause_v<Op> && detail::is_clause_v<Clause>)
 int parallel_reduce(Extent, const Op&, const Clause&, const Rest&...) {
   static_assert(detail::dependent_false<Clause>,
                 "acc::parallel_reduce: a clause comes after the operator; clauses come first, "
+                "parallel_reduce(extent, clauses..., op, body[, init])");
+  return 0;
+}
+template <class Extent, class Op, class Body, class Init, class Clause, class... Rest>
+  requires(!detail::is_clause_v<Op> && !detail::is_clause_v<Body> && detail::is_clause_v<Clause>)
+int parallel_reduce(Extent, const Op&, const Body&, const Init&, const Clause&, const Rest&...) {
+  static_assert(detail::dependent_false<Clause>,
+                "acc::parallel_reduce: a clause comes after the initial value; clauses come first, "
                 "parallel_reduce(extent, clauses..., op, body[, init])");
   return 0;
 }

@@ -502,7 +502,8 @@ ACC_DETAIL_RUNTIME_FN void unmap_action(int device, const void* host, const call
   m.erase(it);
 }
 
-ACC_DETAIL_RUNTIME_FN void check_unmapped(int device, const void* device_address, const call_site& site) {
+ACC_DETAIL_RUNTIME_FN void check_unmapped(int device, const void* device_address, std::size_t bytes,
+                                          const call_site& site) {
   const auto d = reinterpret_cast<std::uintptr_t>(device_address);
   auto& st = state();
   std::lock_guard lock(st.present_mutex);
@@ -512,7 +513,7 @@ ACC_DETAIL_RUNTIME_FN void check_unmapped(int device, const void* device_address
     if (!e.mapped) continue;
     // On the host device the range itself is the copy; the program's block is `mapped_to`.
     const auto block = reinterpret_cast<std::uintptr_t>(device < 0 ? e.mapped_to : e.device);
-    if (d >= block && d - block < e.end - begin) {
+    if (d < block + (e.end - begin) && block < d + bytes) {
       char at[32];
       std::snprintf(at, sizeof at, "%p", device_address);
       fail<bad_clause>(site, std::string("the device memory at ") + at + " is still mapped to " +

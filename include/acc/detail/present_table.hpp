@@ -111,9 +111,11 @@ ACC_DETAIL_RUNTIME_FN void map_action(int device, const host_span& s, void* devi
 /// range back into the program's device memory first.
 ACC_DETAIL_RUNTIME_FN void unmap_action(int device, const void* host, const call_site& site);
 
-/// acc::free: an acc::bad_clause when the block at `device_address` is still the device copy of
-/// a range mapped by acc::map_data on `device`, whose unmap (or a construct) would use it freed.
-ACC_DETAIL_RUNTIME_FN void check_unmapped(int device, const void* device_address, const call_site& site);
+/// acc::free: an acc::bad_clause when any of the `bytes` at `device_address` is still the device
+/// copy of a range mapped by acc::map_data on `device`, whose unmap (or a construct) would use
+/// it freed.
+ACC_DETAIL_RUNTIME_FN void check_unmapped(int device, const void* device_address, std::size_t bytes,
+                                          const call_site& site);
 
 /// Records an ACC_DECLARE variable (`symbol`: a __device__ variable, `p` its host shadow); from
 /// then on it is present on every device. Called from static initialisers: never throws.

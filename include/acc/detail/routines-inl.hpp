@@ -102,12 +102,12 @@ ACC_DETAIL_RUNTIME_FN int checked_queue(int q, const call_site& site) {
 ACC_DETAIL_RUNTIME_FN void* malloc(std::size_t bytes, std::source_location where) {
   const detail::call_site site{"malloc", where};
   if (bytes == 0) return nullptr;
-  if (int d = detail::current_device(); d >= 0) return detail::cuda_ops().device_malloc(d, bytes, site);
-  void* p = std::malloc(bytes);
+  const int d = detail::current_device();
+  void* p = d >= 0 ? detail::cuda_ops().device_malloc(d, bytes, site) : std::malloc(bytes);
   if (p) {
     auto& st = detail::state();
-    std::lock_guard lock(st.host_blocks_mutex);
-    st.host_blocks.emplace(p, bytes);
+    std::lock_guard lock(st.malloc_blocks_mutex);
+    st.malloc_blocks[{d, p}] = bytes;
   }
   return p;
 }
@@ -116,23 +116,26 @@ ACC_DETAIL_RUNTIME_FN void free(void* p, std::source_location where) {
   if (!p) return;
   const int d = detail::current_device();
   const detail::call_site site{"free", where};
-  detail::check_unmapped(d, p, site);
-  if (d >= 0) {
-    detail::cuda_ops().device_free(d, p);
-    return;
+  auto& st = detail::state();
+  std::size_t bytes = 0;  // 0: a block acc::malloc did not record
+  {
+    std::lock_guard lock(st.malloc_blocks_mutex);
+    if (auto it = st.malloc_blocks.find({d, p}); it != st.malloc_blocks.end()) bytes = it->second;
+  }
+  detail::check_unmapped(d, p, bytes ? bytes : 1, site);
+  if (bytes == 0 && d < 0) {
+    char at[32];
+    std::snprintf(at, sizeof at, "%p", p);
+    detail::fail<bad_clause>(site, std::string(at) +
+                                       " is not a block of acc::malloc on the host device: freed already, or "
+                                       "allocated while another device was current");
   }
   {
-    auto& st = detail::state();
-    std::lock_guard lock(st.host_blocks_mutex);
-    if (st.host_blocks.erase(p) == 0) {
-      char at[32];
-      std::snprintf(at, sizeof at, "%p", p);
-      detail::fail<bad_clause>(site, std::string(at) +
-                                         " is not a block of acc::malloc on the host device: freed already, or "
-                                         "allocated while another device was current");
-    }
+    std::lock_guard lock(st.malloc_blocks_mutex);
+    st.malloc_blocks.erase({d, p});
   }
-  std::free(p);
+  if (d >= 0) detail::cuda_ops().device_free(d, p);
+  else std::free(p);
 }
 
 ACC_DETAIL_RUNTIME_FN void memcpy_to_device(void* dev, const void* host, std::size_t bytes, int queue,

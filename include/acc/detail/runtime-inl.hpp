@@ -124,10 +124,11 @@ struct runtime_state {
   std::string env_error;              // reported by the first construct, not at static init
   std::once_flag fallback_warning;
 
-  // acc::malloc's blocks on the host device, so that acc::free of anything else (a block freed
-  // already, or one from a GPU) is an error rather than the C library's abort.
-  std::mutex host_blocks_mutex;
-  std::map<const void*, std::size_t> host_blocks;
+  // acc::malloc's blocks and their sizes, by (device, address): acc::free refuses a block that
+  // a mapping still uses, and on the host device anything else than such a block (one freed
+  // already, or one from a GPU), which the C library would abort on.
+  std::mutex malloc_blocks_mutex;
+  std::map<std::pair<int, const void*>, std::size_t> malloc_blocks;
 
   // Async queues: (device, queue id) -> cudaStream_t (queue_handle).
   std::mutex queue_mutex;
