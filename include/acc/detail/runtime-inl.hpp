@@ -70,14 +70,14 @@ ACC_DETAIL_RUNTIME_FN std::string describe(const call_site& site) {
   throw error(message);
 }
 
-/// One host range present on one device, with OpenACC's two reference counts (OpenACC 3.3
-/// §2.6.7): the table maps its first host byte to this.
 /// A number no entry had before (present_entry::serial).
 inline std::uint64_t new_entry_serial() noexcept {
   static std::atomic<std::uint64_t> last{0};
   return last.fetch_add(1, std::memory_order_relaxed) + 1;
 }
 
+/// One host range present on one device, with OpenACC's two reference counts (OpenACC 3.3
+/// §2.6.7): the table maps its first host byte to this.
 struct present_entry {
   // Which entry this is: a data region gives its reference back only to the entry it took it
   // from, not to a later one at the same address (its array freed inside the region, and new
