@@ -46,12 +46,19 @@ inline int thread_count([[maybe_unused]] int num_gangs) {
 #endif
 }
 
+/// Parts for a construct of `work` units (iterations, tiles): thread_count(num_gangs), but no
+/// more parts than units.
+inline int parts_for(int num_gangs, std::uint64_t work) {
+  const int threads = thread_count(num_gangs);  // at least 1
+  return static_cast<std::uint64_t>(threads) < work ? threads : static_cast<int>(work);
+}
+
 /// Part p of `parts` nearly equal contiguous parts of [0, n): [*t0, *t1). Earlier parts hold
 /// earlier iterations, so folding parts in order keeps a reduction's order.
-inline void part_of(int p, int parts, std::uint64_t n, std::uint64_t* t0, std::uint64_t* t1) {
+inline void part_of(std::uint64_t p, std::uint64_t parts, std::uint64_t n, std::uint64_t* t0, std::uint64_t* t1) {
   const std::uint64_t base = n / parts, extra = n % parts;
-  *t0 = p * base + smaller<std::uint64_t>(p, extra);
-  *t1 = *t0 + base + (std::uint64_t(p) < extra);
+  *t0 = p * base + smaller(p, extra);
+  *t1 = *t0 + base + (p < extra);
 }
 
 /// Chunks per part: a thread looks whether another one has failed once per chunk, so after
@@ -133,7 +140,8 @@ public:
   executor(const executor&) = delete;
   executor& operator=(const executor&) = delete;
 
-  int parts() const noexcept { return parts_; }
+  /// Parts are numbered from 0 as std::size_t, the index type of their per-part storage.
+  std::size_t parts() const noexcept { return static_cast<std::size_t>(parts_); }
   bool failed() const noexcept { return __atomic_load_n(&failed_, __ATOMIC_RELAXED); }
 
   /// Calls f(p) for every part p, part p on thread p (OpenMP may give fewer threads than
@@ -145,13 +153,13 @@ public:
     if (parts_ > 1) {
 #  pragma omp parallel num_threads(parts_)
       {
-        const int nt = omp_get_num_threads();
-        for (int p = omp_get_thread_num(); p < parts_ && !failed(); p += nt) run_part(f, p);
+        const auto nt = static_cast<std::size_t>(omp_get_num_threads());
+        for (auto p = static_cast<std::size_t>(omp_get_thread_num()); p < parts() && !failed(); p += nt) run_part(f, p);
       }
       return;
     }
 #endif
-    for (int p = 0; p < parts_ && !failed(); ++p) run_part(f, p);
+    for (std::size_t p = 0; p < parts() && !failed(); ++p) run_part(f, p);
   }
 
   /// Calls g(t0, t1) for consecutive chunks of [b, e), at least `min_chunk` long but the
@@ -169,9 +177,9 @@ public:
 
   /// Calls g(t0, t1) for the chunks of part p of [0, n).
   template <class G>
-  void part_chunks(int p, std::uint64_t n, const G& g, std::uint64_t min_chunk = loop_chunk_min) const {
+  void part_chunks(std::size_t p, std::uint64_t n, const G& g, std::uint64_t min_chunk = loop_chunk_min) const {
     std::uint64_t t0, t1;
-    part_of(p, parts_, n, &t0, &t1);
+    part_of(p, parts(), n, &t0, &t1);
     chunks(t0, t1, g, min_chunk);
   }
 
@@ -190,7 +198,7 @@ public:
 
 private:
   template <class F>
-  void run_part(const F& f, int p) {
+  void run_part(const F& f, std::size_t p) {
     try {
       f(p);
     } catch (...) {

@@ -39,8 +39,8 @@ void loop_chunk(const void* task, const void* body, std::uint64_t t0, std::uint6
 /// loop_chunk_min iterations, so the call through `chunk` costs nothing measurable).
 ACC_DETAIL_NOINLINE inline void run_loop_chunks(loop_chunk_fn chunk, const void* task, const void* body,
                                                 std::uint64_t total, const launch_context& ctx) {
-  executor ex(static_cast<int>(smaller<std::uint64_t>(thread_count(ctx.spec.num_gangs), total)));
-  ex.run_parts([&](int p) { ex.part_chunks(p, total, [&](std::uint64_t t0, std::uint64_t t1) { chunk(task, body, t0, t1); }); });
+  executor ex(parts_for(ctx.spec.num_gangs, total));
+  ex.run_parts([&](std::size_t p) { ex.part_chunks(p, total, [&](std::uint64_t t0, std::uint64_t t1) { chunk(task, body, t0, t1); }); });
   ex.rethrow(ctx.site);
 }
 

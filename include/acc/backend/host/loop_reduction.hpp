@@ -34,10 +34,10 @@ void run(backend, const loop_reduction_task<index_space<Index, Rank>, std::tuple
     [&]<std::size_t... V>(std::index_sequence<V...>) { ((*std::get<V>(reds).var = std::get<V>(v)), ...); }(
         std::index_sequence_for<R...>{});
   };
-  executor ex(static_cast<int>(smaller<std::uint64_t>(thread_count(ctx.spec.num_gangs), total)));
+  executor ex(parts_for(ctx.spec.num_gangs, total));
   if (ex.parts() == 1) {
     Vals mine = std::apply([](const auto&... r) { return Vals(*r.var...); }, reds);
-    ex.run_parts([&](int) {
+    ex.run_parts([&](std::size_t) {
       ex.chunks(0, total, [&](std::uint64_t t0, std::uint64_t t1) {
         for_each_flat(s, t0, t1, [&](auto... idx) { std::apply([&](auto&... v) { body(idx..., v...); }, mine); });
       });
@@ -48,7 +48,7 @@ void run(backend, const loop_reduction_task<index_space<Index, Rank>, std::tuple
   }
   const Vals init = identities_of(reds);
   std::vector<part_value<Vals>> priv(ex.parts(), part_value<Vals>{init});
-  ex.run_parts([&](int p) {
+  ex.run_parts([&](std::size_t p) {
     Vals mine = init;  // a local copy: neighbouring parts' slots share cache lines
     ex.part_chunks(p, total, [&](std::uint64_t t0, std::uint64_t t1) {
       for_each_flat(s, t0, t1, [&](auto... idx) { std::apply([&](auto&... v) { body(idx..., v...); }, mine); });

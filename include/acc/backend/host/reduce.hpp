@@ -25,10 +25,10 @@ T run(backend, const reduce_task<index_space<Index, Rank>, Op, T>& task, const B
   const index_space<Index, Rank>& s = task.space;
   const std::uint64_t total = task.total;
   const Op& op = task.op;
-  executor ex(static_cast<int>(smaller<std::uint64_t>(thread_count(ctx.spec.num_gangs), total)));
+  executor ex(parts_for(ctx.spec.num_gangs, total));
   if (ex.parts() == 1) {
     T result = task.init;
-    ex.run_parts([&](int) {
+    ex.run_parts([&](std::size_t) {
       ex.chunks(0, total, [&](std::uint64_t t0, std::uint64_t t1) {
         for_each_flat(s, t0, t1, [&](auto... idx) { result = op(result, body(idx...)); });
       });
@@ -37,7 +37,7 @@ T run(backend, const reduce_task<index_space<Index, Rank>, Op, T>& task, const B
     return result;
   }
   std::vector<part_value<T>> partial(ex.parts(), part_value<T>{task.init});
-  ex.run_parts([&](int p) {
+  ex.run_parts([&](std::size_t p) {
     if constexpr (has_identity_v<Op, T>) {
       T acc = identity_of<T>(op);
       ex.part_chunks(p, total, [&](std::uint64_t t0, std::uint64_t t1) {

@@ -52,7 +52,7 @@ void run(backend, const region_task<std::tuple<R...>>& task, const Body& body, c
   using Vals = std::tuple<typename R::value_type...>;
   const Vals init = identities_of(reds);
   std::vector<part_value<Vals>> priv(ex.parts(), part_value<Vals>{init});
-  ex.run_parts([&](int p) {
+  ex.run_parts([&](std::size_t p) {
     const auto memory = gang_memory(shared);
     unsigned char* const base = reinterpret_cast<unsigned char*>(const_cast<aligned_word*>(memory.data()));
     Vals folded = init;

@@ -29,7 +29,7 @@ inline constexpr std::uint64_t scan_parallel_min = 1u << 15;
 inline int scan_parts([[maybe_unused]] std::uint64_t n) {
 #if defined(ACC_DETAIL_OPENMP)
   if (n < scan_parallel_min) return 1;
-  return static_cast<int>(smaller<std::uint64_t>(thread_count(0), n));
+  return parts_for(0, n);
 #else
   return 1;
 #endif
@@ -44,7 +44,7 @@ void scan(const T* in, std::uint64_t n, V* out, const V& init, const Op& op, con
   if (n == 0) return;
   executor ex(scan_parts(n));
   if (ex.parts() == 1) {
-    ex.run_parts([&](int) {
+    ex.run_parts([&](std::size_t) {
       if constexpr (Exclusive) {
         V acc = init;
         for (std::uint64_t i = 0; i < n; ++i) {
@@ -63,7 +63,7 @@ void scan(const T* in, std::uint64_t n, V* out, const V& init, const Op& op, con
   }
   // Part sums start from their first element, so the operator needs no identity.
   std::vector<part_value<V>> sums(ex.parts(), part_value<V>{init});
-  ex.run_parts([&](int p) {
+  ex.run_parts([&](std::size_t p) {
     bool have = false;
     V acc = init;
     ex.part_chunks(p, n, [&](std::uint64_t t0, std::uint64_t t1) {
@@ -74,11 +74,11 @@ void scan(const T* in, std::uint64_t n, V* out, const V& init, const Op& op, con
     sums[p].value = acc;
   });
   ex.rethrow(site);
-  ex.run_parts([&](int p) {
+  ex.run_parts([&](std::size_t p) {
     // Every part folds the sums before it itself: no serial step between the passes.
     bool have = Exclusive;
     V prefix = init;
-    for (int q = 0; q < p; ++q) {
+    for (std::size_t q = 0; q < p; ++q) {
       prefix = have ? op(prefix, sums[q].value) : sums[q].value;
       have = true;
     }
@@ -113,7 +113,7 @@ T run(backend, const parallel_scan_task<index_space<Index, 1>, Op, T>& task, con
   executor ex(scan_parts(total));
   if (ex.parts() == 1) {
     T partial = id;
-    ex.run_parts([&](int) {
+    ex.run_parts([&](std::size_t) {
       ex.chunks(0, total, [&](std::uint64_t t0, std::uint64_t t1) {
         for (std::uint64_t t = t0; t < t1; ++t) body(index_at(s.lo[0], t), partial, true);
       });
@@ -122,7 +122,7 @@ T run(backend, const parallel_scan_task<index_space<Index, 1>, Op, T>& task, con
     return partial;
   }
   std::vector<part_value<T>> sums(ex.parts(), part_value<T>{id});
-  ex.run_parts([&](int p) {
+  ex.run_parts([&](std::size_t p) {
     T partial = id;
     ex.part_chunks(p, total, [&](std::uint64_t t0, std::uint64_t t1) {
       for (std::uint64_t t = t0; t < t1; ++t) body(index_at(s.lo[0], t), partial, false);
@@ -130,9 +130,9 @@ T run(backend, const parallel_scan_task<index_space<Index, 1>, Op, T>& task, con
     sums[p].value = partial;
   });
   ex.rethrow(ctx.site);
-  ex.run_parts([&](int p) {
+  ex.run_parts([&](std::size_t p) {
     T partial = id;
-    for (int q = 0; q < p; ++q) partial = op(partial, sums[q].value);
+    for (std::size_t q = 0; q < p; ++q) partial = op(partial, sums[q].value);
     ex.part_chunks(p, total, [&](std::uint64_t t0, std::uint64_t t1) {
       for (std::uint64_t t = t0; t < t1; ++t) body(index_at(s.lo[0], t), partial, true);
     });

@@ -16,7 +16,7 @@ inline namespace ACC_DETAIL_HOST_ABI {
 template <class Body>
 void run(backend, const serial_task&, const Body& body, const launch_context& ctx) {
   executor ex(1);
-  ex.run_parts([&](int) { body(); });
+  ex.run_parts([&](std::size_t) { body(); });
   ex.rethrow(ctx.site);
 }
 

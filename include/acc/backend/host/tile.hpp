@@ -80,8 +80,8 @@ void run(backend, const tile_task<tile_geometry<Index, Rank>, tile_layout<N>>& t
          const tile_closure<Body, std::tuple<S...>>& c, const launch_context& ctx) {
   const tile_geometry<Index, Rank>& g = task.geometry;
   const tile_layout<N>& layout = task.layout;
-  executor ex(static_cast<int>(smaller<std::uint64_t>(thread_count(ctx.spec.num_gangs), g.total)));
-  ex.run_parts([&](int p) {
+  executor ex(parts_for(ctx.spec.num_gangs, g.total));
+  ex.run_parts([&](std::size_t p) {
     tile_scratch scratch;
     std::vector<aligned_word> storage;
     void* buffers[sizeof...(S) + 1] = {};
