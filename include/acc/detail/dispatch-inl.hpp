@@ -239,7 +239,7 @@ inline bool run_selected(const construct_entry& e, const void* task, std::uint64
   const bool tune = (spec.select & select_tuned) != 0;
   if (!adapt && !tune) return false;
   selection_registry& r = selection_state();
-  const int cls = size_class(size);
+  const std::size_t cls = size_class(size);
   // The construct's own copy of its body, made when a run needs it (the GPU's, or the host's
   // with data present on the GPU) or to find where the arrays it captured are now.
   lazy_body_copy mapped(e, body, copy, site);

@@ -26,30 +26,31 @@ namespace acc::detail {
 
 // ---- time_model -------------------------------------------------------------------------------
 
-ACC_DETAIL_RUNTIME_FN void time_model::set(int cls, double n, double seconds) noexcept {
+ACC_DETAIL_RUNTIME_FN void time_model::set(std::size_t cls, double n, double seconds) noexcept {
   points_ += int(seconds > 0) - int(t_[cls] > 0);
   n_[cls] = n;
   t_[cls] = seconds;
 }
 
-ACC_DETAIL_RUNTIME_FN bool time_model::ready(int excluding) const noexcept {
-  const bool excluded = excluding >= 0 && excluding < size_classes && t_[excluding] > 0;
+ACC_DETAIL_RUNTIME_FN bool time_model::ready(std::size_t excluding) const noexcept {
+  const bool excluded = excluding < size_classes && t_[excluding] > 0;
   return points_ - int(excluded) >= 2;
 }
 
-ACC_DETAIL_RUNTIME_FN double time_model::predict(double n, int excluding) const noexcept {
+ACC_DETAIL_RUNTIME_FN double time_model::predict(double n, std::size_t excluding) const noexcept {
   if (!ready(excluding)) return 0;
   // The measured classes nearest to n's.
-  const int cls = size_class(n < 0 ? 0 : std::uint64_t(n));
-  std::array<int, size_classes> order{};
-  int k = 0;
-  for (int c = 0; c < size_classes; ++c)
+  const std::size_t cls = size_class(n < 0 ? 0 : std::uint64_t(n));
+  const auto distance = [&](std::size_t c) { return c < cls ? cls - c : c - cls; };
+  std::array<std::size_t, size_classes> order{};
+  std::size_t k = 0;
+  for (std::size_t c = 0; c < size_classes; ++c)
     if (c != excluding && t_[c] > 0) order[k++] = c;
-  std::stable_sort(order.begin(), order.begin() + k,
-                   [&](int a, int b) { return std::abs(a - cls) < std::abs(b - cls); });
+  std::stable_sort(order.begin(), order.begin() + std::ptrdiff_t(k),
+                   [&](std::size_t a, std::size_t b) { return distance(a) < distance(b); });
   if (k > neighbours) k = neighbours;
   double s = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
-  for (int i = 0; i < k; ++i) {
+  for (std::size_t i = 0; i < k; ++i) {
     const double x = n_[order[i]], y = t_[order[i]], w = 1 / (y * y);
     s += w, sx += w * x, sy += w * y, sxx += w * x * x, sxy += w * x * y;
   }
@@ -63,7 +64,7 @@ ACC_DETAIL_RUNTIME_FN double time_model::predict(double n, int excluding) const 
 
 ACC_DETAIL_RUNTIME_FN double time_model::reach(double n) const noexcept {
   double r = std::numeric_limits<double>::infinity();
-  for (int c = 0; c < size_classes; ++c)
+  for (std::size_t c = 0; c < size_classes; ++c)
     if (t_[c] > 0 && n_[c] > 0 && n > 0) r = std::min(r, std::max(n / n_[c], n_[c] / n));
   return r;
 }
@@ -95,7 +96,7 @@ inline double low_of(const double* v, int k) {
 }  // namespace selection_impl
 
 ACC_DETAIL_RUNTIME_FN double adaptive_policy::predict(target where, std::uint64_t n, const data_motion& m) const noexcept {
-  const int s = side(where), cls = size_class(n);
+  const std::size_t s = side(where), cls = size_class(n);
   // The model through the nearest measured classes (this one's included) follows n inside a
   // class too; with one class measured, that class's time.
   const double kernel = kernel_models_[s].ready() ? kernel_models_[s].predict(double(n)) : kernel_at_[s][cls];
@@ -106,8 +107,8 @@ ACC_DETAIL_RUNTIME_FN double adaptive_policy::predict(target where, std::uint64_
 }
 
 ACC_DETAIL_RUNTIME_FN target adaptive_policy::choose(std::uint64_t n, const data_motion& m) {
-  const int cls = size_class(n);
-  adaptive_class& c = classes_[int(residency_of(m))][cls];
+  const std::size_t cls = size_class(n);
+  adaptive_class& c = classes_[std::size_t(residency_of(m))][cls];
   if (c.settled) {
     ++c.calls;
     if (c.probing) return c.choice == target::nvidia ? target::host : target::nvidia;
@@ -116,10 +117,10 @@ ACC_DETAIL_RUNTIME_FN target adaptive_policy::choose(std::uint64_t n, const data
   if (c.n == 0 && c.runs[0] + c.runs[1] == 0) {
     c.n = n ? n : 1;
     c.motion = m;
-    for (int s = 0; s < 2; ++s) c.predicted[s] = predict(s ? target::nvidia : target::host, c.n, m);
+    for (std::size_t s = 0; s < 2; ++s) c.predicted[s] = predict(s ? target::nvidia : target::host, c.n, m);
     const double lower = std::min(c.predicted[0], c.predicted[1]), higher = std::max(c.predicted[0], c.predicted[1]);
     bool near = true;
-    for (int s = 0; s < 2; ++s)
+    for (std::size_t s = 0; s < 2; ++s)
       near = near && kernel_models_[s].reach(double(c.n)) <= o_.reach &&
              (m.bytes[s] <= 0 || motion_models_[s].reach(m.bytes[s]) <= o_.reach);
     if (near && lower > 0 && higher >= o_.trust_model * lower) {
@@ -132,7 +133,7 @@ ACC_DETAIL_RUNTIME_FN target adaptive_policy::choose(std::uint64_t n, const data
     // Turns in blocks: the side of the latest run goes on until its block is full, or it has
     // all its runs.
     const int tie_trials = std::clamp(o_.tie_trials, std::clamp(o_.trials, 1, 8), 8);
-    int s = c.last_side < 0 ? 0 : c.streak < std::max(2, o_.tie_block) ? c.last_side : 1 - c.last_side;
+    std::size_t s = c.last_side < 0 ? 0 : std::size_t(c.streak < std::max(2, o_.tie_block) ? c.last_side : 1 - c.last_side);
     if (c.runs[s] >= tie_trials) s = 1 - s;
     return s ? target::nvidia : target::host;
   }
@@ -140,12 +141,12 @@ ACC_DETAIL_RUNTIME_FN target adaptive_policy::choose(std::uint64_t n, const data
 }
 
 ACC_DETAIL_RUNTIME_FN bool adaptive_policy::warming(std::uint64_t n, const data_motion& m) const noexcept {
-  const adaptive_class& c = classes_[int(residency_of(m))][size_class(n)];
+  const adaptive_class& c = classes_[std::size_t(residency_of(m))][size_class(n)];
   return !c.settled || c.probing || c.runs[side(c.choice)] < o_.trials;
 }
 
 ACC_DETAIL_RUNTIME_FN bool adaptive_policy::timed(std::uint64_t n, const data_motion& m) const noexcept {
-  const adaptive_class& c = classes_[int(residency_of(m))][size_class(n)];
+  const adaptive_class& c = classes_[std::size_t(residency_of(m))][size_class(n)];
   if (!c.settled || c.probing || c.runs[side(c.choice)] < o_.trials) return true;
   if (c.switches >= o_.max_switches) return false;  // nothing left to decide
   // A short run is sampled: the clock, the lock and the bookkeeping would cost it more than
@@ -154,7 +155,7 @@ ACC_DETAIL_RUNTIME_FN bool adaptive_policy::timed(std::uint64_t n, const data_mo
 }
 
 ACC_DETAIL_RUNTIME_FN int adaptive_policy::lease(std::uint64_t n, const data_motion& m, int most) noexcept {
-  adaptive_class& c = classes_[int(residency_of(m))][size_class(n)];
+  adaptive_class& c = classes_[std::size_t(residency_of(m))][size_class(n)];
   if (!c.settled || c.probing || c.runs[side(c.choice)] < o_.trials || most <= 0) return 0;
   int k = most;
   if (c.switches < o_.max_switches) {
@@ -166,7 +167,7 @@ ACC_DETAIL_RUNTIME_FN int adaptive_policy::lease(std::uint64_t n, const data_mot
   return k;
 }
 
-ACC_DETAIL_RUNTIME_FN double adaptive_policy::other_estimate(const adaptive_class& c, int other) const noexcept {
+ACC_DETAIL_RUNTIME_FN double adaptive_policy::other_estimate(const adaptive_class& c, std::size_t other) const noexcept {
   if (c.runs[other] >= o_.trials) return c.best[other];
   return predict(other ? target::nvidia : target::host, c.n, c.motion);
 }
@@ -174,23 +175,24 @@ ACC_DETAIL_RUNTIME_FN double adaptive_policy::other_estimate(const adaptive_clas
 ACC_DETAIL_RUNTIME_FN void adaptive_policy::record(target where, std::uint64_t n, const data_motion& m, double seconds,
                                                   double kernel) {
   using selection_impl::median_of;
-  const int cls = size_class(n), s = side(where);
+  const std::size_t cls = size_class(n), s = side(where);
   const int trials = std::clamp(o_.trials, 1, 8), window = std::clamp(o_.window, 1, 16);
-  adaptive_class& c = classes_[int(residency_of(m))][cls];
+  adaptive_class& c = classes_[std::size_t(residency_of(m))][cls];
   const int tie_trials = std::clamp(o_.tie_trials, trials, 8);
   const int warm = c.tie && !c.settled ? tie_trials : trials;
   if (c.n == 0) c.n = n ? n : 1, c.motion = m;
   if (seconds <= 0) seconds = 1e-9;  // a clock tick too coarse to see the run
   kernel = std::clamp(kernel, 0.0, seconds);
-  const bool changed_side = s != c.last_side;
+  const bool changed_side = int(s) != c.last_side;
   c.streak = changed_side ? 1 : c.streak + 1;
-  c.last_side = s;
+  c.last_side = int(s);
   if (c.tie && !c.settled && changed_side) return;  // a block's first run: not counted (above)
   if (c.runs[s] < warm) {
     // Warm-up: the median of these runs is this side's time here, split into kernel and
     // movement, and each part feeds its model.
-    c.warm_total[s][c.runs[s]] = seconds;
-    c.warm_kernel[s][c.runs[s]] = kernel;
+    const auto run = std::size_t(c.runs[s]);  // below warm, at most 8
+    c.warm_total[s][run] = seconds;
+    c.warm_kernel[s][run] = kernel;
     const int k = ++c.runs[s];
     c.best[s] = median_of(c.warm_total[s].data(), k);
     c.kernel[s] = median_of(c.warm_kernel[s].data(), k);
@@ -214,7 +216,7 @@ ACC_DETAIL_RUNTIME_FN void adaptive_policy::record(target where, std::uint64_t n
       // by as much: the slow spell may have held the median, and without other classes there
       // is no prediction to tell.
       bool suspect = false;
-      for (int k = 0; k < 2; ++k) {
+      for (std::size_t k = 0; k < 2; ++k) {
         suspect = suspect || (c.predicted[k] > 0 && c.best[k] > o_.trust_model * c.predicted[k]);
         const auto later = c.warm_total[k].begin() + 1, end = c.warm_total[k].begin() + trials;
         if (trials >= 3)
@@ -263,7 +265,7 @@ ACC_DETAIL_RUNTIME_FN void adaptive_policy::record(target where, std::uint64_t n
   // Hysteresis: each full window of the chosen side's runs, by its second fastest run (slow
   // runs, preempted or paying a thread wake-up, move it only when they fill the window),
   // against the other side, which must be faster by the margin in `confirm` windows in a row.
-  c.window[c.window_runs++ % window] = seconds;
+  c.window[std::size_t(c.window_runs++ % window)] = seconds;
   if (c.window_runs % window != 0) return;
   const double current = selection_impl::low_of(c.window.data(), window);
   if (c.lowest[s] <= 0 || current < c.lowest[s]) c.lowest[s] = current;
@@ -410,12 +412,12 @@ ACC_DETAIL_RUNTIME_FN std::string selection_report() {
   std::string out;
   for (const auto& [key, s] : r.sites) {
     out += s.name + " on " + key.substr(0, key.find('\t')) + "\n";
-    for (int cls = 0; cls < size_classes; ++cls) {
-      for (int r = 0; r < residencies; ++r) {
-        const adaptive_class& c = s.policy.at(cls, residency(r));
+    for (std::size_t cls = 0; cls < size_classes; ++cls) {
+      for (std::size_t res = 0; res < residencies; ++res) {
+        const adaptive_class& c = s.policy.at(cls, residency(res));
         if (c.runs[0] + c.runs[1] == 0 && !c.settled) continue;
         const char* data_name[residencies] = {"data on the host", "data on the GPU", "data on both"};
-        out += "  adaptive 2^" + std::to_string(cls) + ", " + data_name[r] + ": " +
+        out += "  adaptive 2^" + std::to_string(cls) + ", " + data_name[res] + ": " +
                (c.choice == target::nvidia ? "gpu" : c.choice == target::host ? "host" : "undecided") +
                (c.by_model ? " (predicted)" : "") +
                (c.tie       ? " (near tie: both timed twice, then on in blocks of turns)"
@@ -423,7 +425,7 @@ ACC_DETAIL_RUNTIME_FN std::string selection_report() {
                             : "") +
                (c.rechecked ? " (the other side timed again)" : "");
         const char* side_name[2] = {"host", "gpu"};
-        for (int k = 0; k < 2; ++k) {
+        for (std::size_t k = 0; k < 2; ++k) {
           out += std::string(", ") + side_name[k] + " ";
           if (c.runs[k])
             out += microseconds(c.best[k]) + " [kernel " + microseconds(c.kernel[k]) + " + data " +

@@ -15,6 +15,7 @@
 #include <array>
 #include <atomic>
 #include <bit>
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -26,8 +27,13 @@
 namespace acc::detail {
 
 /// Sizes are measured in classes: the size rounded down to a power of two (0 and 1: class 0).
-inline constexpr int size_classes = 64;
-constexpr int size_class(std::uint64_t n) noexcept { return n < 2 ? 0 : int(std::bit_width(n)) - 1; }
+/// A class indexes the per-class arrays below.
+inline constexpr std::size_t size_classes = 64;
+constexpr std::size_t size_class(std::uint64_t n) noexcept {
+  // The highest bit set: bit_width(n) - 1, but countl_zero is an int on every standard library
+  // (bit_width is one only before LWG 3656), so the cast converts on all of them.
+  return n < 2 ? 0 : 63 - static_cast<std::size_t>(std::countl_zero(n));
+}
 
 /// Time against size, t = a + b n, one point per size class; a prediction fits the points of
 /// the nearest measured classes by least squares weighted by 1/t^2 (relative errors), so that a
@@ -35,11 +41,11 @@ constexpr int size_class(std::uint64_t n) noexcept { return n < 2 ? 0 : int(std:
 class time_model {
 public:
   static constexpr int neighbours = 4;
-  ACC_DETAIL_RUNTIME_FN void set(int cls, double n, double seconds) noexcept;
-  /// Whether there are points in two classes other than `excluding`.
-  ACC_DETAIL_RUNTIME_FN bool ready(int excluding = -1) const noexcept;
+  ACC_DETAIL_RUNTIME_FN void set(std::size_t cls, double n, double seconds) noexcept;
+  /// Whether there are points in two classes other than `excluding` (size_classes: none).
+  ACC_DETAIL_RUNTIME_FN bool ready(std::size_t excluding = size_classes) const noexcept;
   /// Predicted seconds at size n from the classes other than `excluding`; 0 when not ready.
-  ACC_DETAIL_RUNTIME_FN double predict(double n, int excluding = -1) const noexcept;
+  ACC_DETAIL_RUNTIME_FN double predict(double n, std::size_t excluding = size_classes) const noexcept;
   /// How far n is from the nearest measured point: the larger of n / x and x / n (infinity
   /// when nothing is measured).
   ACC_DETAIL_RUNTIME_FN double reach(double n) const noexcept;
@@ -60,7 +66,7 @@ struct data_motion {
 /// costs a transfer on one side when its data is on the host and on the other when it is on the
 /// GPU.
 enum class residency : int { host = 0, device = 1, mixed = 2 };
-inline constexpr int residencies = 3;
+inline constexpr std::size_t residencies = 3;
 constexpr residency residency_of(const data_motion& m) noexcept {
   return m.bytes[0] > 0 && m.bytes[1] > 0 ? residency::mixed : m.bytes[0] > 0 ? residency::device : residency::host;
 }
@@ -188,13 +194,14 @@ public:
   void record(target where, std::uint64_t n, double seconds) { record(where, n, data_motion{}, seconds, seconds); }
   /// The predicted time of a run of size n on side `where` with data as `m` says (0: unknown).
   ACC_DETAIL_RUNTIME_FN double predict(target where, std::uint64_t n, const data_motion& m) const noexcept;
-  const adaptive_class& at(int cls, residency r = residency::host) const noexcept {
-    return classes_[int(r)][cls];
+  const adaptive_class& at(std::size_t cls, residency r = residency::host) const noexcept {
+    return classes_[std::size_t(r)][cls];
   }
 
 private:
-  static int side(target t) noexcept { return t == target::nvidia ? 1 : 0; }
-  double other_estimate(const adaptive_class& c, int other) const noexcept;
+  /// A side indexes the arrays of two (adaptive_class): 0 the host, 1 the GPU.
+  static std::size_t side(target t) noexcept { return t == target::nvidia ? 1 : 0; }
+  double other_estimate(const adaptive_class& c, std::size_t other) const noexcept;
 
   adaptive_options o_;
   std::array<std::array<adaptive_class, size_classes>, residencies> classes_{};
@@ -272,7 +279,7 @@ private:
   std::vector<launch_choice> queue_;
   std::size_t at_ = 0;
   std::array<double, reps> runs_{};  // times of queue_[at_] so far
-  int run_count_ = 0;
+  std::size_t run_count_ = 0;
   launch_choice best_{};
   double best_time_ = 0, default_time_ = 0, cost_ = 0;
   int trials_ = 0, shapes_ = 0;
@@ -299,7 +306,7 @@ ACC_DETAIL_RUNTIME_FN std::string body_key(const char* type_name);
 /// The key of a call site's body and size class on a device; empty when a field holds a tab
 /// or a line break (such a site is tuned, but not kept in the file).
 ACC_DETAIL_RUNTIME_FN std::string tune_key(const std::string& device, const call_site& site, const std::string& body,
-                                           int cls);
+                                           std::size_t cls);
 
 /// The file's text for `table`: the header line, then one tab-separated line per entry.
 ACC_DETAIL_RUNTIME_FN std::string format_tune_cache(const tune_table& table);

@@ -117,7 +117,7 @@ ACC_DETAIL_RUNTIME_FN std::string body_key(const char* type_name) {
 }
 
 ACC_DETAIL_RUNTIME_FN std::string tune_key(const std::string& device, const call_site& site, const std::string& body,
-                                           int cls) {
+                                           std::size_t cls) {
   std::string key = device + '\t' + site.construct + '\t' + site.where.file_name() + '\t' +
                     std::to_string(site.where.line()) + '\t' + std::to_string(site.where.column()) + '\t' + body +
                     '\t' + std::to_string(cls);
@@ -173,7 +173,7 @@ ACC_DETAIL_RUNTIME_FN bool parse_tune_cache(const std::string& text, tune_table&
     const auto f = split_tabs(line);
     long v = 0;
     bool ok = f.size() == 10 && !f[0].empty() && !f[1].empty() && !f[2].empty() && !f[5].empty();
-    for (int i : {3, 4}) ok = ok && to_int(f[i], 0, LONG_MAX, v);
+    ok = ok && to_int(f[3], 0, LONG_MAX, v) && to_int(f[4], 0, LONG_MAX, v);
     ok = ok && to_int(f[6], 0, size_classes - 1, v);
     long vector = 0, factor = 0;
     ok = ok && to_int(f[7], 0, 1 << 16, vector) && to_int(f[8], 0, 1 << 20, factor);
@@ -188,7 +188,7 @@ ACC_DETAIL_RUNTIME_FN bool parse_tune_cache(const std::string& text, tune_table&
       return false;
     }
     std::string key = f[0];
-    for (int i = 1; i < 7; ++i) key += '\t' + f[i];
+    for (std::size_t i = 1; i < 7; ++i) key += '\t' + f[i];
     read[key] = tune_entry{launch_choice{int(vector), int(factor)}, seconds};
   }
   table.swap(read);
