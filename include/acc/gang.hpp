@@ -69,7 +69,7 @@ ACC_DETAIL_HD cached_view<T, 2 + sizeof...(N2)> gang_t::shared(N0 n0, N1 n1, N2.
   constexpr std::size_t rank = 2 + sizeof...(N2);
   const std::int64_t hi[] = {static_cast<std::int64_t>(n0), static_cast<std::int64_t>(n1),
                              static_cast<std::int64_t>(n2)...};
-  const std::int64_t zero[rank] = {};
+  const std::int64_t origin[rank] = {};  // the view's indices start at 0 in every dimension
   std::int64_t stride[rank];
   std::size_t count = 1;
   for (std::size_t d = rank; d-- > 0;) {
@@ -80,7 +80,7 @@ ACC_DETAIL_HD cached_view<T, 2 + sizeof...(N2)> gang_t::shared(N0 n0, N1 n1, N2.
     stride[d] = static_cast<std::int64_t>(count);
     count *= static_cast<std::size_t>(hi[d]);
   }
-  return cached_view<T, rank>(shared<T>(count).data(), zero, stride, zero, hi, "g.shared");
+  return cached_view<T, rank>(shared<T>(count).data(), origin, stride, origin, hi, "g.shared");
 }
 
 namespace detail {

@@ -39,7 +39,7 @@ public:
   graph& operator=(const graph&) = delete;
   graph(graph&& o) noexcept { swap(o); }
   graph& operator=(graph&& o) noexcept {
-    graph(std::move(o)).swap(*this);
+    graph{std::move(o)}.swap(*this);
     return *this;
   }
   ~graph() { clear(); }

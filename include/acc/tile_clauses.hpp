@@ -10,6 +10,9 @@
 #include <acc/detail/clauses.hpp>
 #include <acc/detail/config.hpp>
 #include <acc/detail/tile_range.hpp>
+// Before acc::none (below): acc::device_type's enumerator `none`, declared after it, would
+// shadow it (g++ -Wshadow). It costs one header: array.hpp includes all that runtime.hpp does.
+#include <acc/runtime.hpp>
 
 #include <array>
 #include <cstddef>

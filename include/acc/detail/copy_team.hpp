@@ -113,7 +113,8 @@ private:
     for (;;) {
       if ((t & ~std::uint64_t(0xffffffffu)) != tag || (t & 0xffffffffu) >= pieces) return;
       if (!next_.compare_exchange_weak(t, t + 1, std::memory_order_acq_rel, std::memory_order_acquire)) continue;
-      const std::size_t b = std::size_t(t & 0xffffffffu) * piece_, e = std::min(bytes_, b + piece_);
+      // t's low half numbers the piece; as a uint32_t it widens to size_t on any host.
+      const std::size_t b = static_cast<std::uint32_t>(t) * piece_, e = std::min(bytes_, b + piece_);
       copy_piece_(dst_ + b, src_ + b, e - b);
       if (copied_.fetch_add(1, std::memory_order_acq_rel) + 1 == pieces) {
         std::lock_guard lock(m_);  // the caller checks copied_ under m_ before it sleeps
