@@ -11,7 +11,15 @@
 #include <acc/backend/cuda/raw_storage.hpp>
 #include <acc/backend/cuda/warp.hpp>
 
+#include <cstddef>
+
 namespace acc::detail::cuda {
+
+/// A thread's Items values, as a parameter takes them by reference. The bound is converted
+/// explicitly: g++, which sees device functions' signatures in nvcc's host pass, takes an int
+/// template parameter as an array bound for a sign conversion. Items is not deduced through it.
+template <class T, int Items>
+using thread_items = T[std::size_t(Items)];
 
 /// Block threads (a multiple of 32) of Items values each; one storage per block.
 /// - Block-wide moves (striped <-> blocked) synchronise the block between writing and reading;
@@ -35,7 +43,7 @@ public:
 
   __device__ explicit block_exchange(storage& s) : s_(s) {}
 
-  __device__ void striped_to_blocked(T (&items)[Items]) {
+  __device__ void striped_to_blocked(thread_items<T, Items>& items) {
     const int t = threadIdx.x;
 #pragma unroll
     for (int k = 0; k < Items; ++k) s_.slots[slot(k * Block + t)] = items[k];
@@ -44,7 +52,7 @@ public:
     for (int k = 0; k < Items; ++k) items[k] = s_.slots[slot(t * Items + k)];
   }
 
-  __device__ void blocked_to_striped(T (&items)[Items]) {
+  __device__ void blocked_to_striped(thread_items<T, Items>& items) {
     const int t = threadIdx.x;
 #pragma unroll
     for (int k = 0; k < Items; ++k) s_.slots[slot(t * Items + k)] = items[k];
@@ -53,7 +61,7 @@ public:
     for (int k = 0; k < Items; ++k) items[k] = s_.slots[slot(k * Block + t)];
   }
 
-  __device__ void warp_striped_to_blocked(T (&items)[Items]) {
+  __device__ void warp_striped_to_blocked(thread_items<T, Items>& items) {
     const int base = int(threadIdx.x) / warp_size * warp_size * Items, lane = lane_id();
 #pragma unroll
     for (int k = 0; k < Items; ++k) s_.slots[slot(base + k * warp_size + lane)] = items[k];
@@ -62,7 +70,7 @@ public:
     for (int k = 0; k < Items; ++k) items[k] = s_.slots[slot(base + lane * Items + k)];
   }
 
-  __device__ void blocked_to_warp_striped(T (&items)[Items]) {
+  __device__ void blocked_to_warp_striped(thread_items<T, Items>& items) {
     const int base = int(threadIdx.x) / warp_size * warp_size * Items, lane = lane_id();
 #pragma unroll
     for (int k = 0; k < Items; ++k) s_.slots[slot(base + lane * Items + k)] = items[k];

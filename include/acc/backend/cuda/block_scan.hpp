@@ -10,10 +10,14 @@
 #include <acc/backend/cuda/raw_storage.hpp>
 #include <acc/backend/cuda/warp.hpp>
 
+#include <cstddef>
+
 namespace acc::detail::cuda {
 
 /// Sequential fold of a thread's items: op(op(items[0], items[1]), ...).
-template <int Items, class T, class Op>
+// Items is a std::size_t: g++, which sees these signatures in nvcc's host pass, takes an int
+// array bound for a sign conversion.
+template <std::size_t Items, class T, class Op>
 __device__ T thread_reduce(const T (&items)[Items], const Op& op) {
   T r = items[0];
 #pragma unroll
@@ -22,7 +26,7 @@ __device__ T thread_reduce(const T (&items)[Items], const Op& op) {
 }
 
 /// items becomes its exclusive scan from prefix.
-template <int Items, class T, class Op>
+template <std::size_t Items, class T, class Op>
 __device__ void thread_exclusive_scan(T (&items)[Items], const Op& op, T prefix) {
 #pragma unroll
   for (int k = 0; k < Items; ++k) {
@@ -33,7 +37,7 @@ __device__ void thread_exclusive_scan(T (&items)[Items], const Op& op, T prefix)
 }
 
 /// items becomes its inclusive scan, prefixed by `prefix` when `apply`.
-template <int Items, class T, class Op>
+template <std::size_t Items, class T, class Op>
 __device__ void thread_inclusive_scan(T (&items)[Items], const Op& op, const T& prefix, bool apply) {
   if (apply) items[0] = op(prefix, items[0]);
 #pragma unroll
@@ -122,22 +126,22 @@ public:
   // Items per thread (blocked): each thread folds its items, the block scans the folds, and
   // each thread rescans its items from its fold's prefix.
 
-  template <int Items, class Op>
+  template <std::size_t Items, class Op>
   __device__ void exclusive_scan(T (&items)[Items], const T& init, const Op& op, T& aggregate) {
     const T prefix = exclusive_scan(thread_reduce(items, op), init, op, aggregate);
     thread_exclusive_scan(items, op, prefix);
   }
-  template <int Items, class Op, class Callback>
+  template <std::size_t Items, class Op, class Callback>
   __device__ void exclusive_scan_with(T (&items)[Items], const Op& op, Callback& callback) {
     const T prefix = exclusive_scan_with(thread_reduce(items, op), op, callback);
     thread_exclusive_scan(items, op, prefix);
   }
-  template <int Items, class Op>
+  template <std::size_t Items, class Op>
   __device__ void inclusive_scan(T (&items)[Items], const Op& op, T& aggregate) {
     const T prefix = exclusive_scan(thread_reduce(items, op), op, aggregate);
     thread_inclusive_scan(items, op, prefix, threadIdx.x != 0);
   }
-  template <int Items, class Op, class Callback>
+  template <std::size_t Items, class Op, class Callback>
   __device__ void inclusive_scan_with(T (&items)[Items], const Op& op, Callback& callback) {
     const T prefix = exclusive_scan_with(thread_reduce(items, op), op, callback);
     thread_inclusive_scan(items, op, prefix, true);

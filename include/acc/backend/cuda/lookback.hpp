@@ -156,7 +156,7 @@ template <class T>
 class tile_state<T, false> {
   static constexpr int words = (int(sizeof(T)) + 3) / 4;
   struct slot {
-    unsigned w[words];
+    unsigned w[std::size_t(words)];  // explicit: an int bound is a sign conversion to g++
   };
   static constexpr std::size_t round(std::size_t b) { return (b + 255) / 256 * 256; }
 

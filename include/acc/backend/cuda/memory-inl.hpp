@@ -397,7 +397,6 @@ ACC_DETAIL_CUDA_RUNTIME_FN void* symbol_address(int device, const void* symbol, 
 }
 
 ACC_DETAIL_CUDA_RUNTIME_FN void enable_peer_access(int device, int peer) noexcept {
-  constexpr int max_devices = 64;
   static int asked[max_devices * max_devices] = {};
   if (device >= max_devices || peer >= max_devices) return;
   struct pair {

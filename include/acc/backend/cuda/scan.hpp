@@ -155,7 +155,7 @@ __device__ Count tile_iteration(Count tile, int k) {
 /// below n (the last tile); a full tile's calls have no test, and so no branch around each,
 /// which a compaction pays for dearly (bench/results/h100-scan.txt).
 template <bool Checked, int Block, int Items, class Count, class Index, class Body, class T>
-__device__ void call_tile(const Body& body, Index lo, Count n, Count tile, T (&c)[Items], bool final) {
+__device__ void call_tile(const Body& body, Index lo, Count n, Count tile, thread_items<T, Items>& c, bool final) {
 #pragma unroll
   for (int k = 0; k < Items; ++k) {
     const Count t = tile_iteration<Block, Items>(tile, k);
@@ -196,8 +196,8 @@ __global__ void __launch_bounds__(Block, (bounded_min_blocks<Block, MinBlocks>))
   T c[Items];
 #pragma unroll
   for (int k = 0; k < Items; ++k) c[k] = id;
-  if (full) call_tile<false, Block>(body, lo, n, tile, c, false);
-  else call_tile<true, Block>(body, lo, n, tile, c, false);
+  if (full) call_tile<false, Block, Items>(body, lo, n, tile, c, false);
+  else call_tile<true, Block, Items>(body, lo, n, tile, c, false);
   exchange_t(temp.exchange).striped_to_blocked(c);
   __syncthreads();
   if constexpr (Mode == tile_mode::reduce) {
@@ -226,8 +226,8 @@ __global__ void __launch_bounds__(Block, (bounded_min_blocks<Block, MinBlocks>))
     }
     __syncthreads();
     exchange_t(temp.exchange).blocked_to_striped(c);
-    if (full) call_tile<false, Block>(body, lo, n, tile, c, true);
-    else call_tile<true, Block>(body, lo, n, tile, c, true);
+    if (full) call_tile<false, Block, Items>(body, lo, n, tile, c, true);
+    else call_tile<true, Block, Items>(body, lo, n, tile, c, true);
   }
 }
 
@@ -286,7 +286,7 @@ __device__ bool narrow_fits(T v) {
 /// This thread's contributions to tile `tile` (body with final = false), narrowed; returns
 /// whether all fit (narrow_fits).
 template <bool Checked, int Block, int Items, class T, class N, class Count, class Index, class Body>
-__device__ bool narrow_contributions(const Body& body, Index lo, Count n, Count tile, N (&c)[Items]) {
+__device__ bool narrow_contributions(const Body& body, Index lo, Count n, Count tile, thread_items<N, Items>& c) {
   bool fits = true;
 #pragma unroll
   for (int k = 0; k < Items; ++k) {
@@ -301,7 +301,7 @@ __device__ bool narrow_contributions(const Body& body, Index lo, Count n, Count 
 
 /// body(i, base + c[k], true) for this thread's iterations of tile `tile`.
 template <bool Checked, int Block, int Items, class T, class N, class Count, class Index, class Body>
-__device__ void narrow_finals(const Body& body, Index lo, Count n, Count tile, const N (&c)[Items], T base) {
+__device__ void narrow_finals(const Body& body, Index lo, Count n, Count tile, const thread_items<N, Items>& c, T base) {
 #pragma unroll
   for (int k = 0; k < Items; ++k) {
     const Count t = tile_iteration<Block, Items>(tile, k);
