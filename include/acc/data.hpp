@@ -24,6 +24,7 @@ struct [[nodiscard("a data clause does nothing alone: pass it to acc::enter_data
                    "a construct")]] data_clause_t {
   detail::host_span span;
   bool zero = false;  // the `zero` modifier: a device copy this clause allocates starts zeroed
+  std::source_location where;  // a construct whose first clause this is reports from here
 };
 
 /// OpenACC 3.3's `zero` modifier of create and copyout (§2.7.9, §2.7.10): device memory the
@@ -50,7 +51,7 @@ data_clause_t<detail::data_kind::copy> copy(const X& x,
                                       "own write acc::copy(ptr, count)");
   static_assert(!detail::read_only_data_v<X>, "acc::copy: the elements are const, so they cannot be copied back to "
                                               "the host; write acc::copyin");
-  return {detail::span_of(x, {"copy", where})};
+  return {detail::span_of(x, {"copy", where}), false, where};
 }
 /// `copy` of `count` elements at `p`. e.g. acc::data region{acc::copy(v.data(), v.size())};
 template <class T, class N>
@@ -59,7 +60,7 @@ data_clause_t<detail::data_kind::copy> copy(T* p, N count,
   static_assert(!std::is_void_v<T>, "acc::copy: a void pointer has no element size; pass a typed pointer");
   static_assert(!std::is_const_v<T>, "acc::copy: the elements are const, so they cannot be copied back to the "
                                      "host; write acc::copyin");
-  return {detail::checked_span(p, count, "copy", where)};
+  return {detail::checked_span(p, count, "copy", where), false, where};
 }
 
 /// Copies in at entry when not already present; no copy out (OpenACC 3.3 §2.7.8 `copyin`).
@@ -69,14 +70,14 @@ data_clause_t<detail::data_kind::copyin> copyin(const X& x,
                                                 std::source_location where = std::source_location::current()) {
   static_assert(detail::is_data_v<X>, "acc::copyin: takes an acc::array, acc::view or acc::section; for memory you "
                                       "own write acc::copyin(ptr, count)");
-  return {detail::span_of(x, {"copyin", where})};
+  return {detail::span_of(x, {"copyin", where}), false, where};
 }
 /// `copyin` of `count` elements at `p`.
 template <class T, class N>
 data_clause_t<detail::data_kind::copyin> copyin(T* p, N count,
                                                 std::source_location where = std::source_location::current()) {
   static_assert(!std::is_void_v<T>, "acc::copyin: a void pointer has no element size; pass a typed pointer");
-  return {detail::checked_span(p, count, "copyin", where)};
+  return {detail::checked_span(p, count, "copyin", where), false, where};
 }
 
 /// Allocates at entry, copies out when the last reference goes (OpenACC 3.3 §2.7.9 `copyout`).
@@ -88,7 +89,7 @@ data_clause_t<detail::data_kind::copyout> copyout(const X& x,
                                       "you own write acc::copyout(ptr, count)");
   static_assert(!detail::read_only_data_v<X>, "acc::copyout: the elements are const, so nothing may be copied into "
                                               "them; write acc::delete_ to end the data's lifetime");
-  return {detail::span_of(x, {"copyout", where})};
+  return {detail::span_of(x, {"copyout", where}), false, where};
 }
 /// `copyout` of `count` elements at `p`.
 template <class T, class N>
@@ -97,19 +98,19 @@ data_clause_t<detail::data_kind::copyout> copyout(T* p, N count,
   static_assert(!std::is_void_v<T>, "acc::copyout: a void pointer has no element size; pass a typed pointer");
   static_assert(!std::is_const_v<T>, "acc::copyout: the elements are const, so nothing may be copied into them; "
                                      "write acc::delete_ to end the data's lifetime");
-  return {detail::checked_span(p, count, "copyout", where)};
+  return {detail::checked_span(p, count, "copyout", where), false, where};
 }
 /// `copyout(zero: x)`: the device copy starts zeroed. e.g. acc::data region{acc::copyout(b, acc::zero)};
 template <class X>
 data_clause_t<detail::data_kind::copyout> copyout(const X& x, zero_t,
                                                   std::source_location where = std::source_location::current()) {
-  return {copyout(x, where).span, true};
+  return {copyout(x, where).span, true, where};
 }
 /// `copyout(zero: p[0:count])`.
 template <class T, class N>
 data_clause_t<detail::data_kind::copyout> copyout(T* p, N count, zero_t,
                                                   std::source_location where = std::source_location::current()) {
-  return {copyout(p, count, where).span, true};
+  return {copyout(p, count, where).span, true, where};
 }
 
 /// Allocates without copying (OpenACC 3.3 §2.7.10 `create`). e.g. acc::data region{acc::create(tmp)};
@@ -118,26 +119,26 @@ data_clause_t<detail::data_kind::create> create(const X& x,
                                                 std::source_location where = std::source_location::current()) {
   static_assert(detail::is_data_v<X>, "acc::create: takes an acc::array, acc::view or acc::section; for memory you "
                                       "own write acc::create(ptr, count)");
-  return {detail::span_of(x, {"create", where})};
+  return {detail::span_of(x, {"create", where}), false, where};
 }
 /// `create` of `count` elements at `p`.
 template <class T, class N>
 data_clause_t<detail::data_kind::create> create(T* p, N count,
                                                 std::source_location where = std::source_location::current()) {
   static_assert(!std::is_void_v<T>, "acc::create: a void pointer has no element size; pass a typed pointer");
-  return {detail::checked_span(p, count, "create", where)};
+  return {detail::checked_span(p, count, "create", where), false, where};
 }
 /// `create(zero: x)`: the device copy starts zeroed. e.g. acc::enter_data(acc::create(tmp, acc::zero));
 template <class X>
 data_clause_t<detail::data_kind::create> create(const X& x, zero_t,
                                                 std::source_location where = std::source_location::current()) {
-  return {create(x, where).span, true};
+  return {create(x, where).span, true, where};
 }
 /// `create(zero: p[0:count])`.
 template <class T, class N>
 data_clause_t<detail::data_kind::create> create(T* p, N count, zero_t,
                                                 std::source_location where = std::source_location::current()) {
-  return {create(p, count, where).span, true};
+  return {create(p, count, where).span, true, where};
 }
 
 /// Requires the data to be present already, else acc::not_present_error (OpenACC 3.3 §2.7.6).
@@ -147,14 +148,14 @@ data_clause_t<detail::data_kind::present> present(const X& x,
                                                   std::source_location where = std::source_location::current()) {
   static_assert(detail::is_data_v<X>, "acc::present: takes an acc::array, acc::view or acc::section; for memory "
                                       "you own write acc::present(ptr, count)");
-  return {detail::span_of(x, {"present", where})};
+  return {detail::span_of(x, {"present", where}), false, where};
 }
 /// `present` of `count` elements at `p`.
 template <class T, class N>
 data_clause_t<detail::data_kind::present> present(T* p, N count,
                                                   std::source_location where = std::source_location::current()) {
   static_assert(!std::is_void_v<T>, "acc::present: a void pointer has no element size; pass a typed pointer");
-  return {detail::checked_span(p, count, "present", where)};
+  return {detail::checked_span(p, count, "present", where), false, where};
 }
 
 /// Uses the device copy if present, else nothing is allocated and constructs that capture
@@ -164,14 +165,14 @@ data_clause_t<detail::data_kind::no_create> no_create(const X& x,
                                                       std::source_location where = std::source_location::current()) {
   static_assert(detail::is_data_v<X>, "acc::no_create: takes an acc::array, acc::view or acc::section; for memory "
                                       "you own write acc::no_create(ptr, count)");
-  return {detail::span_of(x, {"no_create", where})};
+  return {detail::span_of(x, {"no_create", where}), false, where};
 }
 /// `no_create` of `count` elements at `p`.
 template <class T, class N>
 data_clause_t<detail::data_kind::no_create> no_create(T* p, N count,
                                                       std::source_location where = std::source_location::current()) {
   static_assert(!std::is_void_v<T>, "acc::no_create: a void pointer has no element size; pass a typed pointer");
-  return {detail::checked_span(p, count, "no_create", where)};
+  return {detail::checked_span(p, count, "no_create", where), false, where};
 }
 
 /// Declares `count` elements at `p` to be device memory already (cudaMalloc'd, or from
@@ -181,7 +182,7 @@ template <class T, class N>
 data_clause_t<detail::data_kind::deviceptr> deviceptr(T* p, N count,
                                                       std::source_location where = std::source_location::current()) {
   static_assert(!std::is_void_v<T>, "acc::deviceptr: a void pointer has no element size; pass a typed pointer");
-  return {detail::checked_span(p, count, "deviceptr", where)};
+  return {detail::checked_span(p, count, "deviceptr", where), false, where};
 }
 
 /// exit_data: gives back a reference without copying out (OpenACC 3.3 §2.7.12 `delete`).
@@ -191,14 +192,14 @@ data_clause_t<detail::data_kind::delete_> delete_(const X& x,
                                                   std::source_location where = std::source_location::current()) {
   static_assert(detail::is_data_v<X>, "acc::delete_: takes an acc::array, acc::view or acc::section; for memory "
                                       "you own write acc::delete_(ptr, count)");
-  return {detail::span_of(x, {"delete_", where})};
+  return {detail::span_of(x, {"delete_", where}), false, where};
 }
 /// `delete_` of `count` elements at `p`.
 template <class T, class N>
 data_clause_t<detail::data_kind::delete_> delete_(T* p, N count,
                                                   std::source_location where = std::source_location::current()) {
   static_assert(!std::is_void_v<T>, "acc::delete_: a void pointer has no element size; pass a typed pointer");
-  return {detail::checked_span(p, count, "delete_", where)};
+  return {detail::checked_span(p, count, "delete_", where), false, where};
 }
 
 /// A structured data region (OpenACC 3.3 §2.6.5 `data` construct): its clauses take effect

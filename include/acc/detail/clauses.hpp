@@ -253,7 +253,7 @@ using reductions_t = decltype(reductions_of(std::declval<const C&>()...));
 template <class... C>
 constexpr std::source_location location_of(const C&... c) {
   std::source_location where{};
-  const auto take = [&](const auto& x) {
+  [[maybe_unused]] const auto take = [&](const auto& x) {
     if constexpr (requires { x.where; })
       if (where.line() == 0) where = x.where;
   };
