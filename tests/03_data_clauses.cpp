@@ -4,6 +4,7 @@
 #include <acc/parallel.hpp>
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <random>
 #include <vector>
@@ -363,6 +364,128 @@ TEST_CASE("implicit data is a copy for the construct, default_present requires p
   // if_(false) runs on the host, where everything is accessible.
   acc::parallel_loop(1, acc::if_(false), acc::default_present, ACC_LAMBDA(int i) { e(i) = 1; });
   REQUIRE(e(0) == 1);
+}
+
+// OpenACC 3.3 §2.5.1: `parallel loop copyin(a) copyout(b) copy(c) create(t)`.
+template <class A, class B>
+void construct_data_loop(A a, B b, A c, A t) {
+  acc::parallel_loop(a.size(), acc::copyin(a), acc::copyout(b), acc::copy(c), acc::create(t),
+                     ACC_LAMBDA(std::size_t i) {
+                       t(i) = 2 * a(i);
+                       b(i) = t(i) + 1;
+                       c(i) += a(i);
+                       a(i) = -1;  // copyin: stays on the device
+                     });
+}
+
+template <class A>
+long long construct_data_sum(A a, int q) {
+  long long s = 0;
+  acc::parallel_loop(a.size(), acc::async(q), acc::copyin(a), acc::reduction(acc::plus, s),
+                     ACC_LAMBDA(std::size_t i, long long& t) { t += a(i); });
+  return s;
+}
+
+template <class A>
+long long construct_data_reduce(A a) {
+  return acc::parallel_reduce(a.size(), acc::vector_length(64), acc::copyin(a), acc::maximum,
+                              ACC_LAMBDA(std::size_t i) { return a(i); }, -5000LL);
+}
+
+template <class A>
+void construct_data_region(A a, A b, int gangs) {
+  acc::parallel(acc::copy(a), acc::num_gangs(gangs), acc::copyin(b), ACC_LAMBDA(const acc::gang_t& g) {
+    acc::loop(g, acc::gang_vector, a.size(), [&](std::size_t i) { a(i) = 3 * a(i) - b(i); });
+  });
+}
+
+template <class A>
+void construct_data_serial(A a, int q) {
+  acc::serial(acc::copy(a), acc::async(q), ACC_LAMBDA() {
+    for (std::size_t i = 1; i < a.size(); ++i) a(i) += a(i - 1);
+  });
+}
+
+template <class A>
+void construct_data_present(A a) {
+  acc::parallel_loop(a.size(), acc::present(a), ACC_LAMBDA(std::size_t i) { a(i) += 1; });
+}
+
+template <class A>
+void construct_data_present_if(A a, bool on) {
+  acc::serial(acc::if_(on), acc::present(a), ACC_LAMBDA() {
+    if (a.size()) a(0) = 42;
+  });
+}
+
+TEST_CASE("compute constructs take data clauses: a data region around the construct (OpenACC 3.3 2.5.1)",
+          "[03][data][construct]") {
+  const std::size_t n = GENERATE(std::size_t(0), std::size_t(1), std::size_t(257), std::size_t(4099));
+  INFO("n = " << n);
+  acc::array<long long> a("a", n), b("b", n), c("c", n), t("t", n);
+  fill_random(a, 11u);
+  fill_random(b, 12u);
+  fill_random(c, 13u);
+  const auto sa = values(a), sc = values(c);
+  // An empty array is always present (is_present), so absence is asked of the others.
+  const auto absent = [n](const acc::array<long long>& x) { return n == 0 || !acc::is_present(x); };
+
+  construct_data_loop(a, b, c, t);
+  for (std::size_t i = 0; i < n; ++i) {
+    REQUIRE(b(i) == 2 * sa[i] + 1);
+    REQUIRE(c(i) == sc[i] + sa[i]);
+  }
+  if (gpu_run()) REQUIRE(values(a) == sa);  // copyin is not copied back
+  for (auto* x : {&a, &b, &c, &t}) REQUIRE(absent(*x));
+
+  fill_random(a, 14u);
+  long long sum = 0, most = -5000;
+  for (long long v : values(a)) {
+    sum += v;
+    most = std::max(most, v);
+  }
+  REQUIRE(construct_data_sum(a, 3) == sum);
+  REQUIRE(construct_data_reduce(a) == most);
+  REQUIRE(absent(a));
+
+  // parallel: copy is copied back, copyin read; serial on a queue: its copy-out is queued there.
+  fill_random(b, 15u);
+  const auto sa2 = values(a), sb = values(b);
+  construct_data_region(a, b, 3);
+  for (std::size_t i = 0; i < n; ++i) REQUIRE(a(i) == 3 * sa2[i] - sb[i]);
+  construct_data_serial(b, 2);
+  acc::wait(2);
+  long long running = 0;
+  for (std::size_t i = 0; i < n; ++i) REQUIRE(b(i) == (running += sb[i]));
+  REQUIRE(absent(b));
+
+  // Inside a data region the construct's clauses only count references: the region's copy is
+  // used and stays.
+  {
+    acc::data region{acc::copy(c)};
+    const auto sc2 = values(c);
+    construct_data_present(c);
+    construct_data_loop(a, b, c, t);  // copy(c) of present data: no copy in or out here
+    REQUIRE(acc::is_present(c));
+    if (gpu_run()) REQUIRE(values(c) == sc2);
+  }
+  REQUIRE(absent(c));
+}
+
+TEST_CASE("a compute construct's present clause of absent data is an error at its call site", "[03][errors][construct]") {
+  acc::array<long long> a("salinity", 33);
+  fill_random(a, 16u);
+  const auto sa = values(a);
+  REQUIRE_THROWS_AS(construct_data_present(a), acc::not_present_error);
+  REQUIRE_THROWS_WITH(construct_data_present(a), Catch::Contains("acc::parallel_loop at 03_data_clauses.cpp:") &&
+                                                     Catch::Contains("'salinity' is not present"));
+  REQUIRE_THROWS_WITH(construct_data_present_if(a, true), Catch::Contains("acc::serial at 03_data_clauses.cpp:") &&
+                                                              Catch::Contains("'salinity' is not present"));
+  REQUIRE(values(a) == sa);  // nothing ran
+  // if_(false): no data action, the construct runs on the host over the host data.
+  construct_data_present_if(a, false);
+  REQUIRE(a(0) == 42);
+  REQUIRE_FALSE(acc::is_present(a));
 }
 
 TEST_CASE("errors: present and update of absent data, with label and call site", "[03][errors]") {

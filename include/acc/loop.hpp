@@ -7,6 +7,7 @@
 #include <acc/detail/body_checks.hpp>
 #include <acc/detail/clauses.hpp>
 #include <acc/detail/config.hpp>
+#include <acc/detail/construct_data.hpp>
 #include <acc/detail/devices.hpp>
 #include <acc/detail/dispatch.hpp>
 #include <acc/detail/nvtx.hpp>
@@ -63,8 +64,17 @@ constexpr bool check_loop_args() {
     return false;
   } else if constexpr (!clauses_then_body<Args...>()) {
     // What is wrong with the arguments, looked for only once they are known to be wrong: every
-    // check on the path of a correct call is compiled for every loop body.
-    if constexpr ((std::is_function_v<std::remove_pointer_t<std::remove_cvref_t<Args>>> || ...))
+    // check on the path of a correct call is compiled for every loop body. Data clauses among
+    // the clauses are not wrong: the entry runs the loop inside a region of them.
+    if constexpr (data_clauses_then_body<Args...>()) {
+      static_assert(!has_delete_clause_v<Args...>,
+                    "acc::parallel_loop: delete_ is an acc::exit_data clause; a construct's own data clauses "
+                    "(copy, copyin, copyout, create, no_create, present, deviceptr) end with it anyway");
+      static_assert(!has_devices_v<Args...>,
+                    "acc::parallel_loop: data clauses do not go with acc::devices, where each device needs its "
+                    "own copy; enter the data on each device first, acc::enter_data(acc::copyin(a), "
+                    "acc::device_num(d))");
+    } else if constexpr ((std::is_function_v<std::remove_pointer_t<std::remove_cvref_t<Args>>> || ...))
       static_assert(dependent_false<Extent>, ACC_DETAIL_LOOP_FUNCTION_ARGUMENT);
     else if constexpr (sizeof...(Args) > 1 && is_clause_v<body_of_t<Args...>>)
       static_assert(dependent_false<Extent>,
@@ -74,7 +84,8 @@ constexpr bool check_loop_args() {
       static_assert(dependent_false<Extent>,
                     "acc::parallel_loop: an argument between the extent and the body is not a clause; "
                     "clauses are acc::num_gangs, num_workers, vector_length, async, if_, device_num, "
-                    "default_present, reduction, adaptive, tuned, and the body comes last");
+                    "default_present, reduction, devices, adaptive, tuned and the data clauses (copy, copyin, "
+                    "copyout, create, no_create, present, deviceptr), and the body comes last");
     return false;
   } else if constexpr (!clauses_accepted<construct::parallel_loop, Args...>()) {
     return false;
@@ -194,6 +205,13 @@ struct parallel_loop {
               std::as_const(args)...);
         }
       }
+    } else if constexpr (detail::construct_data_ok<Args...>()) {
+      detail::with_construct_data(
+          detail::call_site{"parallel_loop", where},
+          [&](const auto&... rest) {
+            (void)parallel_loop<Extent, decltype(rest)...>(extent, rest..., where);
+          },
+          std::as_const(args)...);
     }
   }
 };

@@ -7,6 +7,7 @@
 #include <acc/clauses.hpp>
 #include <acc/detail/clauses.hpp>
 #include <acc/detail/config.hpp>
+#include <acc/detail/construct_data.hpp>
 #include <acc/detail/dispatch.hpp>
 #include <acc/detail/nvtx.hpp>
 #include <acc/detail/reduce_op.hpp>
@@ -159,7 +160,17 @@ template <class Extent, class... Args>
 auto reduce_with_clauses(const std::source_location& at, const Extent& extent, const Args&... args) {
   constexpr std::size_t k = leading_clause_count<Args...>();
   constexpr std::size_t rest = sizeof...(Args) - k;
-  if constexpr (rest < 2 || rest > 3) {
+  if constexpr (leading_clause_or_data_count<Args...>() > k) {
+    // Data clauses among the clauses: the reduction runs inside a data region of them.
+    static_assert(!has_delete_clause_v<Args...>,
+                  "acc::parallel_reduce: delete_ is an acc::exit_data clause; a construct's own data clauses "
+                  "(copy, copyin, copyout, create, no_create, present, deviceptr) end with it anyway");
+    const std::source_location where = at.line() ? at : location_of(args...);
+    return with_construct_data(
+        call_site{"parallel_reduce", where},
+        [&](const auto&... clauses_op_body) { return reduce_with_clauses(where, extent, clauses_op_body...); },
+        args...);
+  } else if constexpr (rest < 2 || rest > 3) {
     static_assert(dependent_false<Extent>,
                   "acc::parallel_reduce: after the clauses come op, body and an optional initial value; "
                   "write parallel_reduce(extent, clauses..., op, body[, init])");
@@ -204,13 +215,14 @@ inline constexpr bool is_location_v = std::is_same_v<std::remove_cvref_t<T>, std
 // and a constant clause (adaptive, tuned, default_present) given first gets the call's line
 // from its conversion to sited_clause.
 template <class Extent, class Op, class Body>
-  requires(!detail::is_clause_v<Op> && !detail::is_clause_v<Body>)
+  requires(!detail::is_clause_v<Op> && !detail::is_data_clause_v<Op> && !detail::is_clause_v<Body>)
 auto parallel_reduce(Extent e, const Op& op, const Body& body,
                      std::source_location where = std::source_location::current()) {
   return detail::reduce(e, detail::launch_spec{}, op, body, where);
 }
 template <class Extent, class Op, class Body, class Init>
-  requires(!detail::is_clause_v<Op> && !detail::is_clause_v<Body> && !detail::is_location_v<Init>)
+  requires(!detail::is_clause_v<Op> && !detail::is_data_clause_v<Op> && !detail::is_clause_v<Body> &&
+           !detail::is_location_v<Init>)
 auto parallel_reduce(Extent e, const Op& op, const Body& body, const Init& init,
                      std::source_location where = std::source_location::current()) {
   return detail::reduce(e, detail::launch_spec{}, op, body, where, init);
@@ -218,7 +230,7 @@ auto parallel_reduce(Extent e, const Op& op, const Body& body, const Init& init,
 /// A clause after the operator (acc::parallel_reduce(n, acc::plus, acc::async(1), body)) or
 /// after the initial value (..., body, 0.0, acc::async(1)).
 template <class Extent, class Op, class Clause, class... Rest>
-  requires(!detail::is_clause_v<Op> && detail::is_clause_v<Clause>)
+  requires(!detail::is_clause_v<Op> && !detail::is_data_clause_v<Op> && detail::is_clause_v<Clause>)
 int parallel_reduce(Extent, const Op&, const Clause&, const Rest&...) {
   static_assert(detail::dependent_false<Clause>,
                 "acc::parallel_reduce: a clause comes after the operator; clauses come first, "
@@ -226,7 +238,8 @@ int parallel_reduce(Extent, const Op&, const Clause&, const Rest&...) {
   return 0;
 }
 template <class Extent, class Op, class Body, class Init, class Clause, class... Rest>
-  requires(!detail::is_clause_v<Op> && !detail::is_clause_v<Body> && detail::is_clause_v<Clause>)
+  requires(!detail::is_clause_v<Op> && !detail::is_data_clause_v<Op> && !detail::is_clause_v<Body> &&
+           detail::is_clause_v<Clause>)
 int parallel_reduce(Extent, const Op&, const Body&, const Init&, const Clause&, const Rest&...) {
   static_assert(detail::dependent_false<Clause>,
                 "acc::parallel_reduce: a clause comes after the initial value; clauses come first, "
@@ -234,7 +247,7 @@ int parallel_reduce(Extent, const Op&, const Body&, const Init&, const Clause&, 
   return 0;
 }
 template <class Extent, class Clause, class... Rest>
-  requires(detail::is_clause_v<Clause> && !detail::knows_no_line_v<Clause>)
+  requires((detail::is_clause_v<Clause> || detail::is_data_clause_v<Clause>) && !detail::knows_no_line_v<Clause>)
 auto parallel_reduce(Extent e, const Clause& first, const Rest&... rest) {
   return detail::reduce_with_clauses(std::source_location{}, e, first, rest...);
 }

@@ -8,6 +8,7 @@
 #include <acc/clauses.hpp>
 #include <acc/detail/clauses.hpp>
 #include <acc/detail/config.hpp>
+#include <acc/detail/construct_data.hpp>
 #include <acc/detail/dispatch.hpp>
 #include <acc/detail/nvtx.hpp>
 #include <acc/detail/task.hpp>
@@ -39,10 +40,18 @@ constexpr bool check_region_args() {
                   "acc::parallel: the region body is missing; write acc::parallel(ACC_LAMBDA(const acc::gang_t& g) { ... })");
     return false;
   } else if constexpr (!clauses_then_body<Args...>()) {
-    static_assert(dependent_false<Args...>,
-                  "acc::parallel: an argument before the body is not a clause; clauses are acc::num_gangs, "
-                  "num_workers, vector_length, shared_bytes, async, if_, device_num, default_present, reduction, "
-                  "adaptive");
+    // Data clauses among the clauses are not wrong: run_parallel runs the region inside a data
+    // region of them.
+    if constexpr (data_clauses_then_body<Args...>())
+      static_assert(!has_delete_clause_v<Args...>,
+                    "acc::parallel: delete_ is an acc::exit_data clause; a construct's own data clauses (copy, "
+                    "copyin, copyout, create, no_create, present, deviceptr) end with it anyway");
+    else
+      static_assert(dependent_false<Args...>,
+                    "acc::parallel: an argument before the body is not a clause; clauses are acc::num_gangs, "
+                    "num_workers, vector_length, shared_bytes, async, if_, device_num, default_present, "
+                    "reduction, adaptive and the data clauses (copy, copyin, copyout, create, no_create, "
+                    "present, deviceptr)");
     return false;
   } else if constexpr (!clauses_accepted<construct::parallel, Args...>()) {
     return false;
@@ -85,6 +94,10 @@ void run_parallel(const std::source_location& where, Args&&... args) {
         [&](const auto& spec, const auto& reds, const auto& body) {
           dispatch(region_task<std::remove_cvref_t<decltype(reds)>>{{}, reds}, spec, body, site, &nvtx);
         },
+        std::as_const(args)...);
+  } else if constexpr (construct_data_ok<Args...>()) {
+    with_construct_data(
+        call_site{"parallel", where}, [&](const auto&... rest) { run_parallel<decltype(rest)...>(where, rest...); },
         std::as_const(args)...);
   }
 }

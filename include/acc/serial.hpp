@@ -8,6 +8,7 @@
 #include <acc/detail/body_checks.hpp>
 #include <acc/detail/clauses.hpp>
 #include <acc/detail/config.hpp>
+#include <acc/detail/construct_data.hpp>
 #include <acc/detail/dispatch.hpp>
 #include <acc/detail/nvtx.hpp>
 #include <acc/detail/task.hpp>
@@ -33,9 +34,17 @@ constexpr bool check_serial_args() {
                   "acc::serial: the body is missing; write acc::serial(ACC_LAMBDA() { ... })");
     return false;
   } else if constexpr (!clauses_then_body<Args...>()) {
-    static_assert(dependent_false<Args...>,
-                  "acc::serial: an argument before the body is not a clause; clauses are acc::async, if_, "
-                  "device_num, default_present, and the body comes last");
+    // Data clauses among the clauses are not wrong: run_serial runs the body inside a data
+    // region of them.
+    if constexpr (data_clauses_then_body<Args...>())
+      static_assert(!has_delete_clause_v<Args...>,
+                    "acc::serial: delete_ is an acc::exit_data clause; a construct's own data clauses (copy, "
+                    "copyin, copyout, create, no_create, present, deviceptr) end with it anyway");
+    else
+      static_assert(dependent_false<Args...>,
+                    "acc::serial: an argument before the body is not a clause; clauses are acc::async, if_, "
+                    "device_num, default_present, adaptive and the data clauses (copy, copyin, copyout, create, "
+                    "no_create, present, deviceptr), and the body comes last");
     return false;
   } else if constexpr (!clauses_accepted<construct::serial, Args...>()) {
     return false;
@@ -63,6 +72,10 @@ void run_serial(const std::source_location& where, Args&&... args) {
     static nvtx_site nvtx;  // constant-initialised: no guard per construct
     run_with_clauses([&](const auto& spec, const auto&, const auto& body) { dispatch(serial_task{}, spec, body, site, &nvtx); },
                      std::as_const(args)...);
+  } else if constexpr (construct_data_ok<Args...>()) {
+    with_construct_data(
+        call_site{"serial", where}, [&](const auto&... rest) { run_serial<decltype(rest)...>(where, rest...); },
+        std::as_const(args)...);
   }
 }
 
