@@ -406,6 +406,12 @@ void construct_data_serial(A a, int q) {
   });
 }
 
+template <class A, class B>
+void construct_data_tiles(A a, B b) {
+  acc::tile_loop(a.size(), acc::copyin(a), acc::tile_size(64), acc::copyout(b),
+                 ACC_LAMBDA(std::size_t i) { b(i) = a(i) * a(i); });
+}
+
 template <class A>
 void construct_data_present(A a) {
   acc::parallel_loop(a.size(), acc::present(a), ACC_LAMBDA(std::size_t i) { a(i) += 1; });
@@ -457,6 +463,10 @@ TEST_CASE("compute constructs take data clauses: a data region around the constr
   acc::wait(2);
   long long running = 0;
   for (std::size_t i = 0; i < n; ++i) REQUIRE(b(i) == (running += sb[i]));
+  REQUIRE(absent(b));
+  construct_data_tiles(a, b);
+  for (std::size_t i = 0; i < n; ++i) REQUIRE(b(i) == a(i) * a(i));
+  REQUIRE(absent(a));
   REQUIRE(absent(b));
 
   // Inside a data region the construct's clauses only count references: the region's copy is

@@ -13,6 +13,7 @@
 #include <acc/detail/capture.hpp>
 #include <acc/detail/clauses.hpp>
 #include <acc/detail/config.hpp>
+#include <acc/detail/construct_data.hpp>
 #include <acc/detail/dispatch.hpp>
 #include <acc/detail/nvtx.hpp>
 #include <acc/detail/present_table.hpp>
@@ -37,6 +38,12 @@
 
 namespace acc {
 namespace detail {
+
+// The scans move their own data: a data clause passed to one is refused with this.
+#define ACC_DETAIL_SCAN_DATA_CLAUSE(Name)                                                            \
+  "acc::" Name ": takes no data clauses; present data is used on the device and absent data "   \
+  "copied in and out for the call; for data that stays on the device put an acc::data region "     \
+  "around the scans"
 
 // ---- inclusive_scan / exclusive_scan ---------------------------------------------------------
 
@@ -199,6 +206,9 @@ constexpr bool check_scan_args() {
                     "acc::exclusive_scan: init does not convert to the output's element type; write "
                     "exclusive_scan(first, n, out, init[, op]) with init of that type");
       return false;
+    } else if constexpr ((is_data_clause_v<Args> || ...)) {
+      static_assert(dependent_false<First>, ACC_DETAIL_SCAN_DATA_CLAUSE("inclusive_scan / exclusive_scan"));
+      return false;
     } else if constexpr (!std::is_invocable_r_v<V, const Op&, V, V> || !std::is_copy_constructible_v<Op>) {
       static_assert(dependent_false<First>,
                     "acc::inclusive_scan / exclusive_scan: op cannot combine two values of the output's element "
@@ -323,6 +333,9 @@ constexpr bool check_parallel_scan_args(const char* = nullptr) {
   } else if constexpr (!std::is_trivially_copyable_v<T> || !std::is_default_constructible_v<T>) {
     static_assert(dependent_false<Extent>,
                   "acc::parallel_scan: the scanned type must be trivially copyable and default constructible");
+    return false;
+  } else if constexpr (is_data_clause_v<Op>) {
+    static_assert(dependent_false<Extent>, ACC_DETAIL_SCAN_DATA_CLAUSE("parallel_scan"));
     return false;
   } else if constexpr (!std::is_invocable_r_v<T, const Op&, T, T>) {
     static_assert(dependent_false<Extent>,
@@ -475,5 +488,7 @@ auto parallel_scan(Extent e, detail::sited_clause<default_present_t> first, cons
 }
 
 }  // namespace acc
+
+#undef ACC_DETAIL_SCAN_DATA_CLAUSE
 
 #include <acc/detail/header_close.hpp>

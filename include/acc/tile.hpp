@@ -49,6 +49,7 @@
 #include <acc/cached_view.hpp>
 #include <acc/clauses.hpp>
 #include <acc/detail/config.hpp>
+#include <acc/detail/construct_data.hpp>
 #include <acc/detail/nvtx.hpp>
 #include <acc/detail/tile_args.hpp>
 #include <acc/detail/tile_clauses.hpp>
@@ -111,6 +112,11 @@ struct tile_loop {
         return detail::cached_of(std::get<I>(all)...);
       }(std::make_index_sequence<n>{});
       detail::run_tile_loop(extent, spec, std::get<n>(all), specs, site, &nvtx);
+    } else if constexpr (detail::construct_data_ok<Args...>()) {
+      detail::with_construct_data(
+          detail::call_site{"tile_loop", where},
+          [&](const auto&... rest) { (void)tile_loop<Extent, decltype(rest)...>(extent, rest..., where); },
+          std::as_const(args)...);
     }
   }
 };

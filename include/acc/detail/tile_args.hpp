@@ -7,6 +7,7 @@
 #include <acc/detail/body_checks.hpp>
 #include <acc/clauses.hpp>
 #include <acc/detail/clauses.hpp>
+#include <acc/detail/construct_data.hpp>
 #include <acc/detail/tile_clauses.hpp>
 #include <acc/detail/tile_fwd.hpp>
 #include <acc/detail/tile_plan.hpp>
@@ -87,10 +88,17 @@ constexpr bool check_tile_args() {
       return (cached_rank_matches_v<rank, std::tuple_element_t<I, Tuple>> && ...);
     }(std::make_index_sequence<n>{});
     if constexpr (!clauses_then_body<Args...>()) {
-      static_assert(dependent_false<Extent>,
-                    "acc::tile_loop: an argument between the extent and the body is not a tile_loop clause; "
-                    "clauses are acc::tile_size, acc::cached (dist_private, ...), acc::cache_bytes, num_gangs, "
-                    "async, if_, device_num, default_present, and the body comes last");
+      // Data clauses among the clauses are not wrong: tile_loop runs inside a data region of them.
+      if constexpr (data_clauses_then_body<Args...>())
+        static_assert(!has_delete_clause_v<Args...>,
+                      "acc::tile_loop: delete_ is an acc::exit_data clause; a construct's own data clauses (copy, "
+                      "copyin, copyout, create, no_create, present, deviceptr) end with it anyway");
+      else
+        static_assert(dependent_false<Extent>,
+                      "acc::tile_loop: an argument between the extent and the body is not a tile_loop clause; "
+                      "clauses are acc::tile_size, acc::cached (dist_private, ...), acc::cache_bytes, num_gangs, "
+                      "async, if_, device_num, default_present, the data clauses (copy, copyin, copyout, create, "
+                      "no_create, present, deviceptr), and the body comes last");
       return false;
     } else if constexpr (!clauses_accepted<construct::tile_loop, Args...>()) {
       return false;
