@@ -67,9 +67,7 @@ constexpr bool check_loop_args() {
     // check on the path of a correct call is compiled for every loop body. Data clauses among
     // the clauses are not wrong: the entry runs the loop inside a region of them.
     if constexpr (data_clauses_then_body<Args...>()) {
-      static_assert(!has_delete_clause_v<Args...>,
-                    "acc::parallel_loop: delete_ is an acc::exit_data clause; a construct's own data clauses "
-                    "(copy, copyin, copyout, create, no_create, present, deviceptr) end with it anyway");
+      static_assert(!has_delete_clause_v<Args...>, ACC_DETAIL_DELETE_ON_CONSTRUCT("parallel_loop"));
       static_assert(!has_devices_v<Args...>,
                     "acc::parallel_loop: data clauses do not go with acc::devices, where each device needs its "
                     "own copy; enter the data on each device first, acc::enter_data(acc::copyin(a), "

@@ -162,9 +162,7 @@ auto reduce_with_clauses(const std::source_location& at, const Extent& extent, c
   constexpr std::size_t rest = sizeof...(Args) - k;
   if constexpr (leading_clause_or_data_count<Args...>() > k) {
     // Data clauses among the clauses: the reduction runs inside a data region of them.
-    static_assert(!has_delete_clause_v<Args...>,
-                  "acc::parallel_reduce: delete_ is an acc::exit_data clause; a construct's own data clauses "
-                  "(copy, copyin, copyout, create, no_create, present, deviceptr) end with it anyway");
+    static_assert(!has_delete_clause_v<Args...>, ACC_DETAIL_DELETE_ON_CONSTRUCT("parallel_reduce"));
     const std::source_location where = at.line() ? at : location_of(args...);
     return with_construct_data(
         call_site{"parallel_reduce", where},

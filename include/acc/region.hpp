@@ -43,9 +43,7 @@ constexpr bool check_region_args() {
     // Data clauses among the clauses are not wrong: run_parallel runs the region inside a data
     // region of them.
     if constexpr (data_clauses_then_body<Args...>())
-      static_assert(!has_delete_clause_v<Args...>,
-                    "acc::parallel: delete_ is an acc::exit_data clause; a construct's own data clauses (copy, "
-                    "copyin, copyout, create, no_create, present, deviceptr) end with it anyway");
+      static_assert(!has_delete_clause_v<Args...>, ACC_DETAIL_DELETE_ON_CONSTRUCT("parallel"));
     else
       static_assert(dependent_false<Args...>,
                     "acc::parallel: an argument before the body is not a clause; clauses are acc::num_gangs, "

@@ -37,9 +37,7 @@ constexpr bool check_serial_args() {
     // Data clauses among the clauses are not wrong: run_serial runs the body inside a data
     // region of them.
     if constexpr (data_clauses_then_body<Args...>())
-      static_assert(!has_delete_clause_v<Args...>,
-                    "acc::serial: delete_ is an acc::exit_data clause; a construct's own data clauses (copy, "
-                    "copyin, copyout, create, no_create, present, deviceptr) end with it anyway");
+      static_assert(!has_delete_clause_v<Args...>, ACC_DETAIL_DELETE_ON_CONSTRUCT("serial"));
     else
       static_assert(dependent_false<Args...>,
                     "acc::serial: an argument before the body is not a clause; clauses are acc::async, if_, "

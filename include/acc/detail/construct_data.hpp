@@ -53,6 +53,11 @@ constexpr std::size_t leading_clause_or_data_count() {
   return k;
 }
 
+/// The message for a delete_ among a construct's clauses (static_assert messages are literals).
+#define ACC_DETAIL_DELETE_ON_CONSTRUCT(CONSTRUCT)                                                      \
+  "acc::" CONSTRUCT ": delete_ is an acc::exit_data clause; a construct's own data clauses (copy, "  \
+  "copyin, copyout, create, no_create, present, deviceptr) end with it anyway"
+
 /// Whether a delete_ is among the arguments: an acc::exit_data clause, which no construct takes.
 template <class... Args>
 inline constexpr bool has_delete_clause_v =

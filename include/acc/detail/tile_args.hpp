@@ -90,9 +90,7 @@ constexpr bool check_tile_args() {
     if constexpr (!clauses_then_body<Args...>()) {
       // Data clauses among the clauses are not wrong: tile_loop runs inside a data region of them.
       if constexpr (data_clauses_then_body<Args...>())
-        static_assert(!has_delete_clause_v<Args...>,
-                      "acc::tile_loop: delete_ is an acc::exit_data clause; a construct's own data clauses (copy, "
-                      "copyin, copyout, create, no_create, present, deviceptr) end with it anyway");
+        static_assert(!has_delete_clause_v<Args...>, ACC_DETAIL_DELETE_ON_CONSTRUCT("tile_loop"));
       else
         static_assert(dependent_false<Extent>,
                       "acc::tile_loop: an argument between the extent and the body is not a tile_loop clause; "
