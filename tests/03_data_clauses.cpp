@@ -588,3 +588,18 @@ void data_scenario() {
 TEST_CASE("device memory in use returns to its starting value", "[03][leak]") {
   REQUIRE(acc_test::leaked_by(data_scenario) == 0);
 }
+
+TEST_CASE("a negative device_num on a data construct or update is bad_clause and enters nothing", "[03][data][errors]") {
+  const long n = GENERATE(1L, 1009L);
+  acc::array<long long> a("a", n);
+  REQUIRE_THROWS_WITH(acc::data(acc::copyin(a), acc::device_num(-2)), Catch::Contains("device_num(-2) is negative"));
+  REQUIRE_FALSE(acc::is_present(a));
+  REQUIRE_THROWS_AS(acc::enter_data(acc::copyin(a), acc::device_num(-4)), acc::bad_clause);
+  REQUIRE_FALSE(acc::is_present(a));
+  acc::enter_data(acc::copyin(a));
+  REQUIRE_THROWS_AS(acc::update_device(a, acc::device_num(-2)), acc::bad_clause);
+  REQUIRE_THROWS_AS(acc::exit_data(acc::delete_(a), acc::device_num(-2)), acc::bad_clause);
+  REQUIRE(acc::is_present(a));  // the exit with the bad clause gave nothing back
+  acc::exit_data(acc::delete_(a));
+  REQUIRE_FALSE(acc::is_present(a));
+}

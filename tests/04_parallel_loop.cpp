@@ -11,6 +11,10 @@
 #include "support/arrays.hpp"
 #include "support/buffer.hpp"
 
+#if defined(_OPENMP)
+#  include <omp.h>
+#endif
+
 namespace {
 
 // A user function called from a compute region (OpenACC `routine`).
@@ -337,4 +341,67 @@ TEST_CASE("constructs run from host threads that never made a CUDA call", "[04][
   add_index<long long>(z, 7, n + 7);
   REQUIRE(acc_test::to_vector(y) == expect_y);
   REQUIRE(acc_test::to_vector(z) == expect_z);
+}
+
+TEST_CASE("a negative device_num is bad_clause on every compute construct", "[04][loop][clauses][errors]") {
+  acc::array<int> out(4);
+  REQUIRE_THROWS_WITH(acc::parallel_loop(4, acc::device_num(-2), ACC_LAMBDA(int i) { out[i] = 1; }),
+                      Catch::Contains("acc::parallel_loop at 04_parallel_loop.cpp:") &&
+                          Catch::Contains("device_num(-2) is negative"));
+  REQUIRE_THROWS_AS(acc::parallel_reduce(4, acc::device_num(-5), acc::plus, ACC_LAMBDA(int i) { return i; }),
+                    acc::bad_clause);
+  REQUIRE_THROWS_AS(acc::parallel(acc::device_num(-3), ACC_LAMBDA(const acc::gang_t&) {}), acc::bad_clause);
+  REQUIRE(acc_test::to_vector(out) == std::vector<int>(4, 0));  // nothing ran
+}
+
+TEST_CASE("num_gangs(1) on the host runs the construct as the sequential loop, to the bit", "[04][loop][clauses]") {
+  // Host gangs become threads (backend/host/executor.hpp): one gang is the calling thread alone,
+  // so even with OpenMP a float sum is the sequential loop's. if_(false): on the host everywhere.
+  const int n = GENERATE(1, 1009, 100003);
+  acc::array<float> x(n);
+  acc_test::fill_random(x, 17u, -1.0f, 1.0f);
+  float e = 0.5f;
+  for (int i = 0; i < n; ++i) e += x[i];
+  const acc::view<const float> p = x;
+  REQUIRE(acc::parallel_reduce(n, acc::num_gangs(1), acc::if_(false), acc::plus,
+                               ACC_LAMBDA(int i) { return p[i]; }, 0.5f) == e);
+  float s = 0.5f;
+  acc::parallel_loop(n, acc::num_gangs(1), acc::if_(false), acc::reduction(acc::plus, s),
+                     ACC_LAMBDA(int i, float& v) { v += p[i]; });
+  REQUIRE(s == e);
+}
+
+namespace {
+// One thread's constructs, in a function of their own (not in the OpenMP region's block).
+void fill_and_sum(acc::array<long long>& y, long long add, long long& sum) {
+  acc::parallel_loop(static_cast<long long>(y.size()), ACC_LAMBDA(long long i) { y[i] = mix(i) + add; });
+  sum = acc::parallel_reduce(static_cast<long long>(y.size()), acc::plus, ACC_LAMBDA(long long i) { return y[i]; });
+}
+}  // namespace
+
+TEST_CASE("constructs called inside an OpenMP parallel region run every iteration", "[04][loop][threads]") {
+  // Nested in a region, OpenMP gives a construct's region one thread, fewer than it asked for:
+  // that thread takes every part.
+  const long long n = GENERATE(1, 1000, 65537);
+  acc::array<long long> y0("y0", n), y1("y1", n);
+  long long sums[2] = {0, 0};
+  bool ran[2] = {false, false};
+#if defined(_OPENMP)
+#  pragma omp parallel num_threads(2)
+  {
+    const int t = omp_get_thread_num();
+    if (t < 2) fill_and_sum(t == 0 ? y0 : y1, t, sums[t]), ran[t] = true;
+  }
+#endif
+  // Without OpenMP, or where its region had one thread: the rest here.
+  if (!ran[0]) fill_and_sum(y0, 0, sums[0]);
+  if (!ran[1]) fill_and_sum(y1, 1, sums[1]);
+  long long e0 = 0, e1 = 0;
+  for (long long i = 0; i < n; ++i) {
+    REQUIRE(y0[i] == mix(i));
+    REQUIRE(y1[i] == mix(i) + 1);
+    e0 += mix(i), e1 += mix(i) + 1;
+  }
+  REQUIRE(sums[0] == e0);
+  REQUIRE(sums[1] == e1);
 }

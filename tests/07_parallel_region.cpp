@@ -145,3 +145,23 @@ TEST_CASE("single runs once per gang or per worker", "[07][region][single]") {
   // On the host one thread runs each gang, so "per worker" is once per gang there.
   REQUIRE(calls[0] == (acc_test::gpu_run() ? gangs * workers : gangs));
 }
+
+TEST_CASE("num_workers and vector_length reach the gang handle", "[07][region][clauses]") {
+  const int gangs = GENERATE(1, 3, 17);
+  const int workers = GENERATE(1, 2, 4);
+  const int lanes = GENERATE(1, 5, 32);
+  acc::array<int> seen("seen", 3 * gangs);
+  acc::parallel(acc::num_gangs(gangs), acc::num_workers(workers), acc::vector_length(lanes),
+                ACC_LAMBDA(const acc::gang_t& g) {
+                  acc::single(g, acc::per_gang, [&] {
+                    seen[3 * g.gang_num()] = g.num_gangs();
+                    seen[3 * g.gang_num() + 1] = g.num_workers();
+                    seen[3 * g.gang_num() + 2] = g.vector_length();
+                  });
+                });
+  for (int k = 0; k < gangs; ++k) {
+    REQUIRE(seen[3 * k] == gangs);
+    REQUIRE(seen[3 * k + 1] == workers);
+    REQUIRE(seen[3 * k + 2] == lanes);
+  }
+}

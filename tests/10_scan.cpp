@@ -532,3 +532,30 @@ TEST_CASE("parallel_scan takes any number of clauses", "[10][scan][parallel_scan
   }
   REQUIRE(total == expect);
 }
+
+TEST_CASE("a scan with default_present names the output when only the input is present", "[10][scan][errors]") {
+  const int n = GENERATE(1, 1000);
+  acc::array<int> in("keys", n), out("ranks", n);
+  acc::data region{acc::copyin(in)};
+  REQUIRE_THROWS_WITH(acc::inclusive_scan(in, out, acc::plus, acc::default_present),
+                      Catch::Contains("'ranks' is not present"));
+  REQUIRE_THROWS_AS(acc::exclusive_scan(in, out, 0, acc::plus, acc::default_present), acc::not_present_error);
+  {
+    acc::data both{acc::create(out)};
+    REQUIRE_NOTHROW(acc::inclusive_scan(in, out, acc::plus, acc::default_present));
+  }
+}
+
+TEST_CASE("a scan with if_(false) runs on the host without default_present's presence check", "[10][scan][data]") {
+  // As compute constructs: if_(false) runs on the host, where every array is accessible.
+  const int n = GENERATE(1, 1000, 65537);
+  acc::array<int> a("keys", n), b("ranks", n);
+  acc_test::fill_random(a, 23u, -9, 9);
+  const auto inc = ref_inclusive<int>(a.data(), n, acc::plus);
+  const auto exc = ref_exclusive<int>(a.data(), n, 5, acc::plus);
+  REQUIRE_FALSE(acc::is_present(a));
+  acc::inclusive_scan(a, b, acc::plus, acc::if_(false), acc::default_present);
+  require_equal(b.data(), inc);
+  acc::exclusive_scan(a.data(), n, b.data(), 5, acc::plus, acc::default_present, acc::if_(false));
+  require_equal(b.data(), exc);
+}

@@ -294,3 +294,25 @@ TEST_CASE("atomic_add takes a value of another type than *p", "[14][atomic]") {
   REQUIRE(sum[0] == 0.5 + n);
   REQUIRE(count[0] == expect);
 }
+
+TEMPLATE_TEST_CASE("an atomic minimum or maximum that ties keeps x, as the sequential x = op(x, v)", "[14][atomic]",
+                   float, double) {
+  // -0 and +0 compare equal: a tie, where acc::minimum(x, v) and acc::maximum(x, v) give x, so
+  // the sign of x stays.
+  const int n = GENERATE(1, 1000);
+  buffer<TestType> x(4, TestType(0));
+  x[0] = -TestType(0), x[1] = TestType(0), x[2] = -TestType(0), x[3] = TestType(0);
+  TestType* p = x.data();
+  acc::parallel_loop(n, ACC_LAMBDA(int) {
+    acc::atomic_update(p[0], acc::minimum, TestType(0));   // -0 stays -0
+    acc::atomic_update(p[1], acc::minimum, -TestType(0));  // +0 stays +0
+    acc::atomic_update(p[2], acc::maximum, TestType(0));   // -0 stays -0
+    acc::atomic_update(p[3], acc::maximum, -TestType(0));  // +0 stays +0
+  });
+  REQUIRE(std::signbit(x[0]));
+  REQUIRE_FALSE(std::signbit(x[1]));
+  REQUIRE(std::signbit(x[2]));
+  REQUIRE_FALSE(std::signbit(x[3]));
+  REQUIRE(acc::minimum(-TestType(0), TestType(0)) == TestType(0));  // the operator object agrees
+  REQUIRE(std::signbit(acc::minimum(-TestType(0), TestType(0))));
+}

@@ -292,3 +292,14 @@ TEST_CASE("extents given by namespace-scope constants work in every construct", 
     }
   REQUIRE(total == expect_total);
 }
+
+TEST_CASE("an update with if_(false) does nothing, even for data that is not present", "[14][update]") {
+  const int n = GENERATE(1, 777);
+  acc::array<float> a("a", n), b("b", n);
+  REQUIRE_FALSE(acc::is_present(a));
+  REQUIRE_NOTHROW(acc::update_self(a, acc::if_(false)));
+  REQUIRE_NOTHROW(acc::update_device(a, b, acc::if_(false)));
+  // The same updates with if_(true) are errors: the data is not present.
+  REQUIRE_THROWS_AS(acc::update_self(a, acc::if_(true)), acc::not_present_error);
+  REQUIRE_THROWS_AS(acc::update_device(a, b, acc::if_(true)), acc::not_present_error);
+}

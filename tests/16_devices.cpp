@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace {
@@ -238,4 +239,17 @@ TEST_CASE("update_peer moves halo rows between the devices of a split loop", "[1
                    acc::delete_(acc::section(b, r.lo - 1, r.hi - r.lo + 2)), acc::device_num(devs[k]));
   }
   for (long i = 1; i <= n; ++i) REQUIRE(a[i] == ra[std::size_t(i)]);
+}
+
+TEST_CASE("update_peer with a negative device is a bad_clause on every backend", "[16][devices]") {
+  acc::array<int> a("a", 8);
+  acc::enter_data(acc::copyin(a));
+  for (const int bad : {-1, -2}) {
+    REQUIRE_THROWS_WITH(acc::update_peer(a, bad, 0), Catch::Contains("device " + std::to_string(bad) + " is negative"));
+    REQUIRE_THROWS_AS(acc::update_peer(a, 0, bad), acc::bad_clause);
+    REQUIRE_THROWS_AS(acc::update_peer(a, bad, 0, acc::async(1)), acc::bad_clause);
+  }
+  acc::update_peer(a, 0, 0);  // a present range, one device: nothing to move
+  acc::exit_data(acc::delete_(a));
+  REQUIRE_FALSE(acc::is_present(a));
 }

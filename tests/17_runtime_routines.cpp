@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <random>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -348,5 +349,16 @@ TEST_CASE("init, shutdown, set and the device routines name the user's line and 
   REQUIRE_THROWS_WITH(acc::set_default_async(-9), at("set_default_async"));
   if (acc::get_num_devices(acc::device_type::nvidia) == 0)
     REQUIRE_THROWS_WITH(acc::set(acc::device_type::nvidia), at("set") && Catch::Contains("no NVIDIA GPU"));
+  REQUIRE(acc::get_default_async() == 0);
+}
+
+TEST_CASE("no negative queue but async_default can be the default async queue", "[17][async]") {
+  default_async_guard guard;
+  acc::set_default_async(3);
+  // acc::async_noval names the default queue itself; it cannot become it.
+  for (const int q : {acc::async_noval, acc::async_sync, -4, -1000})
+    REQUIRE_THROWS_WITH(acc::set_default_async(q), Catch::Contains(std::to_string(q) + " cannot be the default async queue"));
+  REQUIRE(acc::get_default_async() == 3);
+  acc::set_default_async(acc::async_default);
   REQUIRE(acc::get_default_async() == 0);
 }

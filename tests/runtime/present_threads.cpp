@@ -3,6 +3,7 @@
 // memory whose copies can be held up, so that the table's GPU paths (enter_action's allocation and
 // copy-in outside the table's lock, the frees) run on any machine, at chosen moments. The device
 // number is one no other code uses. A GPU runs the same path in 13_present_model's thread cases.
+#include <acc/data.hpp>
 #include <acc/parallel.hpp>
 #include <catch2/catch.hpp>
 
@@ -300,4 +301,45 @@ TEST_CASE("host memory about to be freed takes its device copies with it", "[run
   REQUIRE(device_copy(first) == nullptr);
   REQUIRE(device_copy(second) == nullptr);
   REQUIRE(d->releases == 2);
+}
+
+// A data region naming one array in several clauses (copyout(a) and copy(a), say): the first
+// clause allocates, so it also copies in and out for the later ones (merge_repeated), as
+// compilers merge such clauses. The scripted device shows the copies.
+TEST_CASE("one array in a region's copyout and copy clauses is copied in and out once", "[runtime][present]") {
+  scripted_device d;
+  const std::size_t n = GENERATE(std::size_t(1), std::size_t(4099));
+  std::vector<double> x(n);
+  for (std::size_t i = 0; i < n; ++i) x[i] = 0.25 * double(i) + 1.0;
+  const host_span sx{x.data(), n * sizeof(double), "x"};
+  acc::detail::data_action actions[2] = {{data_kind::copyout, sx, 0, false}, {data_kind::copy, sx, 0, false}};
+  acc::detail::merge_repeated(actions, 2);
+  acc::detail::enter_actions(actions, 2, device, ref_counter::structured, acc::detail::queue_sync, site("data"));
+  const double* copy = device_copy(sx);
+  REQUIRE(copy != nullptr);
+  REQUIRE(d->allocs == 1);
+  REQUIRE(d->copies == 1);  // copy's copy-in, done by copyout's entry
+  REQUIRE(std::vector<double>(copy, copy + n) == x);
+  for (std::size_t i = 0; i < n; ++i) const_cast<double*>(copy)[i] = -double(i);
+  acc::detail::exit_region(actions, 2, device, acc::detail::queue_sync, true, site("data"));
+  REQUIRE(device_copy(sx) == nullptr);
+  REQUIRE(d->releases == 1);
+  for (std::size_t i = 0; i < n; ++i) REQUIRE(x[i] == -double(i));  // copied out once the last reference went
+}
+
+// acc::hostptr on a GPU: the host address of a device address inside a present range's copy,
+// and none for the address one past its end.
+TEST_CASE("host_address maps the device copy's addresses, and not the one past its end", "[runtime][present]") {
+  scripted_device d;
+  const std::size_t n = GENERATE(std::size_t(1), std::size_t(97));
+  std::vector<double> x(n, 2.0);
+  const host_span sx{x.data(), n * sizeof(double), "x"};
+  enter(sx);
+  const double* copy = device_copy(sx);
+  REQUIRE(copy != nullptr);
+  REQUIRE(acc::detail::host_address(device, copy) == x.data());
+  REQUIRE(acc::detail::host_address(device, copy + (n - 1)) == x.data() + (n - 1));
+  REQUIRE(acc::detail::host_address(device, copy + n) == nullptr);
+  exit_delete(sx);
+  REQUIRE(acc::detail::host_address(device, copy) == nullptr);
 }
