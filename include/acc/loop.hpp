@@ -161,6 +161,9 @@ constexpr bool check_loop_args() {
 ///   (iterations split across devices, acc/clauses.hpp), adaptive (host or GPU by measurement),
 ///   tuned (launch shape by measurement). Without async the call returns when every iteration
 ///   has run; with reductions it always does.
+/// - Data clauses among the clauses (copy, copyin, copyout, create, no_create, present,
+///   deviceptr) are a data region around the loop, with its if_, async and device_num (OpenACC
+///   3.3 §2.5.1 `parallel loop copyin(a)`).
 /// - Iterations must be independent, as OpenACC's `independent` loops.
 /// e.g. acc::parallel_loop(n, ACC_LAMBDA(int i) { y[i] = a * x[i] + y[i]; });
 ///

@@ -203,8 +203,9 @@ inline constexpr bool is_location_v = std::is_same_v<std::remove_cvref_t<T>, std
 ///   was split (a NaN compares neither below nor above anything, as with CUB's and std::max's
 ///   operators), so host, OpenMP and GPU may differ: leave NaNs out in the body.
 /// - Clauses, any number, may come before op: num_gangs, num_workers, vector_length (the
-///   launch shape, as in parallel_loop), async, if_, device_num, default_present; the call
-///   always returns the finished value.
+///   launch shape, as in parallel_loop), async, if_, device_num, default_present, adaptive,
+///   tuned, and data clauses (copy, copyin, ...: a data region around the construct, with its
+///   if_, async and device_num); the call always returns the finished value.
 /// - Deterministic for a fixed device and configuration; float results may differ between
 ///   the host and a GPU, which group the operations differently.
 /// e.g. acc::parallel_reduce(4, acc::plus, ACC_LAMBDA(int i) { return i; }) == 6

@@ -112,7 +112,8 @@ void run_parallel(const std::source_location& where, Args&&... args) {
 ///   gang has one private copy, starting at op's identity; update it in gang-redundant code,
 ///   gang loops or single(g, per_gang, ...) (a worker or vector loop's contribution comes in
 ///   through acc::loop_reduce); at the end var = op(var, every gang's copy). A region with
-///   reductions returns when it is done, async or not.
+///   reductions returns when it is done, async or not. Data clauses (copy, copyin, ...) are a
+///   data region around the construct, with its if_, async and device_num.
 /// - On the host each gang is one thread; worker and vector loops run in order.
 /// e.g. acc::parallel(acc::num_gangs(n), ACC_LAMBDA(const acc::gang_t& g) {
 ///        acc::loop(g, acc::gang, n, [&](int i) { acc::loop(g, acc::vector, m, [&](int j) { a(i, j) = i + j; }); });

@@ -82,8 +82,9 @@ void run_serial(const std::source_location& where, Args&&... args) {
 /// Runs body() once on the current device (OpenACC 3.3 §2.5.2 `serial`: one gang, one worker,
 /// one vector lane), e.g. to set up or finish data that stays on the device without copying it
 /// back and forth.
-/// - Clauses before the body: async(q), if_ (false: on the host), device_num, default_present.
-///   Without async the call returns when the body has run.
+/// - Clauses before the body: async(q), if_ (false: on the host), device_num, default_present,
+///   adaptive, and data clauses (copy, copyin, ...: a data region around the construct, with
+///   its if_, async and device_num). Without async the call returns when the body has run.
 /// - Captured acc::array / acc::view are mapped as for parallel_loop (implicit data: copy if
 ///   absent, copyin when const; default_present requires them present).
 /// - A single GPU thread runs the body: keep it short, loops over large data belong in

@@ -77,7 +77,9 @@ namespace acc {
 ///   gang-private team memory of that shape, no array, indexed from 0), acc::cache_bytes (room
 ///   for acc::cache),
 ///   num_gangs (caps the gangs; they then take several tiles each), async, if_, device_num,
-///   default_present. num_workers, shared_bytes and reduction are rejected at compile time.
+///   default_present, adaptive, and data clauses (copy, copyin, ...: a data region around the
+///   construct, with its if_, async and device_num). num_workers, shared_bytes and reduction are
+///   rejected at compile time.
 /// - Body form 1, per iteration: body(i[, j[, k]], views...), one const cached_view<T, R>& per
 ///   cached or scratch clause in clause order; no barriers inside (reads of other iterations' channel
 ///   writes are not ordered). Form 2, tile level: body(const tile_t<R, Index>& t, views...),
