@@ -70,15 +70,14 @@ constexpr bool construct_data_ok() {
   return data_clauses_then_body<Args...>() && !has_delete_clause_v<Args...> && !has_devices_v<Args...>;
 }
 
-/// The positions of the arguments that are data clauses (Data) or not (!Data), in order.
-template <bool Data, class... Args>
-constexpr auto positions_of_data_clauses() {
+/// The positions of the arguments that are not data clauses, in order.
+template <class... Args>
+constexpr auto positions_of_other_args() {
   constexpr bool data[] = {is_data_clause_v<Args>..., false};
-  constexpr std::size_t count = ((is_data_clause_v<Args> == Data ? 1u : 0u) + ... + 0u);
-  std::array<std::size_t, count> at{};
+  std::array<std::size_t, sizeof...(Args) - data_clause_count<Args...>> at{};
   std::size_t k = 0;
   for (std::size_t i = 0; i < sizeof...(Args); ++i)
-    if (data[i] == Data) at[k++] = i;
+    if (!data[i]) at[k++] = i;
   return at;
 }
 
@@ -89,12 +88,11 @@ constexpr auto positions_of_data_clauses() {
 /// the construct.
 template <class Run, class... Args>
 decltype(auto) with_construct_data(const call_site& site, Run&& run, const Args&... args) {
-  constexpr auto data_at = positions_of_data_clauses<true, Args...>();
-  constexpr auto rest_at = positions_of_data_clauses<false, Args...>();
+  constexpr auto rest_at = positions_of_other_args<Args...>();
   const auto all = std::forward_as_tuple(args...);
 
   data_spec spec;
-  std::array<data_action, data_at.size()> actions{};
+  std::array<data_action, data_clause_count<Args...>> actions{};
   data_action* out = actions.data();
   // Data clauses become actions; the construct's if_, async and device_num set the region's; the
   // other arguments are no data clause and fold to nothing.
