@@ -11,7 +11,6 @@
 
 #include <array>
 #include <cstddef>
-#include <exception>
 #include <source_location>
 #include <type_traits>
 
@@ -217,38 +216,14 @@ class data {
 public:
   // An unnamed acc::data{...} ends where it is written, before the code it was meant to cover.
   [[nodiscard("acc::data: an unnamed region ends at once; name it: acc::data region{...};")]]
-  explicit data(const Clauses&... clauses, std::source_location where = std::source_location::current())
-      : site_{"data", where} {
-    if constexpr (detail::check_data_region_args<Clauses...>()) {
-      detail::data_spec spec;
-      detail::data_action* out = actions_.data();
-      (detail::fold_data_clause(spec, out, clauses), ...);
-      if (!spec.if_) return;
-      detail::merge_repeated(actions_.data(), actions_.size());
-      detail::check_data_queue(spec.queue, site_);
-      device_ = detail::data_device(spec.device_num, site_);
-      queue_ = spec.queue;
-      detail::enter_actions(actions_.data(), actions_.size(), device_, detail::ref_counter::structured, queue_,
-                            site_);
-      active_ = true;
-      uncaught_ = std::uncaught_exceptions();
-    }
+  explicit data(const Clauses&... clauses, std::source_location where = std::source_location::current()) {
+    if constexpr (detail::check_data_region_args<Clauses...>()) region_.enter({"data", where}, clauses...);
   }
   data(const data&) = delete;
   data& operator=(const data&) = delete;
-  ~data() noexcept(false) {
-    if (active_)
-      detail::exit_region(actions_.data(), actions_.size(), device_, queue_, std::uncaught_exceptions() <= uncaught_,
-                          site_);
-  }
 
 private:
-  std::array<detail::data_action, detail::data_clause_count<Clauses...>> actions_{};
-  detail::call_site site_;
-  int device_ = -1;
-  int queue_ = detail::queue_sync;
-  int uncaught_ = 0;
-  bool active_ = false;
+  detail::structured_region<detail::data_clause_count<Clauses...>> region_;
 };
 
 template <class... Clauses>

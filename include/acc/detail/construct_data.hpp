@@ -12,7 +12,6 @@
 
 #include <array>
 #include <cstddef>
-#include <exception>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -90,34 +89,11 @@ template <class Run, class... Args>
 decltype(auto) with_construct_data(const call_site& site, Run&& run, const Args&... args) {
   constexpr auto rest_at = positions_of_other_args<Args...>();
   const auto all = std::forward_as_tuple(args...);
-
-  data_spec spec;
-  std::array<data_action, data_clause_count<Args...>> actions{};
-  data_action* out = actions.data();
-  // Data clauses become actions; the construct's if_, async and device_num set the region's; the
-  // other arguments are no data clause and fold to nothing.
-  [&]<std::size_t... I>(std::index_sequence<I...>) {
-    (fold_data_clause(spec, out, std::get<I>(all)), ...);
-  }(std::make_index_sequence<sizeof...(Args)>{});
-  const auto run_rest = [&]() -> decltype(auto) {
-    return [&]<std::size_t... K>(std::index_sequence<K...>) -> decltype(auto) {
-      return run(std::get<rest_at[K]>(all)...);
-    }(std::make_index_sequence<rest_at.size()>{});
-  };
-  if (!spec.if_) return run_rest();
-  merge_repeated(actions.data(), actions.size());
-  check_data_queue(spec.queue, site);
-  const int device = data_device(spec.device_num, site);
-  enter_actions(actions.data(), actions.size(), device, ref_counter::structured, spec.queue, site);
-  struct region_end {
-    data_action* a;
-    std::size_t n;
-    int device, queue, uncaught;
-    const call_site& site;
-    // The first exit failure is thrown unless the construct's own exception is propagating.
-    ~region_end() noexcept(false) { exit_region(a, n, device, queue, std::uncaught_exceptions() <= uncaught, site); }
-  } end{actions.data(), actions.size(), device, spec.queue, std::uncaught_exceptions(), site};
-  return run_rest();
+  structured_region<data_clause_count<Args...>> region;
+  region.enter(site, args...);
+  return [&]<std::size_t... K>(std::index_sequence<K...>) -> decltype(auto) {
+    return run(std::get<rest_at[K]>(all)...);
+  }(std::make_index_sequence<rest_at.size()>{});
 }
 
 }  // namespace acc::detail

@@ -11,6 +11,7 @@
 #include <acc/runtime.hpp>
 #include <acc/section.hpp>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
@@ -233,6 +234,47 @@ inline void exit_region(data_action* a, std::size_t n, int device, int queue, bo
   }
   if (first && rethrow) std::rethrow_exception(first);
 }
+
+/// A structured data region's entry and exit (OpenACC 3.3 §2.6.5), shared by acc::data and the
+/// data clauses of compute constructs: enter() folds the clauses (if_, async and device_num set
+/// the region's; other arguments fold to nothing) and enters them; the destructor exits them in
+/// reverse order, throwing the first exit failure unless the region is ending by an exception.
+/// With if_(false) nothing is entered and nothing exits.
+template <std::size_t N>
+class structured_region {
+public:
+  structured_region() = default;
+  structured_region(const structured_region&) = delete;
+  structured_region& operator=(const structured_region&) = delete;
+
+  template <class... Args>
+  void enter(const call_site& site, const Args&... args) {
+    data_spec spec;
+    data_action* out = actions_.data();
+    (fold_data_clause(spec, out, args), ...);
+    if (!spec.if_) return;
+    merge_repeated(actions_.data(), N);
+    check_data_queue(spec.queue, site);
+    device_ = data_device(spec.device_num, site);
+    queue_ = spec.queue;
+    enter_actions(actions_.data(), N, device_, ref_counter::structured, queue_, site);
+    site_ = site;
+    uncaught_ = std::uncaught_exceptions();
+    active_ = true;
+  }
+
+  ~structured_region() noexcept(false) {
+    if (active_) exit_region(actions_.data(), N, device_, queue_, std::uncaught_exceptions() <= uncaught_, site_);
+  }
+
+private:
+  std::array<data_action, N> actions_{};
+  call_site site_{};
+  int device_ = -1;
+  int queue_ = queue_sync;
+  int uncaught_ = 0;
+  bool active_ = false;
+};
 
 template <class... C>
 constexpr bool check_data_region_args() {
