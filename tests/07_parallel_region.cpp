@@ -3,6 +3,7 @@
 #include <acc/parallel.hpp>
 #include <catch2/catch.hpp>
 
+#include <climits>
 #include <tuple>
 
 #include "support/arrays.hpp"
@@ -142,11 +143,12 @@ TEST_CASE("single runs once per gang or per worker", "[07][region][single]") {
   acc::array<int> per_gang(gangs), calls(1);
   gang_count(per_gang, calls, acc::num_gangs(gangs), acc::num_workers(workers), acc::vector_length(32));
   for (int k = 0; k < gangs; ++k) REQUIRE(per_gang[k] == 1);
-  // On the host one thread runs each gang, so "per worker" is once per gang there.
-  REQUIRE(calls[0] == (acc_test::gpu_run() ? gangs * workers : gangs));
+  // On the host one thread runs each gang: one worker, so "per worker" is once per gang there.
+  REQUIRE(calls[0] == gangs * (acc_test::gpu_run() ? workers : 1));
 }
 
-TEST_CASE("num_workers and vector_length reach the gang handle", "[07][region][clauses]") {
+TEST_CASE("num_workers and vector_length reach the gang handle; a host gang is one worker of one lane",
+          "[07][region][clauses]") {
   const int gangs = GENERATE(1, 3, 17);
   const int workers = GENERATE(1, 2, 4);
   const int lanes = GENERATE(1, 5, 32);
@@ -161,7 +163,60 @@ TEST_CASE("num_workers and vector_length reach the gang handle", "[07][region][c
                 });
   for (int k = 0; k < gangs; ++k) {
     REQUIRE(seen[3 * k] == gangs);
-    REQUIRE(seen[3 * k + 1] == workers);
-    REQUIRE(seen[3 * k + 2] == lanes);
+    REQUIRE(seen[3 * k + 1] == (acc_test::gpu_run() ? workers : 1));
+    REQUIRE(seen[3 * k + 2] == (acc_test::gpu_run() ? lanes : 1));
   }
+}
+
+// CUDA-style code divides a gang's work by thread: worker_num() / num_workers() and vector_lane()
+// / vector_length() must describe the threads that really run, on every backend, or part of the
+// work is skipped.
+TEST_CASE("a gang's work divided by worker and lane numbers covers every index once", "[07][region][clauses]") {
+  const int n = GENERATE(0, 1, 31, 257, 4099);
+  const int gangs = GENERATE(1, 3);
+  const int workers = GENERATE(1, 4);
+  const int lanes = GENERATE(1, 5, 32);
+  acc::array<int> hits(std::size_t(gangs) * std::size_t(n));
+  for (std::size_t i = 0; i < hits.size(); ++i) hits[i] = 0;
+  acc::parallel(acc::num_gangs(gangs), acc::num_workers(workers), acc::vector_length(lanes),
+                ACC_LAMBDA(const acc::gang_t& g) {
+                  const int lane = g.vector_lane();
+                  if (lane >= g.vector_length()) return;  // lanes that only pad a worker to a warp
+                  const int t = g.worker_num() * g.vector_length() + lane;
+                  const int threads = g.num_workers() * g.vector_length();
+                  for (int i = t; i < n; i += threads) hits[std::size_t(g.gang_num()) * std::size_t(n) + i] += 1;
+                });
+  for (std::size_t i = 0; i < hits.size(); ++i) REQUIRE(hits[i] == 1);
+}
+
+// Per-worker partial results in team memory, started in gang-redundant code with a value other
+// than zero (the identity of max), combined once per gang: every slot up to num_workers() must
+// have been started.
+TEST_CASE("per-worker slots started by single(per_worker) and combined per gang", "[07][region][single]") {
+  const int n = GENERATE(1, 2, 97, 1000);
+  const int gangs = GENERATE(1, 5);
+  const int workers = GENERATE(1, 3, 4);
+  acc::array<long long> x(n);
+  acc_test::fill_random(x, 11u + unsigned(n), -100000LL, -1LL);  // all below the zero of fresh memory
+  acc::array<long long> best(gangs);
+  acc::parallel(acc::num_gangs(gangs), acc::num_workers(workers), acc::vector_length(32),
+                acc::shared_bytes(sizeof(long long) * 8), ACC_LAMBDA(const acc::gang_t& g) {
+                  auto part = g.shared<long long>(8);
+                  acc::single(g, acc::per_worker, [&] { part[g.worker_num()] = LLONG_MIN; });
+                  acc::loop(g, acc::worker, n, [&](int i) {
+                    acc::single(g, acc::per_worker, [&] {
+                      const long long v = x[i] + g.gang_num();
+                      if (v > part[g.worker_num()]) part[g.worker_num()] = v;
+                    });
+                  });
+                  acc::barrier(g);
+                  acc::single(g, acc::per_gang, [&] {
+                    long long m = LLONG_MIN;
+                    for (int w = 0; w < g.num_workers(); ++w) m = part[w] > m ? part[w] : m;
+                    best[g.gang_num()] = m;
+                  });
+                });
+  long long want = LLONG_MIN;
+  for (std::size_t i = 0; i < x.size(); ++i) want = x[i] > want ? x[i] : want;
+  for (int k = 0; k < gangs; ++k) REQUIRE(best[k] == want + k);
 }

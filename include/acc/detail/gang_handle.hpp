@@ -26,12 +26,15 @@ class gang_t {
 public:
   ACC_DETAIL_HD int gang_num() const noexcept;
   ACC_DETAIL_HD int num_gangs() const noexcept;
-  /// This thread's worker in the gang; 0 on the host, where one thread runs each gang.
+  /// This thread's worker in the gang, below num_workers().
   ACC_DETAIL_HD int worker_num() const noexcept;
+  /// The workers the gang runs: num_workers on a GPU; 1 on the host, where one thread runs each
+  /// gang (worker loops then run all their iterations in that worker).
   ACC_DETAIL_HD int num_workers() const noexcept { return num_workers_; }
   /// This thread's vector lane; lanes at or above vector_length() only pad a worker to whole
-  /// warps and take no vector iterations. 0 on the host.
+  /// warps and take no vector iterations.
   ACC_DETAIL_HD int vector_lane() const noexcept;
+  /// The lanes of each worker: vector_length on a GPU; 1 on the host.
   ACC_DETAIL_HD int vector_length() const noexcept { return vector_length_; }
 
   /// `count` elements of gang-shared memory (team memory): the same span for every thread of

@@ -42,8 +42,6 @@ void run(backend, const region_task<std::tuple<R...>>& task, const Body& body, c
   const launch_spec& spec = ctx.spec;
   const std::tuple<R...>& reds = task.reductions;
   const int gangs = spec.num_gangs ? spec.num_gangs : thread_count(0);
-  const int workers = spec.num_workers ? spec.num_workers : 1;
-  const int vector = spec.vector_length ? spec.vector_length : 1;
   const std::size_t shared = spec.shared_bytes;
   // Rounded up to whole max_align_t, a size this close to SIZE_MAX would wrap.
   if (shared > SIZE_MAX - sizeof(aligned_word))
@@ -58,7 +56,11 @@ void run(backend, const region_task<std::tuple<R...>>& task, const Body& body, c
     Vals folded = init;
     ex.part_chunks(p, static_cast<std::uint64_t>(gangs), [&](std::uint64_t g0, std::uint64_t g1) {
       for (std::uint64_t gang = g0; gang < g1; ++gang) {
-        const gang_t g(static_cast<int>(gang), gangs, workers, vector, base, shared);
+        // One thread runs the gang: it is one worker of one lane whatever num_workers and
+        // vector_length ask (OpenACC lets an implementation use other values than the clauses
+        // give), so a body that divides work by worker_num() / num_workers() or vector_lane() /
+        // vector_length(), as CUDA code does by thread, still covers all of it.
+        const gang_t g(static_cast<int>(gang), gangs, 1, 1, base, shared);
         if constexpr (sizeof...(R) == 0) {
           body(g);
         } else {
