@@ -147,7 +147,7 @@ TEST_CASE("single runs once per gang or per worker", "[07][region][single]") {
   REQUIRE(calls[0] == gangs * (acc_test::gpu_run() ? workers : 1));
 }
 
-TEST_CASE("num_workers and vector_length reach the gang handle; a host gang is one worker of one lane",
+TEST_CASE("num_workers and vector_length reach the gang handle, and a host gang is one worker of one lane",
           "[07][region][clauses]") {
   const int gangs = GENERATE(1, 3, 17);
   const int workers = GENERATE(1, 2, 4);
