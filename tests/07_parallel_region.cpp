@@ -186,7 +186,12 @@ TEST_CASE("a gang's work divided by worker and lane numbers covers every index o
                   const int threads = g.num_workers() * g.vector_length();
                   for (int i = t; i < n; i += threads) hits[std::size_t(g.gang_num()) * std::size_t(n) + i] += 1;
                 });
-  for (std::size_t i = 0; i < hits.size(); ++i) REQUIRE(hits[i] == 1);
+  long long total = 0;
+  for (std::size_t i = 0; i < hits.size(); ++i) {
+    REQUIRE(hits[i] == 1);
+    total += hits[i];
+  }
+  REQUIRE(total == (long long)gangs * n);  // also at n = 0, where no element is left to check
 }
 
 // Per-worker partial results in team memory, started in gang-redundant code with a value other
